@@ -1,0 +1,84 @@
+/* elfsym.h - function symbols, their sizes and the sections they live in, read with libelf.
+ *
+ * lorgen reads two kinds of ELF input and keeps both in one table:
+ *   linked    ET_EXEC / ET_DYN: addresses and sizes as linked (the current order), and the
+ *             STT_FILE symbol that precedes each local symbol (the source file of a static)
+ *   objects   ET_REL files and ar archives of them: the exact input section each function lives
+ *             in (.text.hot.foo, .text.foo.constprop.0, ...), its alignment, the object file it
+ *             came from, and whether other functions share that section
+ * 32/64-bit and little/big-endian ELF are read alike (x86-64, SH-4, ARM, RISC-V, ...).
+ *
+ * A symbol is kept when it is STT_FUNC (or STT_GNU_IFUNC), defined (not SHN_UNDEF/SHN_ABS/
+ * SHN_COMMON), and its section is executable (SHF_EXECINSTR). Zero-size functions are kept with
+ * size 0 (binding reports them). SHN_XINDEX is resolved through SHT_SYMTAB_SHNDX.
+ */
+#ifndef LG_ELFSYM_H
+#define LG_ELFSYM_H
+
+#include "diag.h"
+#include "strmap.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Most function symbols lorgen reads from all ELF inputs together. */
+#define LG_ELF_MAX_SYMBOLS (16u * 1024u * 1024u)
+/* Most ar members read from one archive. */
+#define LG_ELF_MAX_ARCHIVE_MEMBERS (1u * 1024u * 1024u)
+
+typedef enum lg_elf_kind {
+    LG_ELF_LINKED = 0, /* ET_EXEC or ET_DYN */
+    LG_ELF_OBJECT = 1, /* ET_REL, alone or as an archive member */
+} lg_elf_kind_t;
+
+typedef struct lg_elf_file {
+    char *path;         /* as given; for archive members "lib.a(member.o)" */
+    char *member;       /* archive member name, or NULL */
+    lg_elf_kind_t kind;
+    uint8_t elf_class;  /* ELFCLASS32 or ELFCLASS64 */
+    bool big_endian;
+    uint16_t machine;   /* e_machine (EM_X86_64, EM_SH, EM_ARM, EM_RISCV, ...) */
+} lg_elf_file_t;
+
+typedef struct lg_elfsym {
+    char *name;          /* symbol name as in the symbol table (mangled for C++) */
+    uint64_t value;      /* st_value: address (linked) or offset in its section (object) */
+    uint64_t size;       /* st_size in bytes; 0 when the symbol table gives none */
+    char *section;       /* name of the section holding it: the input section for objects
+                            (".text.foo"), the output section for linked files (".text") */
+    uint64_t section_align; /* sh_addralign of that section (objects; 0 if unknown) */
+    uint64_t section_size;  /* sh_size of that section */
+    char *source_file;   /* for locals: the STT_FILE name in effect, e.g. "util.c"; else NULL */
+    uint32_t file;       /* index into lg_elfsyms_t.files */
+    uint32_t section_index; /* section header index in its file */
+    uint32_t section_funcs; /* objects: function symbols in the same section (1 = alone) */
+    bool is_local;       /* STB_LOCAL */
+    bool is_weak;        /* STB_WEAK */
+} lg_elfsym_t;
+
+typedef struct lg_elfsyms {
+    lg_elf_file_t *files;
+    size_t nfiles, files_cap;
+    lg_elfsym_t *syms; /* in file order, then symbol-table order */
+    size_t nsyms, syms_cap;
+    lg_strmap_t by_name;     /* name -> first symbol with that name */
+    uint32_t *next_same_name; /* per symbol: next symbol with its name, or UINT32_MAX */
+} lg_elfsyms_t;
+
+void lg_elfsyms_init(lg_elfsyms_t *t);
+/* Frees everything; accepts a zeroed struct. */
+void lg_elfsyms_destroy(lg_elfsyms_t *t);
+
+/* Reads the function symbols of one ELF file or ar archive at path and appends them to t.
+ * On error returns LG_EIO (cannot open or read), LG_EELF (not ELF, libelf failure, corrupt
+ * tables) or LG_ELIMIT, records a diagnostic naming the file (and section or member), and leaves
+ * t as it was before the call. Never prints. */
+lg_err_t lg_elfsyms_read(lg_elfsyms_t *t, const char *path, lg_diag_t *d);
+
+/* True when the first bytes look like an ELF file or an ar archive. */
+bool lg_elf_probe(const uint8_t *head, size_t len);
+
+/* First symbol named name, or UINT32_MAX; follow next_same_name for the others. */
+uint32_t lg_elfsyms_first(const lg_elfsyms_t *t, const char *name);
+
+#endif

@@ -1,0 +1,61 @@
+/* layout.h - the optimizer's result: the new link order, grouped in cliques.
+ *
+ * Definitions:
+ *   geometry  the instruction cache: total size, line size and associativity (ways)
+ *   clique    functions that call each other, packed to fit the cache together, in link order
+ *   cold      functions never executed: they follow the cliques in their input order, and the
+ *             linker scripts do not name them
+ */
+#ifndef LG_LAYOUT_H
+#define LG_LAYOUT_H
+
+#include "diag.h"
+#include "program.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* SH-4 (SH7750): 8 KiB, 32-byte lines, direct-mapped. */
+#define LG_CACHE_SIZE_DEFAULT 8192u /* bytes */
+#define LG_LINE_SIZE_DEFAULT 32u    /* bytes */
+#define LG_WAYS_DEFAULT 1u          /* direct-mapped */
+
+typedef struct lg_geometry {
+    uint32_t cache_size; /* bytes, a multiple of line_size * ways */
+    uint32_t line_size;  /* bytes, a power of two */
+    uint32_t ways;       /* 1 = direct-mapped */
+} lg_geometry_t;
+
+/* Checks that the geometry is usable; records why not. */
+lg_err_t lg_geometry_check(const lg_geometry_t *g, lg_diag_t *d);
+
+/* Clique flags. */
+#define LG_CLIQUE_OVERSIZED 0x1u /* a single function larger than the cache */
+#define LG_CLIQUE_NO_CALLS 0x2u  /* executed functions with no call edges left to group by:
+                                    packed by hotness only */
+
+typedef struct lg_clique {
+    uint32_t *fns; /* indexes into lg_program_t.fns, in link order */
+    size_t nfns;
+    uint64_t bytes; /* sum of sizes with alignment padding, as laid out from a fresh start */
+    uint64_t hits;  /* sum of the members' hits */
+    uint32_t flags; /* LG_CLIQUE_* */
+} lg_clique_t;
+
+typedef struct lg_layout {
+    lg_geometry_t geometry;
+    const char *algorithm; /* static name, "cliques" */
+    lg_clique_t *cliques;  /* in link order */
+    size_t ncliques;
+    uint32_t *cold; /* never-executed functions, in input order (listed for reports only) */
+    size_t ncold;
+    uint32_t *excluded; /* executed but not movable (shared section, zero size), input order */
+    size_t nexcluded;
+} lg_layout_t;
+
+void lg_layout_init(lg_layout_t *l);
+/* Frees everything; accepts a zeroed struct. */
+void lg_layout_destroy(lg_layout_t *l);
+
+#endif

@@ -1,0 +1,48 @@
+/* mem.c - overflow-checked allocation helpers. */
+#include "mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* First capacity of a grown array, in elements. */
+#define LG_GROW_MIN_ELEMS 16u
+
+bool lg_grow(void **array, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap : LG_GROW_MIN_ELEMS;
+    while (n < need) {
+        if (n > SIZE_MAX / 2)
+            return false;
+        n *= 2;
+    }
+    if (elem != 0 && n > SIZE_MAX / elem)
+        return false;
+    void *grown = realloc(*array, n * elem);
+    if (grown == NULL)
+        return false;
+    *array = grown;
+    *cap = n;
+    return true;
+}
+
+char *lg_strdup_opt(const char *s, bool *ok)
+{
+    if (s == NULL)
+        return NULL;
+    char *copy = strdup(s);
+    if (copy == NULL)
+        *ok = false;
+    return copy;
+}
+
+char *lg_strndup(const char *s, size_t n)
+{
+    char *copy = malloc(n + 1);
+    if (copy == NULL)
+        return NULL;
+    memcpy(copy, s, n);
+    copy[n] = '\0';
+    return copy;
+}

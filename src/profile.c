@@ -1,0 +1,143 @@
+/* profile.c - the profile model: functions, counters and call edges read from one file. */
+#include "profile.h"
+
+#include "mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void lg_profile_init(lg_profile_t *p)
+{
+    memset(p, 0, sizeof *p);
+    lg_strmap_init(&p->by_name);
+}
+
+void lg_profile_destroy(lg_profile_t *p)
+{
+    if (p == NULL)
+        return;
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        free(p->funcs[i].name);
+        free(p->funcs[i].link_label);
+        free(p->funcs[i].qual_name);
+    }
+    free(p->funcs);
+    free(p->edges);
+    free(p->next_same_name);
+    free(p->path);
+    lg_strmap_destroy(&p->by_name);
+    memset(p, 0, sizeof *p);
+}
+
+lg_err_t lg_profile_set_path(lg_profile_t *p, const char *path)
+{
+    char *copy = strdup(path);
+    if (copy == NULL)
+        return LG_ENOMEM;
+    free(p->path);
+    p->path = copy;
+    return LG_OK;
+}
+
+lg_err_t lg_profile_add_func(lg_profile_t *p, const lg_pfunc_t *f, uint32_t *id)
+{
+    if (p->nfuncs >= LG_PROFILE_MAX_FUNCS)
+        return LG_ELIMIT;
+    size_t old_cap = p->funcs_cap;
+    if (!lg_grow((void **)&p->funcs, &p->funcs_cap, p->nfuncs + 1, sizeof *p->funcs))
+        return LG_ENOMEM;
+    if (p->funcs_cap != old_cap) {
+        /* next_same_name always has the capacity of funcs. */
+        size_t cap = old_cap;
+        if (!lg_grow((void **)&p->next_same_name, &cap, p->funcs_cap, sizeof(uint32_t)))
+            return LG_ENOMEM;
+    }
+    bool ok = true;
+    lg_pfunc_t copy = *f;
+    copy.name = lg_strdup_opt(f->name, &ok);
+    copy.link_label = (f->link_label && *f->link_label) ? lg_strdup_opt(f->link_label, &ok) : NULL;
+    copy.qual_name = (f->qual_name && *f->qual_name) ? lg_strdup_opt(f->qual_name, &ok) : NULL;
+    if (!ok || copy.name == NULL) {
+        free(copy.name);
+        free(copy.link_label);
+        free(copy.qual_name);
+        return LG_ENOMEM;
+    }
+    uint32_t index = (uint32_t)p->nfuncs;
+    /* by_name borrows the key from funcs[], which is stable only per element: the array may move,
+     * but the string it points to does not. */
+    uint32_t first;
+    if (!lg_strmap_put(&p->by_name, copy.name, index, &first)) {
+        free(copy.name);
+        free(copy.link_label);
+        free(copy.qual_name);
+        return LG_ENOMEM;
+    }
+    p->next_same_name[index] = UINT32_MAX;
+    if (first != index) {
+        uint32_t tail = first;
+        while (p->next_same_name[tail] != UINT32_MAX)
+            tail = p->next_same_name[tail];
+        p->next_same_name[tail] = index;
+    }
+    p->funcs[p->nfuncs++] = copy;
+    if (id != NULL)
+        *id = index;
+    return LG_OK;
+}
+
+static bool same_opt(const char *a, const char *b)
+{
+    if (a == NULL || *a == '\0')
+        return b == NULL || *b == '\0';
+    return b != NULL && strcmp(a, b) == 0;
+}
+
+int64_t lg_profile_find(const lg_profile_t *p, const char *name, const char *link_label,
+                        const char *qual_name)
+{
+    uint32_t first;
+    if (name == NULL || !lg_strmap_get(&p->by_name, name, &first))
+        return -1;
+    for (uint32_t i = first; i != UINT32_MAX; i = p->next_same_name[i]) {
+        const lg_pfunc_t *f = &p->funcs[i];
+        if (same_opt(f->link_label, link_label) && same_opt(f->qual_name, qual_name))
+            return (int64_t)i;
+    }
+    return -1;
+}
+
+lg_err_t lg_profile_add_edge(lg_profile_t *p, uint32_t caller, uint32_t callee, uint64_t weight)
+{
+    if (caller >= p->nfuncs || callee >= p->nfuncs)
+        return LG_EINVAL;
+    if (!lg_grow((void **)&p->edges, &p->edges_cap, p->nedges + 1, sizeof *p->edges))
+        return LG_ENOMEM;
+    p->edges[p->nedges++] = (lg_pedge_t){caller, callee, weight};
+    return LG_OK;
+}
+
+static int cmp_edge(const void *a, const void *b)
+{
+    const lg_pedge_t *x = a, *y = b;
+    if (x->caller != y->caller)
+        return x->caller < y->caller ? -1 : 1;
+    if (x->callee != y->callee)
+        return x->callee < y->callee ? -1 : 1;
+    return 0;
+}
+
+void lg_profile_finish_edges(lg_profile_t *p)
+{
+    if (p->nedges == 0)
+        return;
+    qsort(p->edges, p->nedges, sizeof *p->edges, cmp_edge);
+    size_t out = 0;
+    for (size_t i = 0; i < p->nedges; i++) {
+        if (out > 0 && cmp_edge(&p->edges[out - 1], &p->edges[i]) == 0)
+            p->edges[out - 1].weight = lg_sat_add(p->edges[out - 1].weight, p->edges[i].weight);
+        else
+            p->edges[out++] = p->edges[i];
+    }
+    p->nedges = out;
+}

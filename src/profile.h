@@ -1,0 +1,94 @@
+/* profile.h - what a loader reads out of one profile file: functions with their counters, and
+ * caller -> callee call weights.
+ *
+ * Every loader (loaders/<format>.c) fills an lg_profile_t; binding (bind.h) later matches its
+ * function names to ELF symbols. Names are as the profiler wrote them. A profile without call
+ * information (a statistical profile) has has_call_edges == false and no edges.
+ *
+ * Definitions:
+ *   hits     how many times the function ran (trace profiles: calls; statistical: samples)
+ *   counter  a hardware or software counter the profiler accumulated per function; `total`
+ *            includes the functions it called, `self` excludes them
+ *   edge     caller -> callee with a weight (calls, or samples for sampled call stacks);
+ *            self-recursive edges (caller == callee) are kept
+ */
+#ifndef LG_PROFILE_H
+#define LG_PROFILE_H
+
+#include "diag.h"
+#include "strmap.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Most functions one profile may describe: a header claiming more is corrupt, not big. */
+#define LG_PROFILE_MAX_FUNCS (16u * 1024u * 1024u)
+
+typedef enum lg_profile_kind {
+    LG_PROFILE_TRACE = 0,       /* every call recorded: hits are exact, edges are call counts */
+    LG_PROFILE_STATISTICAL = 1, /* sampled: hits are samples, edges (if any) are sample counts */
+} lg_profile_kind_t;
+
+typedef struct lg_pfunc {
+    char *name;       /* function name; never NULL, never empty */
+    char *link_label; /* label the linker used (e.g. "_foo" on sh-elf); NULL when not given */
+    char *qual_name;  /* qualified name (file, class) telling same-named statics apart; or NULL */
+    uint64_t hits;
+    uint64_t counter1_total, counter1_self;
+    uint64_t counter2_total, counter2_self;
+    uint64_t pc_min, pc_max; /* function scope as profiled; both 0 when unknown */
+    uint8_t description;     /* format-specific kind (.prf: 1 function, 2..6 interrupts, 7 block) */
+    uint16_t attributes;     /* format-specific flags (.prf: bit 0 counters possibly wrong) */
+} lg_pfunc_t;
+
+typedef struct lg_pedge {
+    uint32_t caller; /* index into lg_profile_t.funcs */
+    uint32_t callee;
+    uint64_t weight;
+} lg_pedge_t;
+
+typedef struct lg_profile {
+    char *path;         /* file it was read from (copied) */
+    const char *format; /* loader name, static string: "prf", ... */
+    lg_profile_kind_t kind;
+    bool has_call_edges;   /* false: hotness only, no call graph */
+    uint8_t counter1_kind; /* format-specific meaning of counter 1 (.prf counter description) */
+    uint8_t counter2_kind;
+    uint64_t total_hits; /* as the file states it (may differ from the sum over funcs) */
+    uint64_t call_records; /* trace records read (calls), for reports */
+
+    lg_pfunc_t *funcs;
+    size_t nfuncs, funcs_cap;
+    lg_pedge_t *edges; /* after lg_profile_finish_edges: sorted by (caller, callee), unique */
+    size_t nedges, edges_cap;
+
+    lg_strmap_t by_name; /* name -> index of the first function with that name */
+    uint32_t *next_same_name; /* per function: next function with its name, or UINT32_MAX */
+} lg_profile_t;
+
+void lg_profile_init(lg_profile_t *p);
+/* Frees everything; accepts a zeroed struct. */
+void lg_profile_destroy(lg_profile_t *p);
+
+/* Sets p->path to a copy of path. */
+lg_err_t lg_profile_set_path(lg_profile_t *p, const char *path);
+
+/* Appends a function, copying its strings; *id receives its index. Several functions may share a
+ * name (same-named statics); by_name keeps the first. Fails with LG_ELIMIT past
+ * LG_PROFILE_MAX_FUNCS. */
+lg_err_t lg_profile_add_func(lg_profile_t *p, const lg_pfunc_t *f, uint32_t *id);
+
+/* Finds the function whose name, link label and qualified name all equal the given ones (NULL and
+ * "" are the same). Returns its index, or -1. O(1) expected for a unique name, O(k) for k
+ * functions sharing one name. */
+int64_t lg_profile_find(const lg_profile_t *p, const char *name, const char *link_label,
+                        const char *qual_name);
+
+/* Records weight more calls from caller to callee. Repeated pairs are summed (saturating) by
+ * lg_profile_finish_edges. */
+lg_err_t lg_profile_add_edge(lg_profile_t *p, uint32_t caller, uint32_t callee, uint64_t weight);
+
+/* Sorts edges by (caller, callee) and merges repeated pairs. Call once after loading. */
+void lg_profile_finish_edges(lg_profile_t *p);
+
+#endif

@@ -1,0 +1,70 @@
+/* program.h - the program as the optimizer sees it: movable functions with sizes, sections and
+ * hotness, and the weighted calls between them. Built by binding profiles to ELF symbols
+ * (bind.h); read by the optimizer and the writers.
+ *
+ * Definitions:
+ *   function   one ELF function symbol that the linker can place: it has a size and an input
+ *              section of its own (built with -ffunction-sections)
+ *   arc        caller -> callee with the summed call weight of every profile (self arcs kept)
+ *   unbound    a profiled function lorgen could not place, with the reason
+ *   input order  the order the functions have now (address order in the linked ELF, else the
+ *              order of the objects and their symbol tables); never-executed functions keep it
+ */
+#ifndef LG_PROGRAM_H
+#define LG_PROGRAM_H
+
+#include "diag.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Function flags. */
+#define LG_FN_SECTION_INFERRED 0x1u /* section name guessed as ".text.<symbol>" (no objects given) */
+#define LG_FN_SHARED_SECTION 0x2u   /* other functions share its input section: cannot move alone */
+#define LG_FN_LOCAL 0x4u            /* a static (STB_LOCAL) function */
+#define LG_FN_AMBIGUOUS_NAME 0x8u   /* several functions have its symbol name */
+
+typedef struct lg_fn {
+    char *symbol;       /* ELF symbol name */
+    char *section;      /* input section name (".text.hot.foo"); never NULL */
+    char *object;       /* object file (or "lib.a(member.o)") it came from; NULL if unknown */
+    char *source_file;  /* STT_FILE name for statics; NULL if unknown */
+    uint64_t address;   /* address in the linked ELF; UINT64_MAX if only objects were read */
+    uint64_t size;      /* bytes */
+    uint64_t align;     /* section alignment in bytes; 1 if unknown */
+    uint64_t hits;      /* summed over profiles (after any per-profile scaling) */
+    uint64_t counter1_self, counter2_self; /* summed self counters */
+    uint32_t input_order; /* rank in the input order (0 = first) */
+    uint32_t flags;       /* LG_FN_* */
+} lg_fn_t;
+
+typedef struct lg_arc {
+    uint32_t caller; /* index into lg_program_t.fns */
+    uint32_t callee;
+    uint64_t weight;
+} lg_arc_t;
+
+typedef struct lg_unbound {
+    char *name;   /* profiled name */
+    uint64_t hits;
+    char *reason; /* one clause: "no function symbol of that name in the ELF inputs" */
+} lg_unbound_t;
+
+typedef struct lg_program {
+    lg_fn_t *fns; /* every function of the ELF inputs, in input order */
+    size_t nfns;
+    lg_arc_t *arcs; /* sorted by (caller, callee), unique */
+    size_t narcs;
+    lg_unbound_t *unbound; /* profiled functions that could not be placed, by hits descending */
+    size_t nunbound;
+    bool has_call_edges;      /* at least one profile had call information */
+    bool sections_inferred;   /* no object files were read: section names are guesses */
+    size_t nprofiled;         /* profiled functions bound to fns */
+} lg_program_t;
+
+void lg_program_init(lg_program_t *p);
+/* Frees everything; accepts a zeroed struct. */
+void lg_program_destroy(lg_program_t *p);
+
+#endif

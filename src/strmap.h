@@ -1,0 +1,33 @@
+/* strmap.h - a hash map from borrowed strings to 32-bit ids (open addressing, linear probing).
+ *
+ * Keys are not copied: each key must stay valid and unchanged while the map lives. The map is used
+ * to find functions by name in profiles, ELF symbol tables and .LOR files.
+ */
+#ifndef LG_STRMAP_H
+#define LG_STRMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct lg_strmap {
+    const char **keys; /* NULL marks an empty slot */
+    uint32_t *values;
+    size_t count;
+    size_t capacity; /* a power of two, or 0 */
+} lg_strmap_t;
+
+void lg_strmap_init(lg_strmap_t *m);
+void lg_strmap_destroy(lg_strmap_t *m);
+
+/* Inserts key -> value. If the key is present its value is left as it is and *existing (if not
+ * NULL) receives it; returns false only when memory runs out. Amortized O(1). */
+bool lg_strmap_put(lg_strmap_t *m, const char *key, uint32_t value, uint32_t *existing);
+
+/* Looks key up; returns true and sets *value when found. O(1) expected. */
+bool lg_strmap_get(const lg_strmap_t *m, const char *key, uint32_t *value);
+
+/* FNV-1a, the hash the map uses (exposed for tests and for stable bucketing elsewhere). */
+uint64_t lg_strhash(const char *s);
+
+#endif
