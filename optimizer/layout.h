@@ -27,6 +27,14 @@ typedef struct lg_geometry {
     uint32_t ways;       /* 1 = direct-mapped */
 } lg_geometry_t;
 
+/* Where a function of `size` bytes and alignment `align` (0 or 1: none) ends when placed after
+ * `offset` bytes of a section laid out from an address aligned to every member's alignment. */
+static inline uint64_t lg_place_after(uint64_t offset, uint64_t size, uint64_t align)
+{
+    uint64_t a = align > 1 ? align : 1;
+    return (offset + a - 1) / a * a + size;
+}
+
 /* Checks that the geometry is usable; records why not. */
 lg_err_t lg_geometry_check(const lg_geometry_t *g, lg_diag_t *d);
 

@@ -1,7 +1,714 @@
-/* main.c - placeholder until the CLI lands. */
+/* main.c - the lorgen command line. The only place that prints or exits.
+ *
+ *   lorgen [options] PROFILE... ELF... -o OUT.lor [--ld-script F] [--ld-include F] [--report F]
+ *   lorgen script FILE.lor ELF... [--ld-script F] [--ld-include F]
+ *   lorgen callgraph PROFILE... [ELF...] -o FILE
+ *   lorgen formats
+ *
+ * Inputs are told apart by content: ELF files and ar archives are program inputs, anything else
+ * must be a profile in a known format (or the one --format names for the next profile).
+ * Exit status: 0 success, 1 bad input or failed output, 2 bad usage.
+ */
+#include "bind.h"
+#include "clique.h"
+#include "diag.h"
+#include "elfsym.h"
+#include "emit_callgraph.h"
+#include "emit_ld.h"
+#include "layout.h"
+#include "lor.h"
+#include "outfile.h"
+#include "profile.h"
+#include "registry.h"
+#include "report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
-int main(void)
+#include <stdlib.h>
+#include <string.h>
+
+#define EXIT_BAD_INPUT 1
+#define EXIT_USAGE 2
+
+/* Largest .LOR file `lorgen script` reads, in bytes: far above any real link order. */
+#define LG_LOR_MAX_FILE (1ull << 30)
+
+/* Verbosity: 0 errors only (-q), 1 also warnings and notes (default), 2 also progress (-v). */
+static int g_verbosity = 1;
+
+static const char usage_text[] =
+    "usage: lorgen [options] PROFILE... ELF... -o OUT.lor [--ld-script F] [--ld-include F]\n"
+    "              [--report F]\n"
+    "       lorgen script FILE.lor ELF... [--ld-script F] [--ld-include F]\n"
+    "       lorgen callgraph PROFILE... [ELF...] -o FILE\n"
+    "       lorgen formats\n"
+    "\n"
+    "Reads profiles and the program's ELF (linked executable and/or its object files and\n"
+    "archives) and writes the link order that keeps functions calling each other together in\n"
+    "the instruction cache.\n"
+    "\n"
+    "Outputs:\n"
+    "  -o, --output FILE      the .LOR link-order file (callgraph: the call graph)\n"
+    "  --ld-script FILE       GNU ld script for the default linker script: -Wl,-T,FILE\n"
+    "                         (--ld is the same)\n"
+    "  --ld-include FILE      input-section lines to INCLUDE inside .text of a custom script\n"
+    "  --report FILE          the clique report for people\n"
+    "Cache geometry (default: SH-4, 8K, 32-byte lines, direct-mapped):\n"
+    "  --cache-size N         bytes; K and M suffixes accepted  [default: 8K]\n"
+    "  --line-size N          bytes  [default: 32]\n"
+    "  --ways N               associativity  [default: 1]\n"
+    "Inputs:\n"
+    "  --format NAME          read the next profile as NAME (see `lorgen formats`)\n"
+    "Other:\n"
+    "  -n, --rows N           rows per table in the report, 0 for all  [default: 10]\n"
+    "  -q, --quiet            errors only\n"
+    "  -v, --verbose          also progress and statistics\n"
+    "  -h, --help             this text\n"
+    "  --version              the version\n";
+
+static void message(lg_severity_t severity, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void message(lg_severity_t severity, const char *where, const char *fmt, ...)
 {
-    puts("lorgen " LORGEN_VERSION);
+    static const char *const names[] = {"note", "warning", "error"};
+    if (severity != LG_ERROR && g_verbosity < 1)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("lorgen: ", stderr);
+    if (where != NULL && *where != '\0')
+        fprintf(stderr, "%s: ", where);
+    fprintf(stderr, "%s: ", names[severity]);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static void flush_diag(lg_diag_t *d)
+{
+    for (size_t i = 0; i < d->count; i++)
+        message(d->entries[i].severity, d->entries[i].where, "%s", d->entries[i].message);
+    if (d->dropped > 0)
+        message(LG_NOTE, "", "%zu more messages not shown", d->dropped);
+    lg_diag_destroy(d);
+    lg_diag_init(d);
+}
+
+static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void progress(const char *fmt, ...)
+{
+    if (g_verbosity < 2)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("lorgen: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static _Noreturn void usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("lorgen: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\nTry 'lorgen --help'.\n", stderr);
+    va_end(ap);
+    exit(EXIT_USAGE);
+}
+
+/* ---- Arguments ---------------------------------------------------------------------------------- */
+
+typedef struct input_arg {
+    const char *path;
+    const char *format; /* --format given before it, or NULL */
+} input_arg_t;
+
+typedef struct options {
+    const char *command; /* NULL (optimize), "script", "callgraph", "formats" */
+    input_arg_t *inputs;
+    size_t ninputs;
+    const char *output;
+    const char *ld_script;
+    const char *ld_include;
+    const char *report;
+    lg_geometry_t geometry;
+    size_t rows;
+} options_t;
+
+/* Parses a byte count: digits with an optional K/M (KiB/MiB) suffix. */
+static uint32_t parse_size(const char *option, const char *text)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || errno != 0 || *text == '-')
+        usage_error("%s: expected a number of bytes, found '%s'", option, text);
+    if (*end == 'K' || *end == 'k') {
+        v *= 1024u;
+        end++;
+    } else if (*end == 'M' || *end == 'm') {
+        v *= 1024u * 1024u;
+        end++;
+    }
+    if (strcmp(end, "") != 0 && strcmp(end, "iB") != 0 && strcmp(end, "B") != 0)
+        usage_error("%s: expected a number with an optional K or M suffix, found '%s'", option,
+                    text);
+    if (v == 0 || v > UINT32_MAX)
+        usage_error("%s: %s is out of range", option, text);
+    return (uint32_t)v;
+}
+
+static size_t parse_count(const char *option, const char *text)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || *end != '\0' || errno != 0 || *text == '-')
+        usage_error("%s: expected a whole number, found '%s'", option, text);
+    return (size_t)v;
+}
+
+static void parse_args(int argc, char **argv, options_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->geometry = (lg_geometry_t){LG_CACHE_SIZE_DEFAULT, LG_LINE_SIZE_DEFAULT, LG_WAYS_DEFAULT};
+    o->rows = LG_REPORT_ROWS_DEFAULT;
+    o->inputs = calloc((size_t)argc, sizeof *o->inputs);
+    if (o->inputs == NULL) {
+        fputs("lorgen: out of memory\n", stderr);
+        exit(EXIT_BAD_INPUT);
+    }
+    int i = 1;
+    if (argc > 1 && (strcmp(argv[1], "script") == 0 || strcmp(argv[1], "callgraph") == 0 ||
+                     strcmp(argv[1], "formats") == 0)) {
+        o->command = argv[1];
+        i = 2;
+    }
+    const char *pending_format = NULL;
+    bool options_done = false;
+    for (; i < argc; i++) {
+        char *arg = argv[i];
+        if (options_done || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            o->inputs[o->ninputs++] = (input_arg_t){arg, pending_format};
+            pending_format = NULL;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            options_done = true;
+            continue;
+        }
+        /* --name=value or --name value */
+        char name[64];
+        const char *value = NULL;
+        const char *eq = strchr(arg, '=');
+        if (eq != NULL && strncmp(arg, "--", 2) == 0) {
+            size_t n = (size_t)(eq - arg);
+            if (n >= sizeof name)
+                usage_error("unknown option '%s'", arg);
+            memcpy(name, arg, n);
+            name[n] = '\0';
+            value = eq + 1;
+        } else {
+            snprintf(name, sizeof name, "%s", arg);
+        }
+        if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0) {
+            fputs(usage_text, stdout);
+            exit(0);
+        }
+        if (strcmp(name, "--version") == 0) {
+            puts("lorgen " LORGEN_VERSION);
+            exit(0);
+        }
+        if (strcmp(name, "-q") == 0 || strcmp(name, "--quiet") == 0) {
+            g_verbosity = 0;
+            continue;
+        }
+        if (strcmp(name, "-v") == 0 || strcmp(name, "--verbose") == 0) {
+            g_verbosity = 2;
+            continue;
+        }
+        static const char *const with_value[] = {
+            "-o",       "--output",      "--ld-script", "--ld",   "--ld-include", "--report",
+            "--cache-size", "--line-size", "--ways",    "--format", "-n",         "--rows"};
+        bool known = false;
+        for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
+            known = known || strcmp(name, with_value[k]) == 0;
+        if (!known)
+            usage_error("unknown option '%s'", arg);
+        if (value == NULL) {
+            if (i + 1 >= argc)
+                usage_error("%s needs a value", name);
+            value = argv[++i];
+        }
+        if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0)
+            o->output = value;
+        else if (strcmp(name, "--ld-script") == 0 || strcmp(name, "--ld") == 0)
+            o->ld_script = value;
+        else if (strcmp(name, "--ld-include") == 0)
+            o->ld_include = value;
+        else if (strcmp(name, "--report") == 0)
+            o->report = value;
+        else if (strcmp(name, "--cache-size") == 0)
+            o->geometry.cache_size = parse_size(name, value);
+        else if (strcmp(name, "--line-size") == 0)
+            o->geometry.line_size = parse_size(name, value);
+        else if (strcmp(name, "--ways") == 0)
+            o->geometry.ways = (uint32_t)parse_size(name, value);
+        else if (strcmp(name, "-n") == 0 || strcmp(name, "--rows") == 0)
+            o->rows = parse_count(name, value);
+        else if (strcmp(name, "--format") == 0) {
+            if (lg_loader_find(value) == NULL)
+                usage_error("--format: unknown format '%s' (see 'lorgen formats')", value);
+            pending_format = value;
+        }
+    }
+    if (pending_format != NULL)
+        usage_error("--format %s is not followed by a profile", pending_format);
+}
+
+/* ---- Inputs --------------------------------------------------------------------------------- */
+
+typedef struct inputs {
+    lg_profile_t *profiles;
+    size_t nprofiles;
+    lg_elfsyms_t elf;
+    size_t nelf;
+    const char **elf_paths;
+} inputs_t;
+
+/* Reads the first bytes of a file for probing. Returns the count, or -1 with errno set. */
+static long read_head(const char *path, uint8_t *head, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return -1;
+    size_t n = fread(head, 1, size, f);
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        errno = EIO;
+        return -1;
+    }
+    return (long)n;
+}
+
+static void format_head(const uint8_t *head, size_t n, char *out, size_t size)
+{
+    size_t used = 0;
+    for (size_t i = 0; i < n && i < 8 && used + 4 < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s%02x", i ? " " : "", head[i]);
+    if (n == 0)
+        snprintf(out, size, "an empty file");
+}
+
+static int load_inputs(const options_t *o, inputs_t *in, bool profiles_allowed, lg_diag_t *d)
+{
+    memset(in, 0, sizeof *in);
+    lg_elfsyms_init(&in->elf);
+    in->profiles = calloc(o->ninputs ? o->ninputs : 1, sizeof *in->profiles);
+    in->elf_paths = calloc(o->ninputs ? o->ninputs : 1, sizeof *in->elf_paths);
+    if (in->profiles == NULL || in->elf_paths == NULL) {
+        message(LG_ERROR, "", "out of memory");
+        return EXIT_BAD_INPUT;
+    }
+    for (size_t i = 0; i < o->ninputs; i++) {
+        const input_arg_t *arg = &o->inputs[i];
+        uint8_t head[LG_PROBE_BYTES];
+        long n = read_head(arg->path, head, sizeof head);
+        if (n < 0) {
+            message(LG_ERROR, arg->path, "cannot read: %s", strerror(errno));
+            return EXIT_BAD_INPUT;
+        }
+        if (arg->format == NULL && lg_elf_probe(head, (size_t)n)) {
+            progress("reading ELF %s", arg->path);
+            if (lg_elfsyms_read(&in->elf, arg->path, d) != LG_OK) {
+                flush_diag(d);
+                return EXIT_BAD_INPUT;
+            }
+            in->elf_paths[in->nelf++] = arg->path;
+            continue;
+        }
+        const lg_loader_t *loader =
+            arg->format ? lg_loader_find(arg->format) : lg_loader_detect(head, (size_t)n);
+        if (loader == NULL) {
+            char bytes[64];
+            format_head(head, (size_t)n, bytes, sizeof bytes);
+            message(LG_ERROR, arg->path,
+                    "unknown input format: expected an ELF file, an ar archive or a profile "
+                    "('lorgen formats' lists them), found %s",
+                    bytes);
+            return EXIT_BAD_INPUT;
+        }
+        if (!profiles_allowed) {
+            message(LG_ERROR, arg->path, "expected ELF inputs only here, found a %s profile",
+                    loader->name);
+            return EXIT_BAD_INPUT;
+        }
+        lg_profile_t *p = &in->profiles[in->nprofiles];
+        lg_profile_init(p);
+        progress("reading %s profile %s", loader->name, arg->path);
+        if (loader->load(arg->path, p, d) != LG_OK) {
+            lg_profile_destroy(p);
+            flush_diag(d);
+            return EXIT_BAD_INPUT;
+        }
+        in->nprofiles++;
+        if (!p->has_call_edges)
+            message(LG_NOTE, arg->path,
+                    "%s profile without call information: functions are grouped by hotness "
+                    "only",
+                    p->kind == LG_PROFILE_STATISTICAL ? "statistical" : "a");
+    }
+    flush_diag(d);
     return 0;
+}
+
+static void free_inputs(inputs_t *in)
+{
+    for (size_t i = 0; i < in->nprofiles; i++)
+        lg_profile_destroy(&in->profiles[i]);
+    free(in->profiles);
+    free(in->elf_paths);
+    lg_elfsyms_destroy(&in->elf);
+}
+
+static lg_bind_input_t *bind_inputs(const inputs_t *in)
+{
+    lg_bind_input_t *b = calloc(in->nprofiles ? in->nprofiles : 1, sizeof *b);
+    for (size_t i = 0; b != NULL && i < in->nprofiles; i++)
+        b[i] = (lg_bind_input_t){&in->profiles[i], 1.0};
+    return b;
+}
+
+/* ---- Outputs -------------------------------------------------------------------------------- */
+
+typedef lg_err_t (*writer_fn)(const void *ctx, FILE *out, lg_diag_t *d);
+
+typedef struct output {
+    const char *path; /* NULL: not requested */
+    writer_fn write;
+    const void *ctx;
+} output_t;
+
+/* Writes every requested output to a temporary file, then renames them all into place; if any
+ * write fails, none is renamed and existing outputs stay as they were. */
+static int write_outputs(output_t *outs, size_t n, lg_diag_t *d)
+{
+    lg_outfile_t files[8];
+    memset(files, 0, sizeof files);
+    lg_err_t err = LG_OK;
+    for (size_t i = 0; i < n && err == LG_OK; i++) {
+        if (outs[i].path == NULL)
+            continue;
+        err = lg_outfile_open(&files[i], outs[i].path, d);
+        if (err == LG_OK) {
+            err = outs[i].write(outs[i].ctx, files[i].f, d);
+            if (err != LG_OK)
+                lg_diag_add(d, LG_ERROR, outs[i].path, "cannot write: %s", lg_strerror(err));
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (outs[i].path == NULL)
+            continue;
+        if (err == LG_OK)
+            err = lg_outfile_commit(&files[i], d);
+        else
+            lg_outfile_abort(&files[i]);
+    }
+    flush_diag(d);
+    return err == LG_OK ? 0 : EXIT_BAD_INPUT;
+}
+
+static lg_err_t write_lor(const void *ctx, FILE *out, lg_diag_t *d)
+{
+    (void)d;
+    return lg_lor_write(ctx, out);
+}
+
+static lg_err_t write_ld_script(const void *ctx, FILE *out, lg_diag_t *d)
+{
+    (void)d;
+    return lg_emit_ld_script(ctx, out);
+}
+
+static lg_err_t write_ld_include(const void *ctx, FILE *out, lg_diag_t *d)
+{
+    (void)d;
+    return lg_emit_ld_include(ctx, out);
+}
+
+static lg_err_t write_report(const void *ctx, FILE *out, lg_diag_t *d)
+{
+    (void)d;
+    return lg_report_write(ctx, out);
+}
+
+/* ---- Commands ------------------------------------------------------------------------------- */
+
+static void warn_unbound(const lg_program_t *prog)
+{
+    if (prog->nunbound == 0)
+        return;
+    const lg_unbound_t *u = &prog->unbound[0];
+    message(LG_WARNING, "",
+            "%zu profiled function(s) could not be bound to the ELF and are left out; the "
+            "hottest: '%s' (%" PRIu64 " hits): %s",
+            prog->nunbound, u->name, u->hits, u->reason);
+}
+
+static int cmd_optimize(const options_t *o)
+{
+    if (o->output == NULL && o->ld_script == NULL && o->ld_include == NULL && o->report == NULL)
+        usage_error("nothing to write: give -o FILE.lor, --ld-script, --ld-include or --report");
+    lg_diag_t d;
+    lg_diag_init(&d);
+    if (lg_geometry_check(&o->geometry, &d) != LG_OK) {
+        flush_diag(&d);
+        return EXIT_USAGE;
+    }
+    inputs_t in;
+    int status = load_inputs(o, &in, true, &d);
+    if (status == 0 && in.nprofiles == 0) {
+        message(LG_ERROR, "", "no profile given: expected at least one profile and one ELF");
+        status = EXIT_USAGE;
+    }
+    if (status == 0 && in.nelf == 0) {
+        message(LG_ERROR, "",
+                "no ELF given: expected the program's ELF file (and optionally its objects)");
+        status = EXIT_USAGE;
+    }
+    lg_program_t prog;
+    lg_layout_t layout;
+    lg_lor_t lor;
+    lg_program_init(&prog);
+    lg_layout_init(&layout);
+    lg_lor_init(&lor);
+    lg_bind_input_t *binds = status == 0 ? bind_inputs(&in) : NULL;
+    if (status == 0 && binds == NULL)
+        status = EXIT_BAD_INPUT;
+    if (status == 0 && lg_bind(binds, in.nprofiles, &in.elf, &prog, &d) != LG_OK)
+        status = EXIT_BAD_INPUT;
+    flush_diag(&d);
+    if (status == 0) {
+        warn_unbound(&prog);
+        progress("bound %zu profiled functions to %zu ELF functions, %zu call arcs",
+                 prog.nprofiled, prog.nfns, prog.narcs);
+        if (lg_clique_partition(&prog, &o->geometry, &layout, &d) != LG_OK)
+            status = EXIT_BAD_INPUT;
+        flush_diag(&d);
+    }
+    if (status == 0) {
+        lg_err_t err = lg_lor_from_layout(&prog, &layout, &lor);
+        for (size_t i = 0; i < in.nprofiles && err == LG_OK; i++)
+            err = lg_lor_add_input(&lor, "profile", in.profiles[i].path, in.profiles[i].format);
+        for (size_t i = 0; i < in.nelf && err == LG_OK; i++)
+            err = lg_lor_add_input(&lor, "elf", in.elf_paths[i], NULL);
+        if (err != LG_OK) {
+            message(LG_ERROR, "", "%s", lg_strerror(err));
+            status = EXIT_BAD_INPUT;
+        }
+    }
+    if (status == 0) {
+        const lg_profile_t **profs = calloc(in.nprofiles ? in.nprofiles : 1, sizeof *profs);
+        for (size_t i = 0; profs != NULL && i < in.nprofiles; i++)
+            profs[i] = &in.profiles[i];
+        lg_report_input_t report = {&prog, &layout, &lor, profs, in.nprofiles, o->rows};
+        output_t outs[] = {
+            {o->output, write_lor, &lor},
+            {o->ld_script, write_ld_script, &lor},
+            {o->ld_include, write_ld_include, &lor},
+            {o->report, write_report, &report},
+        };
+        status = profs ? write_outputs(outs, sizeof outs / sizeof *outs, &d) : EXIT_BAD_INPUT;
+        free(profs);
+        progress("%zu cliques, %zu functions placed", layout.ncliques, lor.nfns);
+    }
+    free(binds);
+    lg_lor_destroy(&lor);
+    lg_layout_destroy(&layout);
+    lg_program_destroy(&prog);
+    free_inputs(&in);
+    lg_diag_destroy(&d);
+    return status;
+}
+
+static char *read_text_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        message(LG_ERROR, path, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf != NULL) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap || ferror(f))
+            break;
+        if (cap >= LG_LOR_MAX_FILE) {
+            message(LG_ERROR, path, "larger than %llu bytes: not a .LOR file",
+                    (unsigned long long)LG_LOR_MAX_FILE);
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        char *grown = realloc(buf, cap * 2);
+        if (grown == NULL) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = grown;
+        cap *= 2;
+    }
+    if (buf != NULL && ferror(f)) {
+        message(LG_ERROR, path, "read failed: %s", strerror(errno));
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+static int cmd_script(const options_t *o)
+{
+    if (o->ninputs < 2)
+        usage_error("script: expected FILE.lor and the ELF file(s) to check it against");
+    if (o->ld_script == NULL && o->ld_include == NULL && o->output == NULL)
+        usage_error("script: nothing to write: give --ld-script, --ld-include or -o");
+    const char *lor_path = o->inputs[0].path;
+    size_t len;
+    char *text = read_text_file(lor_path, &len);
+    if (text == NULL)
+        return EXIT_BAD_INPUT;
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_lor_t lor;
+    lg_lor_init(&lor);
+    int status = lg_lor_parse(text, len, lor_path, &lor, &d) == LG_OK ? 0 : EXIT_BAD_INPUT;
+    free(text);
+    flush_diag(&d);
+    options_t elf_only = *o;
+    elf_only.inputs = o->inputs + 1;
+    elf_only.ninputs = o->ninputs - 1;
+    inputs_t in;
+    memset(&in, 0, sizeof in);
+    if (status == 0)
+        status = load_inputs(&elf_only, &in, false, &d);
+    lg_program_t prog;
+    lg_program_init(&prog);
+    if (status == 0 && lg_bind(NULL, 0, &in.elf, &prog, &d) != LG_OK)
+        status = EXIT_BAD_INPUT;
+    if (status == 0 && lg_lor_check(&lor, &prog, lor_path, &d) != LG_OK)
+        status = EXIT_BAD_INPUT;
+    flush_diag(&d);
+    if (status == 0) {
+        output_t outs[] = {
+            {o->output, write_lor, &lor},
+            {o->ld_script, write_ld_script, &lor},
+            {o->ld_include, write_ld_include, &lor},
+        };
+        status = write_outputs(outs, sizeof outs / sizeof *outs, &d);
+    }
+    lg_program_destroy(&prog);
+    if (in.profiles != NULL || in.elf.nfiles > 0)
+        free_inputs(&in);
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+    return status;
+}
+
+typedef struct callgraph_ctx {
+    const inputs_t *in;
+    const lg_bind_input_t *binds;
+    const lg_program_t *prog; /* NULL: write profiled names */
+} callgraph_ctx_t;
+
+static lg_err_t write_callgraph(const void *ctx, FILE *out, lg_diag_t *d)
+{
+    const callgraph_ctx_t *c = ctx;
+    if (c->prog != NULL)
+        return lg_emit_callgraph_program(c->prog, out, d);
+    return lg_emit_callgraph_profiles(c->binds, c->in->nprofiles, out, d);
+}
+
+static int cmd_callgraph(const options_t *o)
+{
+    if (o->output == NULL)
+        usage_error("callgraph: give -o FILE (or -o - for standard output)");
+    lg_diag_t d;
+    lg_diag_init(&d);
+    inputs_t in;
+    int status = load_inputs(o, &in, true, &d);
+    if (status == 0 && in.nprofiles == 0) {
+        message(LG_ERROR, "", "callgraph: expected at least one profile");
+        status = EXIT_USAGE;
+    }
+    lg_bind_input_t *binds = status == 0 ? bind_inputs(&in) : NULL;
+    lg_program_t prog;
+    lg_program_init(&prog);
+    bool bound = false;
+    if (status == 0 && in.nelf > 0) {
+        if (lg_bind(binds, in.nprofiles, &in.elf, &prog, &d) != LG_OK)
+            status = EXIT_BAD_INPUT;
+        bound = status == 0;
+        flush_diag(&d);
+        if (bound)
+            warn_unbound(&prog);
+    }
+    if (status == 0) {
+        callgraph_ctx_t ctx = {&in, binds, bound ? &prog : NULL};
+        output_t outs[] = {{o->output, write_callgraph, &ctx}};
+        status = write_outputs(outs, 1, &d);
+    }
+    free(binds);
+    lg_program_destroy(&prog);
+    free_inputs(&in);
+    lg_diag_destroy(&d);
+    return status;
+}
+
+static int cmd_formats(void)
+{
+    size_t n;
+    const lg_loader_t *loaders = lg_loaders(&n);
+    puts("Profile formats (detected from content; --format NAME forces one):");
+    for (size_t i = 0; i < n; i++)
+        printf("  %-12s %s\n", loaders[i].name, loaders[i].description);
+    puts("Program inputs:");
+    printf("  %-12s %s\n", "elf", "ELF executables and shared objects (addresses, sizes)");
+    printf("  %-12s %s\n", "", "ELF relocatable objects and ar archives (exact input sections)");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    options_t o;
+    parse_args(argc, argv, &o);
+    int status;
+    if (o.command == NULL) {
+        if (o.ninputs == 0) {
+            fputs(usage_text, stderr);
+            free(o.inputs);
+            return EXIT_USAGE;
+        }
+        status = cmd_optimize(&o);
+    } else if (strcmp(o.command, "script") == 0) {
+        status = cmd_script(&o);
+    } else if (strcmp(o.command, "callgraph") == 0) {
+        status = cmd_callgraph(&o);
+    } else {
+        status = cmd_formats();
+    }
+    free(o.inputs);
+    return status;
 }

@@ -1,6 +1,7 @@
 /* mem.c - overflow-checked allocation helpers. */
 #include "mem.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,4 +46,15 @@ char *lg_strndup(const char *s, size_t n)
     memcpy(copy, s, n);
     copy[n] = '\0';
     return copy;
+}
+
+uint64_t lg_scale_count(uint64_t v, double scale)
+{
+    if (scale == 1.0)
+        return v;
+    double x = nearbyint((double)v * scale);
+    /* 2^64 as a double: anything at or above it saturates. */
+    if (!(x < 18446744073709551616.0))
+        return x > 0 ? UINT64_MAX : 0;
+    return x <= 0 ? 0 : (uint64_t)x;
 }

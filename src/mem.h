@@ -17,6 +17,10 @@ static inline uint64_t lg_sat_add(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/* v * scale rounded to the nearest count, saturating; scale 1.0 is exact. Profiles merged with
+ * weights are scaled by this. */
+uint64_t lg_scale_count(uint64_t v, double scale);
+
 /* strdup that accepts NULL (returns NULL) and reports failure through *ok. */
 char *lg_strdup_opt(const char *s, bool *ok);
 

@@ -1,0 +1,33 @@
+/* registry.c - the table of profile loaders. */
+#include "registry.h"
+
+#include "prf.h"
+
+#include <string.h>
+
+static const lg_loader_t loaders[] = {
+    {"prf", "CodeScape profiler file (.prf): trace and statistical profiles", lg_prf_probe,
+     lg_prf_load},
+};
+
+const lg_loader_t *lg_loaders(size_t *count)
+{
+    *count = sizeof loaders / sizeof *loaders;
+    return loaders;
+}
+
+const lg_loader_t *lg_loader_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof loaders / sizeof *loaders; i++)
+        if (strcmp(loaders[i].name, name) == 0)
+            return &loaders[i];
+    return NULL;
+}
+
+const lg_loader_t *lg_loader_detect(const uint8_t *head, size_t len)
+{
+    for (size_t i = 0; i < sizeof loaders / sizeof *loaders; i++)
+        if (loaders[i].probe(head, len))
+            return &loaders[i];
+    return NULL;
+}

@@ -1,0 +1,676 @@
+/* lor.c - the .LOR link-order file: model, writer, reader and check against the ELF. */
+#include "lor.h"
+
+#include "mem.h"
+#include "strmap.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Most tokens one .LOR line may hold: a fn line has a name, four keys and a few flags. */
+#define LG_LOR_MAX_TOKENS 32u
+
+void lg_lor_init(lg_lor_t *lor)
+{
+    memset(lor, 0, sizeof *lor);
+    lor->version = LG_LOR_VERSION;
+}
+
+static void free_fn(lg_lor_fn_t *f)
+{
+    free(f->symbol);
+    free(f->section);
+    free(f->object);
+}
+
+void lg_lor_destroy(lg_lor_t *lor)
+{
+    if (lor == NULL)
+        return;
+    for (size_t i = 0; i < lor->nfns; i++)
+        free_fn(&lor->fns[i]);
+    for (size_t i = 0; i < lor->ninputs; i++) {
+        free(lor->inputs[i].kind);
+        free(lor->inputs[i].path);
+        free(lor->inputs[i].format);
+    }
+    free(lor->fns);
+    free(lor->cliques);
+    free(lor->inputs);
+    free(lor->algorithm);
+    memset(lor, 0, sizeof *lor);
+}
+
+lg_err_t lg_lor_add_input(lg_lor_t *lor, const char *kind, const char *path, const char *format)
+{
+    size_t cap = lor->ninputs; /* exact-size array: inputs are few */
+    if (!lg_grow((void **)&lor->inputs, &cap, lor->ninputs + 1, sizeof *lor->inputs))
+        return LG_ENOMEM;
+    bool ok = true;
+    lg_lor_input_t in = {lg_strdup_opt(kind, &ok), lg_strdup_opt(path, &ok),
+                         lg_strdup_opt(format, &ok)};
+    if (!ok) {
+        free(in.kind);
+        free(in.path);
+        free(in.format);
+        return LG_ENOMEM;
+    }
+    lor->inputs[lor->ninputs++] = in;
+    return LG_OK;
+}
+
+/* ---- From a layout ---------------------------------------------------------------------------- */
+
+lg_err_t lg_lor_from_layout(const lg_program_t *prog, const lg_layout_t *layout, lg_lor_t *lor)
+{
+    size_t total = 0;
+    for (size_t c = 0; c < layout->ncliques; c++)
+        total += layout->cliques[c].nfns;
+    lor->geometry = layout->geometry;
+    lor->algorithm = strdup(layout->algorithm ? layout->algorithm : "cliques");
+    lor->cliques = calloc(layout->ncliques ? layout->ncliques : 1, sizeof *lor->cliques);
+    lor->fns = calloc(total ? total : 1, sizeof *lor->fns);
+    if (lor->algorithm == NULL || lor->cliques == NULL || lor->fns == NULL)
+        return LG_ENOMEM;
+    for (size_t c = 0; c < layout->ncliques; c++) {
+        const lg_clique_t *cl = &layout->cliques[c];
+        lor->cliques[c] = (lg_lor_clique_t){lor->nfns, cl->nfns, cl->bytes, cl->hits, cl->flags, 0};
+        lor->ncliques++;
+        for (size_t i = 0; i < cl->nfns; i++) {
+            const lg_fn_t *fn = &prog->fns[cl->fns[i]];
+            bool ok = true;
+            lg_lor_fn_t f = {
+                .symbol = lg_strdup_opt(fn->symbol, &ok),
+                .section = lg_strdup_opt(fn->section, &ok),
+                .object = lg_strdup_opt(fn->object, &ok),
+                .size = fn->size,
+                .hits = fn->hits,
+                .align = fn->align,
+                .flags = fn->flags,
+                .clique = (uint32_t)c,
+            };
+            if (!ok) {
+                free_fn(&f);
+                return LG_ENOMEM;
+            }
+            lor->fns[lor->nfns++] = f;
+        }
+    }
+    lor->ncold = layout->ncold;
+    return LG_OK;
+}
+
+/* ---- Writer ------------------------------------------------------------------------------------ */
+
+/* A token needs quotes when it is empty or holds a character the reader splits on. */
+static bool needs_quotes(const char *s)
+{
+    if (*s == '\0')
+        return true;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (isspace(*p) || *p == '"' || *p == '#' || *p == '\\' || *p < 0x20)
+            return true;
+    return false;
+}
+
+static void write_token(FILE *out, const char *s)
+{
+    if (!needs_quotes(s)) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(out, "\\x%02x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static void write_key(FILE *out, const char *key, const char *value)
+{
+    fprintf(out, " %s=", key);
+    write_token(out, value);
+}
+
+static const struct {
+    uint32_t bit;
+    const char *word;
+} fn_flag_words[] = {
+    {LG_FN_SECTION_INFERRED, "inferred"},
+    {LG_FN_SHARED_SECTION, "shared"},
+    {LG_FN_LOCAL, "local"},
+    {LG_FN_AMBIGUOUS_NAME, "ambiguous"},
+};
+
+static const struct {
+    uint32_t bit;
+    const char *word;
+} clique_flag_words[] = {
+    {LG_CLIQUE_OVERSIZED, "oversized"},
+    {LG_CLIQUE_NO_CALLS, "uncalled"},
+};
+
+#define COUNT_OF(a) (sizeof(a) / sizeof *(a))
+
+lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out)
+{
+    fputs("# lorgen link-order file. Functions are linked in the order listed, clique by clique.\n"
+          "# Edit it freely, then: lorgen script FILE.lor ELF... --ld-script OUT.ld\n"
+          "# Format reference: docs/lor-format.md\n",
+          out);
+    fprintf(out, "lorgen-lor %u\n", LG_LOR_VERSION);
+    fprintf(out, "cache size=%" PRIu32 " line=%" PRIu32 " ways=%" PRIu32 "\n",
+            lor->geometry.cache_size, lor->geometry.line_size, lor->geometry.ways);
+    fputs("algorithm ", out);
+    write_token(out, lor->algorithm ? lor->algorithm : "cliques");
+    fputc('\n', out);
+    for (size_t i = 0; i < lor->ninputs; i++) {
+        fputs("input", out);
+        write_key(out, lor->inputs[i].kind, lor->inputs[i].path);
+        if (lor->inputs[i].format != NULL)
+            write_key(out, "format", lor->inputs[i].format);
+        fputc('\n', out);
+    }
+    for (size_t c = 0; c < lor->ncliques; c++) {
+        const lg_lor_clique_t *cl = &lor->cliques[c];
+        double fill = lor->geometry.cache_size
+                          ? 100.0 * (double)cl->bytes / (double)lor->geometry.cache_size
+                          : 0.0;
+        fprintf(out, "\n# clique %zu: %" PRIu64 " bytes, %.1f%% of the cache, %" PRIu64 " hits\n",
+                c + 1, cl->bytes, fill, cl->hits);
+        fprintf(out, "clique %zu bytes=%" PRIu64 " hits=%" PRIu64 " functions=%zu", c + 1,
+                cl->bytes, cl->hits, cl->count);
+        for (size_t k = 0; k < COUNT_OF(clique_flag_words); k++)
+            if (cl->flags & clique_flag_words[k].bit)
+                fprintf(out, " %s", clique_flag_words[k].word);
+        fputc('\n', out);
+        for (size_t i = cl->first; i < cl->first + cl->count; i++) {
+            const lg_lor_fn_t *f = &lor->fns[i];
+            fputs("  fn ", out);
+            write_token(out, f->symbol);
+            fprintf(out, " size=%" PRIu64 " hits=%" PRIu64, f->size, f->hits);
+            if (f->section != NULL)
+                write_key(out, "section", f->section);
+            if (f->object != NULL)
+                write_key(out, "object", f->object);
+            for (size_t k = 0; k < COUNT_OF(fn_flag_words); k++)
+                if (f->flags & fn_flag_words[k].bit)
+                    fprintf(out, " %s", fn_flag_words[k].word);
+            fputc('\n', out);
+        }
+    }
+    fprintf(out, "\n# Functions never executed keep their input order after the cliques.\n");
+    fprintf(out, "cold %" PRIu64 "\n", lor->ncold);
+    return ferror(out) ? LG_EIO : LG_OK;
+}
+
+/* ---- Reader ------------------------------------------------------------------------------------ */
+
+typedef struct line_ctx {
+    const char *path;
+    size_t line;
+    lg_diag_t *d;
+    char where[4096];
+} line_ctx_t;
+
+static const char *where_of(line_ctx_t *ctx)
+{
+    snprintf(ctx->where, sizeof ctx->where, "%s:%zu", ctx->path, ctx->line);
+    return ctx->where;
+}
+
+/* Splits one line into tokens in place, unquoting as it goes. Returns the token count, or -1 with
+ * a diagnostic. A '#' outside quotes starts a comment. */
+static int tokenize(char *line, char **tokens, line_ctx_t *ctx)
+{
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r')
+            p++;
+        if (*p == '\0' || *p == '#')
+            return n;
+        if (n == (int)LG_LOR_MAX_TOKENS) {
+            lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                         "expected at most %u words on a line, found more", LG_LOR_MAX_TOKENS);
+            return -1;
+        }
+        tokens[n++] = p;
+        char *w = p; /* write position: unquoting only shrinks the text */
+        while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r') {
+            if (*p != '"') {
+                *w++ = *p++;
+                continue;
+            }
+            p++;
+            while (*p != '"') {
+                if (*p == '\0') {
+                    lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                                 "expected a closing '\"', found the end of the line");
+                    return -1;
+                }
+                if (*p == '\\') {
+                    p++;
+                    if (*p == 'x' && isxdigit((unsigned char)p[1]) &&
+                        isxdigit((unsigned char)p[2])) {
+                        char hex[3] = {p[1], p[2], 0};
+                        *w++ = (char)strtol(hex, NULL, 16);
+                        p += 3;
+                        continue;
+                    }
+                    if (*p != '"' && *p != '\\') {
+                        lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                                     "expected \\\", \\\\ or \\xHH in a quoted word, found \\%c",
+                                     *p ? *p : '0');
+                        return -1;
+                    }
+                }
+                *w++ = *p++;
+            }
+            p++;
+        }
+        bool end = *p == '\0';
+        *w = '\0';
+        if (end)
+            return n;
+        if (w == p)
+            *p = '\0';
+        p++;
+    }
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+    if (*s < '0' || *s > '9')
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0')
+        return false;
+    *v = x;
+    return true;
+}
+
+static bool parse_u32(const char *s, uint32_t *v)
+{
+    uint64_t x;
+    if (!parse_u64(s, &x) || x > UINT32_MAX)
+        return false;
+    *v = (uint32_t)x;
+    return true;
+}
+
+/* Splits "key=value"; returns NULL when the token has no '='. */
+static char *split_key(char *token)
+{
+    char *eq = strchr(token, '=');
+    if (eq == NULL)
+        return NULL;
+    *eq = '\0';
+    return eq + 1;
+}
+
+static lg_err_t bad_number(line_ctx_t *ctx, const char *key, const char *value)
+{
+    return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                        "expected a whole number for %s, found '%s'", key, value);
+}
+
+static lg_err_t parse_cache(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
+{
+    for (int i = 1; i < n; i++) {
+        char *value = split_key(tok[i]);
+        uint32_t *slot = NULL;
+        if (value != NULL && strcmp(tok[i], "size") == 0)
+            slot = &lor->geometry.cache_size;
+        else if (value != NULL && strcmp(tok[i], "line") == 0)
+            slot = &lor->geometry.line_size;
+        else if (value != NULL && strcmp(tok[i], "ways") == 0)
+            slot = &lor->geometry.ways;
+        if (slot == NULL) {
+            lg_diag_add(ctx->d, LG_WARNING, where_of(ctx), "ignoring unknown cache setting '%s'",
+                        tok[i]);
+            continue;
+        }
+        if (!parse_u32(value, slot))
+            return bad_number(ctx, tok[i], value);
+    }
+    return lg_geometry_check(&lor->geometry, ctx->d) == LG_OK
+               ? LG_OK
+               : lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx), "unusable cache geometry");
+}
+
+static lg_err_t parse_clique(lg_lor_t *lor, size_t *cliques_cap, char **tok, int n,
+                             line_ctx_t *ctx)
+{
+    uint64_t number;
+    if (n < 2 || !parse_u64(tok[1], &number))
+        return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                            "expected 'clique NUMBER key=value...', found '%s'",
+                            n < 2 ? "clique" : tok[1]);
+    if (!lg_grow((void **)&lor->cliques, cliques_cap, lor->ncliques + 1, sizeof *lor->cliques))
+        return LG_ENOMEM;
+    lg_lor_clique_t cl = {.first = lor->nfns, .line = ctx->line};
+    for (int i = 2; i < n; i++) {
+        char *value = split_key(tok[i]);
+        if (value == NULL) {
+            size_t k = 0;
+            while (k < COUNT_OF(clique_flag_words) && strcmp(tok[i], clique_flag_words[k].word))
+                k++;
+            if (k < COUNT_OF(clique_flag_words))
+                cl.flags |= clique_flag_words[k].bit;
+            else
+                lg_diag_add(ctx->d, LG_WARNING, where_of(ctx), "ignoring unknown clique flag '%s'",
+                            tok[i]);
+            continue;
+        }
+        uint64_t v;
+        if (strcmp(tok[i], "bytes") == 0 || strcmp(tok[i], "hits") == 0 ||
+            strcmp(tok[i], "functions") == 0) {
+            if (!parse_u64(value, &v))
+                return bad_number(ctx, tok[i], value);
+            if (tok[i][0] == 'b')
+                cl.bytes = v;
+            else if (tok[i][0] == 'h')
+                cl.hits = v;
+        } else {
+            lg_diag_add(ctx->d, LG_WARNING, where_of(ctx), "ignoring unknown clique key '%s'",
+                        tok[i]);
+        }
+    }
+    lor->cliques[lor->ncliques++] = cl;
+    return LG_OK;
+}
+
+static lg_err_t parse_fn(lg_lor_t *lor, size_t *fns_cap, lg_strmap_t *seen, char **tok, int n,
+                         line_ctx_t *ctx)
+{
+    if (lor->ncliques == 0)
+        return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                            "expected a 'clique' line before the first 'fn' line");
+    if (n < 2)
+        return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                            "expected 'fn SYMBOL key=value...', found no symbol");
+    if (!lg_grow((void **)&lor->fns, fns_cap, lor->nfns + 1, sizeof *lor->fns))
+        return LG_ENOMEM;
+    lg_lor_fn_t f = {.align = 1, .clique = (uint32_t)(lor->ncliques - 1), .line = ctx->line};
+    bool ok = true;
+    f.symbol = lg_strdup_opt(tok[1], &ok);
+    for (int i = 2; i < n && ok; i++) {
+        char *value = split_key(tok[i]);
+        if (value == NULL) {
+            size_t k = 0;
+            while (k < COUNT_OF(fn_flag_words) && strcmp(tok[i], fn_flag_words[k].word))
+                k++;
+            if (k < COUNT_OF(fn_flag_words))
+                f.flags |= fn_flag_words[k].bit;
+            else
+                lg_diag_add(ctx->d, LG_WARNING, where_of(ctx), "ignoring unknown fn flag '%s'",
+                            tok[i]);
+        } else if (strcmp(tok[i], "size") == 0 || strcmp(tok[i], "hits") == 0) {
+            if (!parse_u64(value, tok[i][0] == 's' ? &f.size : &f.hits)) {
+                free_fn(&f);
+                return bad_number(ctx, tok[i], value);
+            }
+        } else if (strcmp(tok[i], "section") == 0 && *value != '\0') {
+            free(f.section);
+            f.section = lg_strdup_opt(value, &ok);
+        } else if (strcmp(tok[i], "object") == 0 && *value != '\0') {
+            free(f.object);
+            f.object = lg_strdup_opt(value, &ok);
+        } else {
+            lg_diag_add(ctx->d, LG_WARNING, where_of(ctx), "ignoring unknown fn key '%s'", tok[i]);
+        }
+    }
+    if (!ok) {
+        free_fn(&f);
+        return LG_ENOMEM;
+    }
+    /* The same symbol twice is a mistake unless the two are told apart by their object. */
+    uint32_t first;
+    lor->fns[lor->nfns] = f;
+    if (!lg_strmap_put(seen, lor->fns[lor->nfns].symbol, (uint32_t)lor->nfns, &first)) {
+        free_fn(&f);
+        return LG_ENOMEM;
+    }
+    if (first != lor->nfns) {
+        const lg_lor_fn_t *prev = &lor->fns[first];
+        bool told_apart = prev->object != NULL && f.object != NULL &&
+                          strcmp(prev->object, f.object) != 0;
+        if (!told_apart) {
+            lg_err_t err = lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                                        "function '%s' is listed twice (first on line %zu); give "
+                                        "object= to tell same-named statics apart",
+                                        f.symbol, prev->line);
+            free_fn(&f);
+            return err;
+        }
+    }
+    lor->nfns++;
+    lor->cliques[lor->ncliques - 1].count++;
+    return LG_OK;
+}
+
+static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, size_t *caps,
+                           lg_strmap_t *seen, bool *have_version)
+{
+    const char *kw = tok[0];
+    if (!*have_version) {
+        uint32_t version;
+        if (strcmp(kw, "lorgen-lor") != 0 || n < 2)
+            return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                                "expected 'lorgen-lor VERSION' as the first line, found '%s'", kw);
+        if (!parse_u32(tok[1], &version))
+            return bad_number(ctx, "the version", tok[1]);
+        if (version == 0 || version > LG_LOR_VERSION)
+            return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                                "expected .LOR version 1 to %u, found %u (written by a newer "
+                                "lorgen?)",
+                                LG_LOR_VERSION, version);
+        lor->version = version;
+        *have_version = true;
+        return LG_OK;
+    }
+    if (strcmp(kw, "fn") == 0)
+        return parse_fn(lor, &caps[1], seen, tok, n, ctx);
+    if (strcmp(kw, "clique") == 0)
+        return parse_clique(lor, &caps[0], tok, n, ctx);
+    if (strcmp(kw, "cache") == 0)
+        return parse_cache(lor, tok, n, ctx);
+    if (strcmp(kw, "algorithm") == 0) {
+        if (n < 2)
+            return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                                "expected 'algorithm NAME', found no name");
+        free(lor->algorithm);
+        lor->algorithm = strdup(tok[1]);
+        return lor->algorithm ? LG_OK : LG_ENOMEM;
+    }
+    if (strcmp(kw, "input") == 0) {
+        const char *kind = NULL, *path = NULL, *format = NULL;
+        for (int i = 1; i < n; i++) {
+            char *value = split_key(tok[i]);
+            if (value == NULL)
+                continue;
+            if (strcmp(tok[i], "format") == 0)
+                format = value;
+            else if (kind == NULL) {
+                kind = tok[i];
+                path = value;
+            }
+        }
+        return kind ? lg_lor_add_input(lor, kind, path, format) : LG_OK;
+    }
+    if (strcmp(kw, "cold") == 0) {
+        if (n < 2 || !parse_u64(tok[1], &lor->ncold))
+            return bad_number(ctx, "cold", n < 2 ? "" : tok[1]);
+        return LG_OK;
+    }
+    lg_diag_add(ctx->d, LG_WARNING, where_of(ctx), "ignoring unknown line '%s'", kw);
+    return LG_OK;
+}
+
+lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *lor,
+                      lg_diag_t *d)
+{
+    line_ctx_t ctx = {.path = path, .d = d};
+    lor->geometry = (lg_geometry_t){LG_CACHE_SIZE_DEFAULT, LG_LINE_SIZE_DEFAULT, LG_WAYS_DEFAULT};
+    char *buf = malloc(LG_LOR_MAX_LINE + 1);
+    lg_strmap_t seen;
+    lg_strmap_init(&seen);
+    size_t caps[2] = {0, 0}; /* cliques, fns */
+    bool have_version = false;
+    lg_err_t err = buf ? LG_OK : LG_ENOMEM;
+    size_t pos = 0;
+    while (err == LG_OK && pos < len) {
+        ctx.line++;
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+        if (n > LG_LOR_MAX_LINE) {
+            err = lg_diag_fail(d, LG_ELIMIT, where_of(&ctx),
+                               "line is %zu bytes long, expected at most %u", n, LG_LOR_MAX_LINE);
+            break;
+        }
+        if (memchr(text + pos, '\0', n) != NULL) {
+            err = lg_diag_fail(d, LG_EFORMAT, where_of(&ctx),
+                               "expected text, found a NUL byte (is this a .LOR file?)");
+            break;
+        }
+        memcpy(buf, text + pos, n);
+        buf[n] = '\0';
+        pos += n + (nl ? 1 : 0);
+        char *tok[LG_LOR_MAX_TOKENS];
+        int ntok = tokenize(buf, tok, &ctx);
+        if (ntok < 0)
+            err = LG_EFORMAT;
+        else if (ntok > 0)
+            err = parse_line(lor, tok, ntok, &ctx, caps, &seen, &have_version);
+    }
+    if (err == LG_OK && !have_version)
+        err = lg_diag_fail(d, LG_EFORMAT, path,
+                           "expected 'lorgen-lor VERSION', found no content (empty file?)");
+    free(buf);
+    lg_strmap_destroy(&seen);
+    if (err != LG_OK) {
+        lg_lor_destroy(lor);
+        lg_lor_init(lor);
+    }
+    return err;
+}
+
+/* ---- Check against the program ---------------------------------------------------------------- */
+
+static const char *base_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Finds the program function a .LOR entry names; same-named statics are told apart by object. */
+static int64_t find_fn(const lg_program_t *prog, const lg_strmap_t *by_symbol,
+                       const uint32_t *next, const lg_lor_fn_t *f, size_t *count)
+{
+    uint32_t first;
+    *count = 0;
+    if (!lg_strmap_get(by_symbol, f->symbol, &first))
+        return -1;
+    int64_t pick = -1;
+    for (uint32_t i = first; i != UINT32_MAX; i = next[i]) {
+        (*count)++;
+        const lg_fn_t *fn = &prog->fns[i];
+        if (f->object != NULL && fn->object != NULL &&
+            strcmp(base_of(f->object), base_of(fn->object)) == 0)
+            return i;
+        if (pick < 0)
+            pick = i;
+    }
+    return pick;
+}
+
+lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path, lg_diag_t *d)
+{
+    lg_strmap_t by_symbol;
+    lg_strmap_init(&by_symbol);
+    uint32_t *next = malloc((prog->nfns ? prog->nfns : 1) * sizeof *next);
+    lg_err_t err = next ? LG_OK : LG_ENOMEM;
+    for (size_t i = 0; i < prog->nfns && err == LG_OK; i++) {
+        uint32_t first;
+        if (!lg_strmap_put(&by_symbol, prog->fns[i].symbol, (uint32_t)i, &first)) {
+            err = LG_ENOMEM;
+            break;
+        }
+        next[i] = UINT32_MAX;
+        if (first != i) {
+            uint32_t tail = first;
+            while (next[tail] != UINT32_MAX)
+                tail = next[tail];
+            next[tail] = (uint32_t)i;
+        }
+    }
+    size_t unknown = 0;
+    char where[4096];
+    for (size_t i = 0; i < lor->nfns && err == LG_OK; i++) {
+        lg_lor_fn_t *f = &lor->fns[i];
+        snprintf(where, sizeof where, "%s:%zu", path, f->line);
+        size_t count;
+        int64_t k = find_fn(prog, &by_symbol, next, f, &count);
+        if (k < 0) {
+            lg_diag_add(d, LG_ERROR, where, "function '%s' is not in the ELF inputs", f->symbol);
+            unknown++;
+            continue;
+        }
+        const lg_fn_t *fn = &prog->fns[k];
+        if (f->size != 0 && f->size != fn->size)
+            lg_diag_add(d, LG_WARNING, where,
+                        "function '%s' was %" PRIu64 " bytes, the ELF now says %" PRIu64,
+                        f->symbol, f->size, fn->size);
+        f->size = fn->size;
+        f->align = fn->align;
+        f->flags |= fn->flags & (LG_FN_SHARED_SECTION | LG_FN_LOCAL | LG_FN_AMBIGUOUS_NAME);
+        bool ok = true;
+        if (f->section == NULL) {
+            f->section = lg_strdup_opt(fn->section, &ok);
+            f->flags |= fn->flags & LG_FN_SECTION_INFERRED;
+        }
+        if (f->object == NULL)
+            f->object = lg_strdup_opt(fn->object, &ok);
+        if (!ok)
+            err = LG_ENOMEM;
+        if (fn->flags & LG_FN_SHARED_SECTION)
+            lg_diag_add(d, LG_WARNING, where,
+                        "function '%s' shares section %s with other functions: it moves with all "
+                        "of them (build with -ffunction-sections)",
+                        f->symbol, fn->section);
+    }
+    for (size_t c = 0; c < lor->ncliques && err == LG_OK && unknown == 0; c++) {
+        lg_lor_clique_t *cl = &lor->cliques[c];
+        uint64_t bytes = 0, hits = 0;
+        for (size_t i = cl->first; i < cl->first + cl->count; i++) {
+            bytes = lg_place_after(bytes, lor->fns[i].size, lor->fns[i].align);
+            hits = lg_sat_add(hits, lor->fns[i].hits);
+        }
+        if (bytes > lor->geometry.cache_size && !(cl->flags & LG_CLIQUE_OVERSIZED)) {
+            snprintf(where, sizeof where, "%s:%zu", path, cl->line);
+            lg_diag_add(d, LG_WARNING, where,
+                        "clique %zu is %" PRIu64 " bytes, larger than the %" PRIu32
+                        "-byte cache: its functions can no longer all be cached together",
+                        c + 1, bytes, lor->geometry.cache_size);
+        }
+        cl->bytes = bytes;
+        cl->hits = hits;
+    }
+    if (err == LG_OK && unknown > 0)
+        err = lg_diag_fail(d, LG_EINVAL, path,
+                           "%zu function(s) named in the .LOR are not in the ELF inputs", unknown);
+    lg_strmap_destroy(&by_symbol);
+    free(next);
+    return err;
+}

@@ -1,0 +1,102 @@
+/* lor.h - the .LOR link-order file: build it from a layout, write it, read it back, check it.
+ *
+ * The .LOR is the order people review and edit; every linker output is written from it, whether
+ * it was just computed or read back from a file edited by hand. docs/lor-format.md is the
+ * reference for the text format. In short:
+ *
+ *   # comment
+ *   lorgen-lor 1
+ *   cache size=8192 line=32 ways=1
+ *   algorithm cliques
+ *   input profile=trace.prf format=prf
+ *   input elf=app.elf
+ *   clique 1 bytes=1184 hits=20010 functions=2
+ *     fn GetLastNode size=64 hits=10000 section=.text.GetLastNode object=list.o
+ *     fn BuildList size=96 hits=10 section=.text.BuildList inferred
+ *   cold 123
+ */
+#ifndef LG_LOR_H
+#define LG_LOR_H
+
+#include "diag.h"
+#include "layout.h"
+#include "program.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define LG_LOR_VERSION 1u
+/* Longest line the reader accepts, in bytes: symbol names of heavily templated C++ run long. */
+#define LG_LOR_MAX_LINE (64u * 1024u)
+
+typedef struct lg_lor_fn {
+    char *symbol;  /* ELF symbol name */
+    char *section; /* input section; NULL when the file does not say (resolved by lg_lor_check) */
+    char *object;  /* object file; NULL when unknown */
+    uint64_t size; /* bytes; 0 when the file does not say */
+    uint64_t hits;
+    uint64_t align; /* bytes, 1 when unknown; not written to the file */
+    uint32_t flags; /* LG_FN_* from program.h */
+    uint32_t clique; /* index into lg_lor_t.cliques */
+    size_t line;    /* line in the .LOR file it was read from; 0 when computed */
+} lg_lor_fn_t;
+
+typedef struct lg_lor_clique {
+    size_t first; /* index of its first function in lg_lor_t.fns */
+    size_t count;
+    uint64_t bytes; /* as stated (computed: laid out with alignment padding) */
+    uint64_t hits;
+    uint32_t flags; /* LG_CLIQUE_* */
+    size_t line;
+} lg_lor_clique_t;
+
+typedef struct lg_lor_input {
+    char *kind;   /* "profile" or "elf" */
+    char *path;
+    char *format; /* profile format, or NULL */
+} lg_lor_input_t;
+
+typedef struct lg_lor {
+    unsigned version;
+    lg_geometry_t geometry;
+    char *algorithm;
+    lg_lor_input_t *inputs;
+    size_t ninputs;
+    lg_lor_clique_t *cliques;
+    size_t ncliques;
+    lg_lor_fn_t *fns; /* all clique members, in link order */
+    size_t nfns;
+    uint64_t ncold; /* never-executed functions left in input order (informational) */
+} lg_lor_t;
+
+void lg_lor_init(lg_lor_t *lor);
+/* Frees everything; accepts a zeroed struct. */
+void lg_lor_destroy(lg_lor_t *lor);
+
+/* Adds an input line (kind "profile" or "elf"; format may be NULL). */
+lg_err_t lg_lor_add_input(lg_lor_t *lor, const char *kind, const char *path, const char *format);
+
+/* Fills lor (initialised, no cliques yet) from an optimizer result. */
+lg_err_t lg_lor_from_layout(const lg_program_t *prog, const lg_layout_t *layout, lg_lor_t *lor);
+
+/* Writes the text form. Returns LG_EIO if the stream reports an error. */
+lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out);
+
+/* Parses the text form; path names the input in diagnostics ("app.lor:12: ..."). Unknown keys
+ * and unknown lines starting with a known keyword are warnings (forward compatibility); a
+ * missing or newer version line, a fn outside a clique, a repeated function, or a malformed
+ * number is an error. On error lor is left empty. */
+lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *lor,
+                      lg_diag_t *d);
+
+/* Checks a .LOR against the program it is applied to and completes it: every function must exist
+ * (unknown names are errors), sections and objects are filled in from the program where the file
+ * omits them, sizes that changed are warnings, cliques that no longer fit the cache are warnings,
+ * and stated clique sizes are recomputed. Functions of the program that share their section
+ * with others are warned about: they move with their whole section. */
+lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path, lg_diag_t *d);
+
+
+#endif

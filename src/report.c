@@ -1,0 +1,257 @@
+/* report.c - the clique report; see report.h. */
+#include "report.h"
+
+#include "prf.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Widest a function-name column grows before longer names overflow it, in characters. */
+#define LG_REPORT_NAME_WIDTH_MAX 48
+#define LG_REPORT_NAME_WIDTH_MIN 8
+/* Marks functions that are in no clique in the per-function clique index. */
+#define NO_CLIQUE UINT32_MAX
+
+typedef struct edge_row {
+    const lg_arc_t *arc;
+    uint32_t other_clique; /* for boundary rows: the clique on the other side, or NO_CLIQUE */
+    bool outgoing;         /* for boundary rows: the caller is inside */
+} edge_row_t;
+
+static const lg_program_t *g_prog; /* qsort context */
+
+static int cmp_rows(const void *a, const void *b)
+{
+    const lg_arc_t *x = ((const edge_row_t *)a)->arc, *y = ((const edge_row_t *)b)->arc;
+    if (x->weight != y->weight)
+        return x->weight > y->weight ? -1 : 1;
+    int c = strcmp(g_prog->fns[x->caller].symbol, g_prog->fns[y->caller].symbol);
+    if (c != 0)
+        return c;
+    c = strcmp(g_prog->fns[x->callee].symbol, g_prog->fns[y->callee].symbol);
+    if (c != 0)
+        return c;
+    return x->caller != y->caller ? (x->caller < y->caller ? -1 : 1)
+                                  : (x->callee < y->callee ? -1 : x->callee > y->callee);
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static int name_width(const lg_program_t *prog, const uint32_t *fns, size_t n)
+{
+    int w = LG_REPORT_NAME_WIDTH_MIN;
+    for (size_t i = 0; i < n; i++) {
+        int len = (int)strlen(prog->fns[fns[i]].symbol);
+        if (len > w)
+            w = len;
+    }
+    return w > LG_REPORT_NAME_WIDTH_MAX ? LG_REPORT_NAME_WIDTH_MAX : w;
+}
+
+static void write_inputs(const lg_report_input_t *in, FILE *out)
+{
+    fputs("Inputs\n", out);
+    for (size_t i = 0; i < in->nprofiles; i++) {
+        const lg_profile_t *p = in->profiles[i];
+        fprintf(out, "  profile  %s: %s, %s profile, %zu functions", p->path ? p->path : "?",
+                p->format ? p->format : "?",
+                p->kind == LG_PROFILE_TRACE ? "trace" : "statistical", p->nfuncs);
+        if (p->kind == LG_PROFILE_TRACE)
+            fprintf(out, ", %" PRIu64 " call records, %zu call edges", p->call_records,
+                    p->nedges);
+        else
+            fputs(", no call edges: ordered by hotness only", out);
+        if (p->format && strcmp(p->format, "prf") == 0 && p->kind == LG_PROFILE_TRACE)
+            fprintf(out, "; counter 1: %s, counter 2: %s", lg_prf_counter_name(p->counter1_kind),
+                    lg_prf_counter_name(p->counter2_kind));
+        fputc('\n', out);
+    }
+    if (in->lor != NULL)
+        for (size_t i = 0; i < in->lor->ninputs; i++)
+            if (strcmp(in->lor->inputs[i].kind, "elf") == 0)
+                fprintf(out, "  elf      %s\n", in->lor->inputs[i].path);
+    fputc('\n', out);
+}
+
+static void write_summary(const lg_report_input_t *in, uint64_t total_hits, FILE *out)
+{
+    const lg_program_t *prog = in->prog;
+    const lg_layout_t *layout = in->layout;
+    const lg_geometry_t *g = &layout->geometry;
+    uint64_t hot_bytes = 0;
+    for (size_t c = 0; c < layout->ncliques; c++)
+        hot_bytes += layout->cliques[c].bytes;
+    uint32_t sets = g->line_size && g->ways ? g->cache_size / g->line_size / g->ways : 0;
+    fputs("Summary\n", out);
+    fprintf(out, "  %-32s %zu\n", "functions in the ELF inputs", prog->nfns);
+    fprintf(out, "  %-32s %zu\n", "profiled functions bound", prog->nprofiled);
+    fprintf(out, "  %-32s %zu\n", "profiled functions unbound", prog->nunbound);
+    fprintf(out, "  %-32s %zu\n", "executed but not movable", layout->nexcluded);
+    fprintf(out, "  %-32s %zu\n", "never executed (input order)", layout->ncold);
+    fprintf(out, "  %-32s %" PRIu32 " bytes, %" PRIu32 "-byte lines, %" PRIu32 "-way, %" PRIu32
+                 " sets\n",
+            "cache", g->cache_size, g->line_size, g->ways, sets);
+    fprintf(out, "  %-32s %s\n", "algorithm", layout->algorithm ? layout->algorithm : "cliques");
+    fprintf(out, "  %-32s %zu\n", "cliques", layout->ncliques);
+    fprintf(out, "  %-32s %" PRIu64 " bytes (%.1f%% of the cache)\n", "hot code", hot_bytes,
+            pct(hot_bytes, g->cache_size));
+    fprintf(out, "  %-32s %" PRIu64 "\n", "total hits of bound functions", total_hits);
+    if (!prog->has_call_edges)
+        fputs("  note: the profiles have no call information; cliques group functions by\n"
+              "        hotness only\n",
+              out);
+    if (prog->sections_inferred)
+        fputs("  note: no object files were given; input sections are inferred from symbol\n"
+              "        names and the linker scripts match every GCC prefix variant\n",
+              out);
+    fputc('\n', out);
+}
+
+static void write_edge_table(const lg_program_t *prog, edge_row_t *rows, size_t n,
+                             size_t max_rows, bool boundary, FILE *out)
+{
+    g_prog = prog;
+    qsort(rows, n, sizeof *rows, cmp_rows);
+    size_t shown = max_rows && n > max_rows ? max_rows : n;
+    for (size_t i = 0; i < shown; i++) {
+        const lg_arc_t *a = rows[i].arc;
+        char pair[1024];
+        snprintf(pair, sizeof pair, "%s -> %s", prog->fns[a->caller].symbol,
+                 prog->fns[a->callee].symbol);
+        fprintf(out, "    %-60s %12" PRIu64, pair, a->weight);
+        if (boundary) {
+            if (rows[i].other_clique == NO_CLIQUE)
+                fputs("  (outside the cliques)", out);
+            else
+                fprintf(out, "  (%s clique %" PRIu32 ")", rows[i].outgoing ? "to" : "from",
+                        rows[i].other_clique + 1);
+        }
+        fputc('\n', out);
+    }
+    if (shown < n)
+        fprintf(out, "    [%zu more]\n", n - shown);
+}
+
+static lg_err_t write_cliques(const lg_report_input_t *in, const uint32_t *clique_of,
+                              uint64_t total_hits, FILE *out)
+{
+    const lg_program_t *prog = in->prog;
+    const lg_layout_t *layout = in->layout;
+    edge_row_t *inside = malloc((prog->narcs ? prog->narcs : 1) * sizeof *inside);
+    edge_row_t *across = malloc((prog->narcs ? prog->narcs : 1) * sizeof *across);
+    if (inside == NULL || across == NULL) {
+        free(inside);
+        free(across);
+        return LG_ENOMEM;
+    }
+    for (size_t c = 0; c < layout->ncliques; c++) {
+        const lg_clique_t *cl = &layout->cliques[c];
+        fprintf(out, "Clique %zu   %" PRIu64 " bytes   %.1f%% of the cache   %" PRIu64
+                     " hits   %.1f%% of all hits",
+                c + 1, cl->bytes, pct(cl->bytes, layout->geometry.cache_size), cl->hits,
+                pct(cl->hits, total_hits));
+        if (cl->flags & LG_CLIQUE_OVERSIZED)
+            fputs("   LARGER THAN THE CACHE", out);
+        if (cl->flags & LG_CLIQUE_NO_CALLS)
+            fputs("   (grouped by hotness: no calls between them)", out);
+        fputc('\n', out);
+        int w = name_width(prog, cl->fns, cl->nfns);
+        fprintf(out, "  %-*s %10s %14s %7s  %s\n", w, "function", "bytes", "hits", "share",
+                "section");
+        uint64_t bytes = 0;
+        for (size_t i = 0; i < cl->nfns; i++) {
+            const lg_fn_t *fn = &prog->fns[cl->fns[i]];
+            bytes += fn->size;
+            fprintf(out, "  %-*s %10" PRIu64 " %14" PRIu64 " %6.1f%%  %s%s\n", w, fn->symbol,
+                    fn->size, fn->hits, pct(fn->hits, cl->hits), fn->section,
+                    (fn->flags & LG_FN_SECTION_INFERRED) ? " (inferred)" : "");
+        }
+        fprintf(out, "  %-*s %10" PRIu64 " %14" PRIu64 " %6.1f%%  (%" PRIu64
+                     " bytes with alignment)\n",
+                w, "TOTAL", bytes, cl->hits, 100.0, cl->bytes);
+        size_t nin = 0, nacross = 0;
+        for (size_t i = 0; i < prog->narcs; i++) {
+            const lg_arc_t *a = &prog->arcs[i];
+            uint32_t from = clique_of[a->caller], to = clique_of[a->callee];
+            if (from == c && to == c)
+                inside[nin++] = (edge_row_t){a, NO_CLIQUE, true};
+            else if (from == c)
+                across[nacross++] = (edge_row_t){a, to, true};
+            else if (to == c)
+                across[nacross++] = (edge_row_t){a, from, false};
+        }
+        if (nin > 0) {
+            fprintf(out, "  calls inside%*s %12s\n", 52, "", "weight");
+            write_edge_table(prog, inside, nin, in->max_rows, false, out);
+        }
+        if (nacross > 0) {
+            fprintf(out, "  calls across its boundary%*s %12s\n", 39, "", "weight");
+            write_edge_table(prog, across, nacross, in->max_rows, true, out);
+        }
+        fputc('\n', out);
+    }
+    free(inside);
+    free(across);
+    return LG_OK;
+}
+
+static void write_left_out(const lg_report_input_t *in, FILE *out)
+{
+    const lg_program_t *prog = in->prog;
+    const lg_layout_t *layout = in->layout;
+    fputs("Left out\n", out);
+    size_t rows = in->max_rows ? in->max_rows : SIZE_MAX;
+    if (prog->nunbound == 0 && layout->nexcluded == 0)
+        fputs("  every profiled function was bound and placed\n", out);
+    for (size_t i = 0; i < prog->nunbound && i < rows; i++)
+        fprintf(out, "  unbound      %-32s %12" PRIu64 " hits  %s\n", prog->unbound[i].name,
+                prog->unbound[i].hits, prog->unbound[i].reason);
+    if (prog->nunbound > rows)
+        fprintf(out, "  [%zu more unbound]\n", prog->nunbound - rows);
+    for (size_t i = 0; i < layout->nexcluded && i < rows; i++) {
+        const lg_fn_t *fn = &prog->fns[layout->excluded[i]];
+        const char *why = fn->size == 0 ? "size 0 in the symbol table"
+                          : (fn->flags & LG_FN_SHARED_SECTION)
+                              ? "shares its input section with other functions (build with "
+                                "-ffunction-sections)"
+                              : "cannot be moved";
+        fprintf(out, "  not movable  %-32s %12" PRIu64 " hits  %s %s\n", fn->symbol, fn->hits,
+                fn->section, why);
+    }
+    if (layout->nexcluded > rows)
+        fprintf(out, "  [%zu more not movable]\n", layout->nexcluded - rows);
+    fprintf(out, "  cold         %zu functions never executed keep their input order after the "
+                 "cliques\n",
+            layout->ncold);
+}
+
+lg_err_t lg_report_write(const lg_report_input_t *in, FILE *out)
+{
+    const lg_program_t *prog = in->prog;
+    const lg_layout_t *layout = in->layout;
+    uint32_t *clique_of = malloc((prog->nfns ? prog->nfns : 1) * sizeof *clique_of);
+    if (clique_of == NULL)
+        return LG_ENOMEM;
+    for (size_t i = 0; i < prog->nfns; i++)
+        clique_of[i] = NO_CLIQUE;
+    uint64_t total_hits = 0;
+    for (size_t c = 0; c < layout->ncliques; c++) {
+        for (size_t i = 0; i < layout->cliques[c].nfns; i++)
+            clique_of[layout->cliques[c].fns[i]] = (uint32_t)c;
+        total_hits += layout->cliques[c].hits;
+    }
+    fputs("lorgen clique report\n\n", out);
+    write_inputs(in, out);
+    write_summary(in, total_hits, out);
+    lg_err_t err = write_cliques(in, clique_of, total_hits, out);
+    if (err == LG_OK)
+        write_left_out(in, out);
+    free(clique_of);
+    if (err == LG_OK && ferror(out))
+        err = LG_EIO;
+    return err;
+}
