@@ -1,0 +1,55 @@
+# lib.sh - helpers for the end-to-end tests (sourced). Each test is called as
+#   bash CASE.sh LORGEN_BINARY SOURCE_DIR SCRATCH_DIR
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+step() {
+  echo "-- $*" >&2
+}
+
+have() {
+  command -v "$1" >/dev/null 2>&1
+}
+
+# The function names of a .LOR in link order (quoted names are not used by these tests).
+lor_functions() {
+  awk '$1 == "fn" { print $2 }' "$1"
+}
+
+# check_order ELF NM LOR [IGNORED_NAME]
+# Reads the linked ELF back: the functions the .LOR lists must appear in exactly that order, one
+# after another, with no other function between the first and the last of them. IGNORED_NAME is
+# left out on both sides (same-named statics that nothing tells apart move together).
+check_order() {
+  local elf=$1 nm=$2 lor=$3 ignored=${4:-}
+  local listed placed
+  listed=$(lor_functions "$lor" | awk -v skip="$ignored" '$1 != skip')
+  [ -n "$listed" ] || fail "$lor lists no functions"
+  "$nm" -n --defined-only "$elf" |
+    awk -v skip="$ignored" '$2 ~ /^[tTwW]$/ && $3 != skip { print $3 }' >"$elf.syms"
+  placed=$(awk 'NR == FNR { want[$1] = 1; next } want[$1] { print $1 }' \
+    <(printf '%s\n' "$listed") "$elf.syms")
+  if [ "$placed" != "$listed" ]; then
+    diff <(printf '%s\n' "$listed") <(printf '%s\n' "$placed") >&2 || true
+    fail "$elf: functions are not in the .LOR order (left: .LOR, right: ELF)"
+  fi
+  # Contiguity: between the first and last listed function, only listed functions.
+  local intruders
+  intruders=$(awk 'NR == FNR { want[$1] = 1; total++; next }
+                   want[$1] { seen++; inside = seen < total; next }
+                   inside { print $1 }' <(printf '%s\n' "$listed") "$elf.syms")
+  [ -z "$intruders" ] || fail "$elf: other functions sit between the ordered ones: $intruders"
+  echo "   $elf: $(printf '%s\n' "$listed" | wc -l) functions in .LOR order" >&2
+}
+
+# Builds the example tracer runtime (not instrumented) into DIR with CC; prints the objects.
+build_tracer() {
+  local cc=$1 dir=$2 src=$3
+  mkdir -p "$dir"
+  "$cc" -O2 -I"$src/loaders" -I"$src/src" -c "$src/examples/tracer/lgtrace.c" -o "$dir/lgtrace.o"
+  "$cc" -O2 -I"$src/loaders" -I"$src/src" -c "$src/loaders/prf_write.c" -o "$dir/prf_write.o"
+  echo "$dir/lgtrace.o $dir/prf_write.o"
+}

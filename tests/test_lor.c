@@ -1,0 +1,271 @@
+/* test_lor.c - the .LOR text format: write, read back, hand edits, errors, check. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include "lor.h"
+#include "program.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Writes lor to a string (caller frees). */
+static char *write_to_string(const lg_lor_t *lor, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    assert_non_null(f);
+    assert_int_equal(lg_lor_write(lor, f), LG_OK);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+static void add_fn(lg_lor_t *lor, size_t *cap, const char *symbol, const char *section,
+                   const char *object, uint64_t size, uint64_t hits, uint32_t flags)
+{
+    lor->fns = realloc(lor->fns, (lor->nfns + 1) * sizeof *lor->fns);
+    assert_non_null(lor->fns);
+    (void)cap;
+    lor->fns[lor->nfns] = (lg_lor_fn_t){
+        .symbol = strdup(symbol),
+        .section = section ? strdup(section) : NULL,
+        .object = object ? strdup(object) : NULL,
+        .size = size,
+        .hits = hits,
+        .align = 1,
+        .flags = flags,
+        .clique = (uint32_t)(lor->ncliques - 1),
+    };
+    lor->nfns++;
+    lor->cliques[lor->ncliques - 1].count++;
+}
+
+static void add_clique(lg_lor_t *lor, uint64_t bytes, uint64_t hits, uint32_t flags)
+{
+    lor->cliques = realloc(lor->cliques, (lor->ncliques + 1) * sizeof *lor->cliques);
+    assert_non_null(lor->cliques);
+    lor->cliques[lor->ncliques++] = (lg_lor_clique_t){lor->nfns, 0, bytes, hits, flags, 0};
+}
+
+static void sample_lor(lg_lor_t *lor)
+{
+    lg_lor_init(lor);
+    lor->geometry = (lg_geometry_t){8192, 32, 1};
+    lor->algorithm = strdup("cliques");
+    assert_int_equal(lg_lor_add_input(lor, "profile", "trace.prf", "prf"), LG_OK);
+    assert_int_equal(lg_lor_add_input(lor, "elf", "dir with space/app.elf", NULL), LG_OK);
+    add_clique(lor, 160, 30, 0);
+    add_fn(lor, NULL, "GetLastNode", ".text.GetLastNode", "list.o", 64, 20, 0);
+    add_fn(lor, NULL, "BuildList", ".text.hot.BuildList", NULL, 96, 10, LG_FN_LOCAL);
+    add_clique(lor, 10000, 5, LG_CLIQUE_OVERSIZED);
+    add_fn(lor, NULL, "odd \"name\"", ".text.x", NULL, 10000, 5, LG_FN_SECTION_INFERRED);
+    lor->ncold = 7;
+}
+
+static void test_round_trip_is_byte_identical(void **state)
+{
+    (void)state;
+    lg_lor_t lor, back;
+    sample_lor(&lor);
+    size_t len;
+    char *text = write_to_string(&lor, &len);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_lor_init(&back);
+    lg_err_t err = lg_lor_parse(text, len, "t.lor", &back, &d);
+    lg_test_diag_dump(&d);
+    assert_int_equal(err, LG_OK);
+    assert_int_equal(d.count, 0);
+    assert_int_equal(back.ncliques, 2);
+    assert_int_equal(back.nfns, 3);
+    assert_string_equal(back.fns[2].symbol, "odd \"name\"");
+    assert_string_equal(back.fns[0].object, "list.o");
+    assert_string_equal(back.fns[1].section, ".text.hot.BuildList");
+    assert_true(back.fns[1].flags & LG_FN_LOCAL);
+    assert_true(back.fns[2].flags & LG_FN_SECTION_INFERRED);
+    assert_true(back.cliques[1].flags & LG_CLIQUE_OVERSIZED);
+    assert_int_equal(back.ncold, 7);
+    assert_string_equal(back.inputs[1].path, "dir with space/app.elf");
+    size_t len2;
+    char *again = write_to_string(&back, &len2);
+    assert_int_equal(len, len2);
+    assert_memory_equal(text, again, len);
+    free(text);
+    free(again);
+    lg_lor_destroy(&lor);
+    lg_lor_destroy(&back);
+    lg_diag_destroy(&d);
+}
+
+static void test_hand_edited_minimal_file(void **state)
+{
+    (void)state;
+    const char *text = "# my order\n"
+                       "lorgen-lor 1\n"
+                       "cache size=4096 line=16 ways=2   # a comment after settings\n"
+                       "clique 1\n"
+                       "  fn main\n"
+                       "  fn helper object=b.o\n"
+                       "  fn helper object=a.o\n"
+                       "clique 9 bytes=1\n"
+                       "\tfn other size=12 future_key=1\n";
+    lg_lor_t lor;
+    lg_lor_init(&lor);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_lor_parse(text, strlen(text), "m.lor", &lor, &d), LG_OK);
+    assert_int_equal(lor.geometry.cache_size, 4096);
+    assert_int_equal(lor.geometry.line_size, 16);
+    assert_int_equal(lor.geometry.ways, 2);
+    assert_int_equal(lor.ncliques, 2);
+    assert_int_equal(lor.cliques[0].count, 3);
+    assert_int_equal(lor.nfns, 4);
+    assert_null(lor.fns[0].section);
+    assert_int_equal(lor.fns[3].size, 12);
+    assert_int_equal(lor.fns[3].line, 9);
+    /* The unknown key is kept as a warning that names its line. */
+    assert_true(lg_test_diag_has(&d, LG_WARNING, "m.lor:9: ignoring unknown fn key 'future_key'"));
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+}
+
+/* Each malformed text must fail with this message, naming this line, and leave lor empty. */
+static const struct {
+    const char *text;
+    const char *message;
+} bad_inputs[] = {
+    {"", "bad.lor: expected 'lorgen-lor VERSION', found no content"},
+    {"clique 1\n", "bad.lor:1: expected 'lorgen-lor VERSION' as the first line, found 'clique'"},
+    {"lorgen-lor 2\n", "bad.lor:1: expected .LOR version 1 to 1, found 2"},
+    {"lorgen-lor x\n", "bad.lor:1: expected a whole number for the version, found 'x'"},
+    {"lorgen-lor 1\n  fn a\n", "bad.lor:2: expected a 'clique' line before the first 'fn' line"},
+    {"lorgen-lor 1\nclique 1\n fn a\n fn b\n fn a\n",
+     "bad.lor:5: function 'a' is listed twice (first on line 3)"},
+    {"lorgen-lor 1\nclique 1\n fn a size=12k\n", "bad.lor:3: expected a whole number for size"},
+    {"lorgen-lor 1\nclique 1\n fn \"a\n", "bad.lor:3: expected a closing '\"'"},
+    {"lorgen-lor 1\ncache size=1000 line=32\n", "bad.lor:2: unusable cache geometry"},
+    {"lorgen-lor 1\nclique one\n", "bad.lor:2: expected 'clique NUMBER key=value...'"},
+    {"lorgen-lor 1\n\0\n", "bad.lor:2: expected text, found a NUL byte"},
+};
+
+static void test_malformed_files_fail_with_line(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof bad_inputs / sizeof *bad_inputs; i++) {
+        const char *text = bad_inputs[i].text;
+        size_t len = strlen(text);
+        if (strstr(bad_inputs[i].message, "NUL") != NULL)
+            len = 16; /* the literal holds a NUL: take the bytes after it too */
+        lg_lor_t lor;
+        lg_lor_init(&lor);
+        lg_diag_t d;
+        lg_diag_init(&d);
+        lg_err_t err = lg_lor_parse(text, len, "bad.lor", &lor, &d);
+        if (err == LG_OK || !lg_test_diag_has(&d, LG_ERROR, bad_inputs[i].message)) {
+            print_message("case %zu: expected error '%s'\n", i, bad_inputs[i].message);
+            lg_test_diag_dump(&d);
+            fail();
+        }
+        assert_int_equal(lor.nfns, 0);
+        assert_int_equal(lor.ncliques, 0);
+        lg_lor_destroy(&lor);
+        lg_diag_destroy(&d);
+    }
+}
+
+static void test_overlong_line_is_a_limit_error(void **state)
+{
+    (void)state;
+    size_t n = LG_LOR_MAX_LINE + 100;
+    char *text = malloc(n + 32);
+    assert_non_null(text);
+    strcpy(text, "lorgen-lor 1\n# ");
+    memset(text + strlen(text), 'x', n);
+    text[15 + n] = '\0';
+    lg_lor_t lor;
+    lg_lor_init(&lor);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_lor_parse(text, strlen(text), "big.lor", &lor, &d), LG_ELIMIT);
+    assert_true(lg_test_diag_has(&d, LG_ERROR, "big.lor:2: line is"));
+    free(text);
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+}
+
+static void push_fn(lg_program_t *p, const char *symbol, const char *section, const char *object,
+                    uint64_t size, uint64_t align, uint32_t flags)
+{
+    p->fns = realloc(p->fns, (p->nfns + 1) * sizeof *p->fns);
+    assert_non_null(p->fns);
+    p->fns[p->nfns] = (lg_fn_t){.symbol = strdup(symbol),
+                                .section = strdup(section),
+                                .object = object ? strdup(object) : NULL,
+                                .size = size,
+                                .align = align,
+                                .flags = flags,
+                                .input_order = (uint32_t)p->nfns};
+    p->nfns++;
+}
+
+static void test_check_fills_and_reports(void **state)
+{
+    (void)state;
+    lg_program_t prog;
+    lg_program_init(&prog);
+    push_fn(&prog, "main", ".text.startup.main", "m.o", 100, 16, 0);
+    push_fn(&prog, "helper", ".text.helper", "a.o", 30, 16, LG_FN_AMBIGUOUS_NAME | LG_FN_LOCAL);
+    push_fn(&prog, "helper", ".text.helper", "b.o", 40, 16, LG_FN_AMBIGUOUS_NAME | LG_FN_LOCAL);
+    push_fn(&prog, "big", ".text", "c.o", 5000, 4, LG_FN_SHARED_SECTION);
+    const char *text = "lorgen-lor 1\ncache size=4096 line=32 ways=1\n"
+                       "clique 1\n fn main size=90\n fn helper object=obj/b.o\n fn big\n";
+    lg_lor_t lor;
+    lg_lor_init(&lor);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_lor_parse(text, strlen(text), "c.lor", &lor, &d), LG_OK);
+    assert_int_equal(lg_lor_check(&lor, &prog, "c.lor", &d), LG_OK);
+    /* Section filled in from the ELF; the size change and the shared section are warnings. */
+    assert_string_equal(lor.fns[0].section, ".text.startup.main");
+    assert_int_equal(lor.fns[0].size, 100);
+    assert_true(lg_test_diag_has(&d, LG_WARNING, "c.lor:4: function 'main' was 90 bytes, the "
+                                                 "ELF now says 100"));
+    /* object= picks the right one of two same-named statics. */
+    assert_int_equal(lor.fns[1].size, 40);
+    assert_true(lg_test_diag_has(&d, LG_WARNING, "c.lor:6: function 'big' shares section .text"));
+    /* 100, padded to 112, + 40 = 152, padded to 152, + 5000: larger than the 4096-byte cache. */
+    assert_int_equal(lor.cliques[0].bytes, 5152);
+    assert_true(lg_test_diag_has(&d, LG_WARNING, "c.lor:3: clique 1 is 5152 bytes, larger than "
+                                                 "the 4096-byte cache"));
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+
+    const char *unknown = "lorgen-lor 1\nclique 1\n fn main\n fn gone\n fn also_gone\n";
+    lg_lor_init(&lor);
+    lg_diag_init(&d);
+    assert_int_equal(lg_lor_parse(unknown, strlen(unknown), "u.lor", &lor, &d), LG_OK);
+    assert_int_equal(lg_lor_check(&lor, &prog, "u.lor", &d), LG_EINVAL);
+    assert_true(lg_test_diag_has(&d, LG_ERROR, "u.lor:4: function 'gone' is not in the ELF"));
+    assert_true(lg_test_diag_has(&d, LG_ERROR, "u.lor:5: function 'also_gone' is not in the ELF"));
+    assert_true(lg_test_diag_has(&d, LG_ERROR, "2 function(s) named in the .LOR are not in"));
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&prog);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip_is_byte_identical),
+        cmocka_unit_test(test_hand_edited_minimal_file),
+        cmocka_unit_test(test_malformed_files_fail_with_line),
+        cmocka_unit_test(test_overlong_line_is_a_limit_error),
+        cmocka_unit_test(test_check_fills_and_reports),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
