@@ -24,6 +24,7 @@ static void free_fn(lg_lor_fn_t *f)
     free(f->symbol);
     free(f->section);
     free(f->object);
+    free(f->source);
 }
 
 void lg_lor_destroy(lg_lor_t *lor)
@@ -86,6 +87,7 @@ lg_err_t lg_lor_from_layout(const lg_program_t *prog, const lg_layout_t *layout,
                 .symbol = lg_strdup_opt(fn->symbol, &ok),
                 .section = lg_strdup_opt(fn->section, &ok),
                 .object = lg_strdup_opt(fn->object, &ok),
+                .source = (fn->flags & LG_FN_LOCAL) ? lg_strdup_opt(fn->source_file, &ok) : NULL,
                 .size = fn->size,
                 .hits = fn->hits,
                 .align = fn->align,
@@ -201,6 +203,8 @@ lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out)
                 write_key(out, "section", f->section);
             if (f->object != NULL)
                 write_key(out, "object", f->object);
+            if (f->source != NULL)
+                write_key(out, "source", f->source);
             for (size_t k = 0; k < COUNT_OF(fn_flag_words); k++)
                 if (f->flags & fn_flag_words[k].bit)
                     fprintf(out, " %s", fn_flag_words[k].word);
@@ -427,6 +431,9 @@ static lg_err_t parse_fn(lg_lor_t *lor, size_t *fns_cap, lg_strmap_t *seen, char
         } else if (strcmp(tok[i], "object") == 0 && *value != '\0') {
             free(f.object);
             f.object = lg_strdup_opt(value, &ok);
+        } else if (strcmp(tok[i], "source") == 0 && *value != '\0') {
+            free(f.source);
+            f.source = lg_strdup_opt(value, &ok);
         } else {
             lg_diag_add(ctx->d, LG_WARNING, where_of(ctx), "ignoring unknown fn key '%s'", tok[i]);
         }
@@ -435,7 +442,8 @@ static lg_err_t parse_fn(lg_lor_t *lor, size_t *fns_cap, lg_strmap_t *seen, char
         free_fn(&f);
         return LG_ENOMEM;
     }
-    /* The same symbol twice is a mistake unless the two are told apart by their object. */
+    /* The same symbol twice is a mistake unless the two are told apart by their object or
+     * source file (same-named statics). */
     uint32_t first;
     lor->fns[lor->nfns] = f;
     if (!lg_strmap_put(seen, lor->fns[lor->nfns].symbol, (uint32_t)lor->nfns, &first)) {
@@ -444,12 +452,14 @@ static lg_err_t parse_fn(lg_lor_t *lor, size_t *fns_cap, lg_strmap_t *seen, char
     }
     if (first != lor->nfns) {
         const lg_lor_fn_t *prev = &lor->fns[first];
-        bool told_apart = prev->object != NULL && f.object != NULL &&
-                          strcmp(prev->object, f.object) != 0;
+        bool told_apart = (prev->object != NULL && f.object != NULL &&
+                           strcmp(prev->object, f.object) != 0) ||
+                          (prev->source != NULL && f.source != NULL &&
+                           strcmp(prev->source, f.source) != 0);
         if (!told_apart) {
             lg_err_t err = lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
                                         "function '%s' is listed twice (first on line %zu); give "
-                                        "object= to tell same-named statics apart",
+                                        "object= or source= to tell same-named statics apart",
                                         f.symbol, prev->line);
             free_fn(&f);
             return err;
@@ -574,7 +584,8 @@ static const char *base_of(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* Finds the program function a .LOR entry names; same-named statics are told apart by object. */
+/* Finds the program function a .LOR entry names; same-named statics are told apart by object
+ * or source file. */
 static int64_t find_fn(const lg_program_t *prog, const lg_strmap_t *by_symbol,
                        const uint32_t *next, const lg_lor_fn_t *f, size_t *count)
 {
@@ -588,6 +599,9 @@ static int64_t find_fn(const lg_program_t *prog, const lg_strmap_t *by_symbol,
         const lg_fn_t *fn = &prog->fns[i];
         if (f->object != NULL && fn->object != NULL &&
             strcmp(base_of(f->object), base_of(fn->object)) == 0)
+            return i;
+        if (f->source != NULL && fn->source_file != NULL &&
+            strcmp(f->source, fn->source_file) == 0)
             return i;
         if (pick < 0)
             pick = i;

@@ -35,6 +35,7 @@ typedef struct lg_lor_fn {
     char *symbol;  /* ELF symbol name */
     char *section; /* input section; NULL when the file does not say (resolved by lg_lor_check) */
     char *object;  /* object file; NULL when unknown */
+    char *source;  /* source file of a static (the ELF's STT_FILE); NULL when unknown */
     uint64_t size; /* bytes; 0 when the file does not say */
     uint64_t hits;
     uint64_t align; /* bytes, 1 when unknown; not written to the file */

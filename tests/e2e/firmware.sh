@@ -50,6 +50,9 @@ gcc host/*.o -Wl,-T,inferred.ld -o fw-inferred
 cmp -s base.out inferred.out || fail "the relinked program prints a different result"
 # Same-named statics move together when nothing tells them apart: check the rest of the order.
 check_order fw-inferred nm inferred.lor mix
+grep -q ' mix .*source=sensor.c' inferred.lor || fail "statics do not carry their source file"
+"$lorgen" script inferred.lor fw-host --ld-script inferred-again.ld
+cmp inferred.ld inferred-again.ld
 
 for triple in sh4-linux-gnu arm-none-eabi riscv64-linux-gnu; do
   if ! have "$triple-gcc"; then
