@@ -86,11 +86,15 @@ typedef struct lg_prf_writer {
     lg_prf_header_t header;
     uint32_t noverlays, nfuncs, ncalls;
     size_t overlay_offset, func_offset, trace_offset; /* absolute, SIZE_MAX = none yet */
-    bool failed; /* an allocation failed; finish returns LG_ENOMEM */
+    bool failed;    /* a record could not be written; finish returns `error` */
+    lg_err_t error; /* why: LG_ENOMEM, LG_EINVAL (a record out of section order, or a trace
+                     * record in a statistical file) or LG_ELIMIT (a count or an offset that
+                     * does not fit its 32-bit field) */
 } lg_prf_writer_t;
 
 /* Starts a file: magic and a header to be completed by finish. Sections must then be written in
- * file order: overlays, functions, trace records. */
+ * file order: overlays, functions, trace records. Strings longer than 65535 bytes (the most a
+ * u16 length can describe) are truncated to 65535 bytes. */
 void lg_prf_writer_init(lg_prf_writer_t *w, const lg_prf_header_t *header);
 void lg_prf_writer_destroy(lg_prf_writer_t *w);
 void lg_prf_write_overlay(lg_prf_writer_t *w, uint32_t area, uint32_t start, uint32_t end,
