@@ -1,0 +1,850 @@
+/* elfsym.c - read function symbols, their sizes and sections from ELF files and ar archives.
+ *
+ * Outline (after elfutils nm):
+ *   1. open the file read-only and hand it to libelf (ELF_C_READ_MMAP); check elf_kind
+ *   2. an ar archive: walk its members with elf_begin(fd, cmd, archive) / elf_next and read each
+ *      ELF member as its own file "lib.a(member.o)"; the index members and non-ELF members are
+ *      skipped
+ *   3. one ELF file: pick SHT_SYMTAB (else SHT_DYNSYM, with a warning), validate its entry size,
+ *      and keep the symbols that are functions defined in an executable section
+ *   4. everything goes into a temporary table first; only a file read without error is appended
+ *      to the caller's table, so a failed read leaves that table exactly as it was
+ *
+ * Definitions:
+ *   display path  what diagnostics and files[].path name: the path as given, or
+ *                 "lib.a(member.o)" for an archive member
+ *   source file   the name of the last STT_FILE symbol before a symbol in symbol-table order;
+ *                 the toolchain emits one before the locals of each translation unit
+ *
+ * Every count, offset and index read from the file is checked before it is used to divide,
+ * allocate or index; libelf's own checks (elf_strptr, gelf_getsym) are relied on for string and
+ * symbol offsets, and each of its results is checked.
+ */
+#include "elfsym.h"
+
+#include "mem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Warnings recorded per ELF file (or archive member) before the rest are only counted: a file
+ * with a corrupt string table would otherwise warn once per symbol. */
+#define LG_ELF_MAX_WARNINGS_PER_FILE 20u
+
+/* The magic numbers lg_elf_probe looks for: "\x7f" "ELF" is ELFMAG from <elf.h>. */
+#define LG_AR_MAGIC "!<arch>\n"
+#define LG_AR_MAGIC_BYTES 8u
+/* Size of an ar member header (struct ar_hdr in <ar.h>), and where in it the member size is
+ * written (ar_size: 10 ASCII digits). */
+#define LG_AR_HEADER_BYTES 60u
+#define LG_AR_SIZE_OFFSET 48u
+#define LG_AR_SIZE_BYTES 10u
+/* Bytes lg_elf_probe needs to tell both apart. */
+#define LG_ELF_PROBE_BYTES LG_AR_MAGIC_BYTES
+
+/* Room for a placeholder such as "[invalid st_name 0xffffffff]" or "[section 4294967295]". */
+#define LG_ELF_PLACEHOLDER_BYTES 48u
+
+/* State of one lg_elfsyms_read call. */
+typedef struct reader {
+    lg_elfsyms_t *out; /* temporary table the input is read into */
+    size_t base_nsyms; /* symbols already in the caller's table, counted against the limit */
+    size_t base_nfiles;
+    const char *path; /* as given by the caller */
+    lg_diag_t *d;
+} reader_t;
+
+/* What one ELF file needs while its symbols are read. */
+typedef struct elf_reader {
+    reader_t *r;
+    Elf *elf;
+    const char *where; /* display path */
+    size_t shstrndx;   /* section holding section names */
+    size_t shnum;      /* sections, including the null section 0 */
+    size_t warnings;   /* recorded for this file */
+    size_t suppressed; /* not recorded because of LG_ELF_MAX_WARNINGS_PER_FILE */
+} elf_reader_t;
+
+/* What is known about one section of the file, filled in when a symbol first refers to it. */
+typedef enum sec_state {
+    SEC_UNKNOWN = 0,
+    SEC_EXEC = 1,  /* SHF_EXECINSTR: its function symbols are kept */
+    SEC_OTHER = 2, /* not executable, or its header is unreadable */
+} sec_state_t;
+
+typedef struct sec_info {
+    sec_state_t state;
+    const char *name; /* in libelf's section name table (valid while the Elf is open), or NULL */
+    uint64_t align, size;
+} sec_info_t;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Strings and diagnostics                                                                    */
+
+static char *format_alloc(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *format_alloc(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return NULL;
+    char *s = malloc((size_t)n + 1);
+    if (s == NULL)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+/* Records an entry whose location is "WHERE: section SECTION" (or WHERE alone when section is
+ * NULL or memory runs out). */
+static void vadd_at(lg_diag_t *d, lg_severity_t sev, const char *where, const char *section,
+                    const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+
+static void vadd_at(lg_diag_t *d, lg_severity_t sev, const char *where, const char *section,
+                    const char *fmt, va_list ap)
+{
+    char *full = section != NULL ? format_alloc("%s: section %s", where, section) : NULL;
+    lg_diag_vadd(d, sev, full != NULL ? full : where, fmt, ap);
+    free(full);
+}
+
+static lg_err_t fail_at(elf_reader_t *f, lg_err_t err, const char *section, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static lg_err_t fail_at(elf_reader_t *f, lg_err_t err, const char *section, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vadd_at(f->r->d, LG_ERROR, f->where, section, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+static void warn_at(elf_reader_t *f, const char *section, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void warn_at(elf_reader_t *f, const char *section, const char *fmt, ...)
+{
+    if (f->warnings >= LG_ELF_MAX_WARNINGS_PER_FILE) {
+        f->suppressed++;
+        return;
+    }
+    f->warnings++;
+    va_list ap;
+    va_start(ap, fmt);
+    vadd_at(f->r->d, LG_WARNING, f->where, section, fmt, ap);
+    va_end(ap);
+}
+
+/* The name of section index, or a placeholder "[section N]" in buf when it has none. */
+static const char *section_label(const char *name, size_t index, char *buf, size_t n)
+{
+    if (name != NULL && *name != '\0')
+        return name;
+    snprintf(buf, n, "[section %zu]", index);
+    return buf;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The table                                                                                  */
+
+void lg_elfsyms_init(lg_elfsyms_t *t)
+{
+    memset(t, 0, sizeof *t);
+    lg_strmap_init(&t->by_name);
+}
+
+static void free_sym(lg_elfsym_t *s)
+{
+    free(s->name);
+    free(s->section);
+    free(s->source_file);
+}
+
+void lg_elfsyms_destroy(lg_elfsyms_t *t)
+{
+    if (t == NULL)
+        return;
+    for (size_t i = 0; i < t->nfiles; i++) {
+        free(t->files[i].path);
+        free(t->files[i].member);
+    }
+    for (size_t i = 0; i < t->nsyms; i++)
+        free_sym(&t->syms[i]);
+    free(t->files);
+    free(t->syms);
+    free(t->next_same_name);
+    lg_strmap_destroy(&t->by_name);
+    memset(t, 0, sizeof *t);
+}
+
+uint32_t lg_elfsyms_first(const lg_elfsyms_t *t, const char *name)
+{
+    uint32_t first;
+    if (name == NULL || !lg_strmap_get(&t->by_name, name, &first))
+        return UINT32_MAX;
+    return first;
+}
+
+bool lg_elf_probe(const uint8_t *head, size_t len)
+{
+    if (head == NULL)
+        return false;
+    if (len >= SELFMAG && memcmp(head, ELFMAG, SELFMAG) == 0)
+        return true;
+    return len >= LG_AR_MAGIC_BYTES && memcmp(head, LG_AR_MAGIC, LG_AR_MAGIC_BYTES) == 0;
+}
+
+/* Makes the by_name map hold exactly the names of the first n symbols again, after a failed
+ * commit inserted some of the following ones. Cannot fail: the map already had room for n names
+ * without growing, and a put only allocates when it grows. */
+static void rebuild_names(lg_elfsyms_t *t, size_t n)
+{
+    lg_strmap_t *m = &t->by_name;
+    if (m->capacity > 0)
+        memset(m->keys, 0, m->capacity * sizeof *m->keys);
+    m->count = 0;
+    /* Inserting in index order keeps the first index of each name, as before. */
+    for (size_t i = 0; i < n; i++)
+        (void)lg_strmap_put(m, t->syms[i].name, (uint32_t)i, NULL);
+}
+
+/* Grows t->syms and t->next_same_name (which always has the capacity of syms) for need symbols.
+ * On failure both arrays keep their contents and the recorded capacity stays valid for both. */
+static bool grow_syms(lg_elfsyms_t *t, size_t need)
+{
+    if (need <= t->syms_cap)
+        return true;
+    void *syms = t->syms;
+    size_t cap = t->syms_cap;
+    if (!lg_grow(&syms, &cap, need, sizeof *t->syms))
+        return false;
+    t->syms = syms; /* the old block may be gone; syms_cap still fits next_same_name */
+    void *next = t->next_same_name;
+    size_t next_cap = t->syms_cap;
+    if (!lg_grow(&next, &next_cap, cap, sizeof *t->next_same_name))
+        return false;
+    t->next_same_name = next;
+    t->syms_cap = cap;
+    return true;
+}
+
+/* Moves every file and symbol of tmp to the end of t and indexes their names. On failure t is
+ * unchanged (apart from spare capacity) and tmp still owns its contents. */
+static lg_err_t commit(lg_elfsyms_t *t, lg_elfsyms_t *tmp)
+{
+    size_t old_n = t->nsyms, add_n = tmp->nsyms;
+    size_t old_f = t->nfiles, add_f = tmp->nfiles;
+    if (add_n > LG_ELF_MAX_SYMBOLS || old_n > LG_ELF_MAX_SYMBOLS - add_n ||
+        add_f > UINT32_MAX || old_f > UINT32_MAX - add_f)
+        return LG_ELIMIT;
+    if (!lg_grow((void **)&t->files, &t->files_cap, old_f + add_f, sizeof *t->files) ||
+        !grow_syms(t, old_n + add_n))
+        return LG_ENOMEM;
+    uint32_t *first = add_n > 0 ? malloc(add_n * sizeof *first) : NULL;
+    if (add_n > 0 && first == NULL)
+        return LG_ENOMEM;
+    for (size_t j = 0; j < add_n; j++) {
+        /* The key is the name string itself, which keeps its address when it moves to t. */
+        if (!lg_strmap_put(&t->by_name, tmp->syms[j].name, (uint32_t)(old_n + j), &first[j])) {
+            rebuild_names(t, old_n);
+            free(first);
+            return LG_ENOMEM;
+        }
+    }
+    /* Nothing below can fail. */
+    if (add_f > 0)
+        memcpy(t->files + old_f, tmp->files, add_f * sizeof *t->files);
+    for (size_t j = 0; j < add_n; j++) {
+        size_t index = old_n + j;
+        t->syms[index] = tmp->syms[j];
+        t->syms[index].file += (uint32_t)old_f;
+        t->next_same_name[index] = UINT32_MAX;
+        if (first[j] != index) {
+            uint32_t tail = first[j];
+            while (t->next_same_name[tail] != UINT32_MAX)
+                tail = t->next_same_name[tail];
+            t->next_same_name[tail] = (uint32_t)index;
+        }
+    }
+    t->nfiles += add_f;
+    t->nsyms += add_n;
+    tmp->nfiles = 0;
+    tmp->nsyms = 0;
+    free(first);
+    return LG_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* One ELF file                                                                               */
+
+static lg_err_t add_file(elf_reader_t *f, const GElf_Ehdr *ehdr, lg_elf_kind_t kind, int elf_class,
+                         bool big_endian, const char *member)
+{
+    lg_elfsyms_t *out = f->r->out;
+    if (f->r->base_nfiles + out->nfiles >= UINT32_MAX)
+        return fail_at(f, LG_ELIMIT, NULL, "more than %u ELF files", (unsigned)UINT32_MAX);
+    if (!lg_grow((void **)&out->files, &out->files_cap, out->nfiles + 1, sizeof *out->files))
+        return fail_at(f, LG_ENOMEM, NULL, "out of memory");
+    bool ok = true;
+    lg_elf_file_t file = {
+        .path = lg_strdup_opt(f->where, &ok),
+        .member = lg_strdup_opt(member, &ok),
+        .kind = kind,
+        .elf_class = (uint8_t)elf_class,
+        .big_endian = big_endian,
+        .machine = ehdr->e_machine,
+    };
+    if (!ok) {
+        free(file.path);
+        free(file.member);
+        return fail_at(f, LG_ENOMEM, NULL, "out of memory");
+    }
+    out->files[out->nfiles++] = file;
+    return LG_OK;
+}
+
+/* The symbol table to read: SHT_SYMTAB, else SHT_DYNSYM; *shndx receives the SHT_SYMTAB_SHNDX
+ * section that belongs to it, if any. *symtab is NULL when the file has neither. */
+static lg_err_t find_symtab(elf_reader_t *f, Elf_Scn **symtab, Elf_Scn **shndx, bool *dynamic)
+{
+    Elf_Scn *dynsym = NULL;
+    *symtab = NULL;
+    *shndx = NULL;
+    for (Elf_Scn *scn = elf_nextscn(f->elf, NULL); scn != NULL; scn = elf_nextscn(f->elf, scn)) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) == NULL)
+            return fail_at(f, LG_EELF, NULL, "cannot read the header of section %zu: %s",
+                           elf_ndxscn(scn), elf_errmsg(-1));
+        if (sh.sh_type == SHT_SYMTAB && *symtab == NULL)
+            *symtab = scn;
+        else if (sh.sh_type == SHT_DYNSYM && dynsym == NULL)
+            dynsym = scn;
+    }
+    *dynamic = *symtab == NULL && dynsym != NULL;
+    if (*symtab == NULL)
+        *symtab = dynsym;
+    if (*symtab == NULL)
+        return LG_OK;
+    /* The extended section index table names its symbol table in sh_link. */
+    size_t symtab_index = elf_ndxscn(*symtab);
+    for (Elf_Scn *scn = elf_nextscn(f->elf, NULL); scn != NULL; scn = elf_nextscn(f->elf, scn)) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type == SHT_SYMTAB_SHNDX &&
+            sh.sh_link == symtab_index) {
+            *shndx = scn;
+            break;
+        }
+    }
+    return LG_OK;
+}
+
+/* Looks up section index once; afterwards cache[index] tells whether its functions are kept. */
+static void describe_section(elf_reader_t *f, sec_info_t *cache, size_t index)
+{
+    sec_info_t *s = &cache[index];
+    if (s->state != SEC_UNKNOWN)
+        return;
+    char buf[LG_ELF_PLACEHOLDER_BYTES];
+    GElf_Shdr sh;
+    Elf_Scn *scn = elf_getscn(f->elf, index);
+    if (scn == NULL || gelf_getshdr(scn, &sh) == NULL) {
+        s->state = SEC_OTHER;
+        warn_at(f, section_label(NULL, index, buf, sizeof buf),
+                "cannot read the section header, its symbols are skipped: %s", elf_errmsg(-1));
+        return;
+    }
+    s->state = (sh.sh_flags & SHF_EXECINSTR) ? SEC_EXEC : SEC_OTHER;
+    s->align = sh.sh_addralign;
+    s->size = sh.sh_size;
+    s->name = elf_strptr(f->elf, f->shstrndx, sh.sh_name);
+    if (s->name == NULL && s->state == SEC_EXEC)
+        warn_at(f, section_label(NULL, index, buf, sizeof buf),
+                "invalid section name offset %#" PRIx64 "; named by its index instead",
+                (uint64_t)sh.sh_name);
+}
+
+typedef struct sec_value {
+    uint32_t section;
+    uint64_t value;
+    size_t sym;
+} sec_value_t;
+
+static int cmp_sec_value(const void *a, const void *b)
+{
+    const sec_value_t *x = a, *y = b;
+    if (x->section != y->section)
+        return x->section < y->section ? -1 : 1;
+    if (x->value != y->value)
+        return x->value < y->value ? -1 : 1;
+    return x->sym < y->sym ? -1 : (x->sym > y->sym);
+}
+
+/* Sets section_funcs of syms[lo, hi) (one relocatable file): the number of distinct addresses
+ * among the kept functions of each section, so aliases of one function count once. */
+static lg_err_t count_section_funcs(elf_reader_t *f, size_t lo, size_t hi)
+{
+    lg_elfsym_t *syms = f->r->out->syms;
+    size_t n = hi - lo;
+    if (n == 0)
+        return LG_OK;
+    sec_value_t *v = calloc(n, sizeof *v);
+    if (v == NULL)
+        return fail_at(f, LG_ENOMEM, NULL, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        v[i] = (sec_value_t){syms[lo + i].section_index, syms[lo + i].value, lo + i};
+    qsort(v, n, sizeof *v, cmp_sec_value);
+    for (size_t start = 0; start < n;) {
+        size_t end = start;
+        uint32_t distinct = 0;
+        while (end < n && v[end].section == v[start].section) {
+            if (end == start || v[end].value != v[end - 1].value)
+                distinct++;
+            end++;
+        }
+        for (size_t i = start; i < end; i++)
+            syms[v[i].sym].section_funcs = distinct;
+        start = end;
+    }
+    free(v);
+    return LG_OK;
+}
+
+/* Appends one kept symbol to the temporary table. */
+static lg_err_t add_sym(elf_reader_t *f, const lg_elfsym_t *proto, const char *name,
+                        const char *section, const char *source_file)
+{
+    lg_elfsyms_t *out = f->r->out;
+    if (f->r->base_nsyms + out->nsyms >= LG_ELF_MAX_SYMBOLS)
+        return fail_at(f, LG_ELIMIT, NULL, "more than %u function symbols in all ELF inputs",
+                       LG_ELF_MAX_SYMBOLS);
+    if (!lg_grow((void **)&out->syms, &out->syms_cap, out->nsyms + 1, sizeof *out->syms))
+        return fail_at(f, LG_ENOMEM, NULL, "out of memory");
+    bool ok = true;
+    lg_elfsym_t s = *proto;
+    s.name = lg_strdup_opt(name, &ok);
+    s.section = lg_strdup_opt(section, &ok);
+    s.source_file = lg_strdup_opt(source_file, &ok);
+    if (!ok) {
+        free_sym(&s);
+        return fail_at(f, LG_ENOMEM, NULL, "out of memory");
+    }
+    out->syms[out->nsyms++] = s;
+    return LG_OK;
+}
+
+/* Reads the kept function symbols of symtab. */
+static lg_err_t read_symbols(elf_reader_t *f, Elf_Scn *symtab, Elf_Scn *shndx_scn, uint32_t file)
+{
+    GElf_Shdr sh;
+    if (gelf_getshdr(symtab, &sh) == NULL)
+        return fail_at(f, LG_EELF, NULL, "cannot read the symbol table header: %s",
+                       elf_errmsg(-1));
+    char label_buf[LG_ELF_PLACEHOLDER_BYTES];
+    const char *label = section_label(elf_strptr(f->elf, f->shstrndx, sh.sh_name),
+                                      elf_ndxscn(symtab), label_buf, sizeof label_buf);
+
+    /* Entry size and count, checked before anything is divided or read. */
+    size_t entsize = gelf_fsize(f->elf, ELF_T_SYM, 1, EV_CURRENT);
+    if (entsize == 0)
+        return fail_at(f, LG_EELF, label, "cannot size a symbol: %s", elf_errmsg(-1));
+    if (sh.sh_entsize != entsize)
+        return fail_at(f, LG_EELF, label,
+                       "expected sh_entsize %zu (the size of one symbol), found %" PRIu64, entsize,
+                       (uint64_t)sh.sh_entsize);
+    if (sh.sh_size % entsize != 0)
+        return fail_at(f, LG_EELF, label, "sh_size %" PRIu64 " is not a multiple of sh_entsize %zu",
+                       (uint64_t)sh.sh_size, entsize);
+    Elf_Data *data = elf_getdata(symtab, NULL);
+    if (data == NULL)
+        return fail_at(f, LG_EELF, label, "cannot read the symbols: %s", elf_errmsg(-1));
+    uint64_t count = sh.sh_size / entsize;
+    if (count > data->d_size / entsize)
+        return fail_at(f, LG_EELF, label,
+                       "sh_size %" PRIu64 " promises more symbols than the %zu bytes of data",
+                       (uint64_t)sh.sh_size, data->d_size);
+    /* gelf_getsym takes an int index. */
+    if (count > (uint64_t)INT_MAX)
+        return fail_at(f, LG_EELF, label, "%" PRIu64 " symbols: more than libelf can index",
+                       count);
+
+    Elf_Data *shndx = NULL;
+    char shndx_buf[LG_ELF_PLACEHOLDER_BYTES];
+    if (shndx_scn != NULL) {
+        GElf_Shdr xsh;
+        const char *xlabel = shndx_buf;
+        if (gelf_getshdr(shndx_scn, &xsh) != NULL)
+            xlabel = section_label(elf_strptr(f->elf, f->shstrndx, xsh.sh_name),
+                                   elf_ndxscn(shndx_scn), shndx_buf, sizeof shndx_buf);
+        else
+            section_label(NULL, elf_ndxscn(shndx_scn), shndx_buf, sizeof shndx_buf);
+        shndx = elf_getdata(shndx_scn, NULL);
+        if (shndx == NULL)
+            return fail_at(f, LG_EELF, xlabel, "cannot read the extended section indexes: %s",
+                           elf_errmsg(-1));
+        if (shndx->d_size / sizeof(Elf32_Word) < count)
+            return fail_at(f, LG_EELF, xlabel,
+                           "holds %zu extended section indexes for %" PRIu64 " symbols",
+                           shndx->d_size / sizeof(Elf32_Word), count);
+    }
+
+    sec_info_t *cache = calloc(f->shnum, sizeof *cache);
+    if (cache == NULL)
+        return fail_at(f, LG_ENOMEM, NULL, "out of memory");
+    lg_err_t err = LG_OK;
+    const char *source_file = NULL; /* in the string table; NULL when none or unreadable */
+    size_t bad_names = 0;
+    /* Symbol 0 is the reserved null symbol. */
+    for (uint64_t i = 1; i < count; i++) {
+        GElf_Sym sym;
+        Elf32_Word xindex = 0;
+        GElf_Sym *got = shndx != NULL ? gelf_getsymshndx(data, shndx, (int)i, &sym, &xindex)
+                                      : gelf_getsym(data, (int)i, &sym);
+        if (got == NULL) {
+            err = fail_at(f, LG_EELF, label, "cannot read symbol %" PRIu64 ": %s", i,
+                          elf_errmsg(-1));
+            break;
+        }
+        int type = GELF_ST_TYPE(sym.st_info);
+        if (type == STT_FILE) {
+            const char *name = elf_strptr(f->elf, sh.sh_link, sym.st_name);
+            source_file = (name != NULL && *name != '\0') ? name : NULL;
+            continue;
+        }
+        if (type != STT_FUNC && type != STT_GNU_IFUNC)
+            continue;
+        /* Undefined, absolute and common symbols have no section to place. */
+        size_t index;
+        if (sym.st_shndx == SHN_XINDEX) {
+            if (shndx == NULL) {
+                warn_at(f, label, "symbol %" PRIu64 " uses SHN_XINDEX but the file has no "
+                        "SHT_SYMTAB_SHNDX section; skipped", i);
+                continue;
+            }
+            index = xindex;
+        } else if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE) {
+            continue;
+        } else {
+            index = sym.st_shndx;
+        }
+        if (index == SHN_UNDEF || index >= f->shnum) {
+            warn_at(f, label, "symbol %" PRIu64 ": section index %zu out of range (%zu sections); "
+                    "skipped", i, index, f->shnum);
+            continue;
+        }
+        describe_section(f, cache, index);
+        if (cache[index].state != SEC_EXEC)
+            continue;
+
+        char name_buf[LG_ELF_PLACEHOLDER_BYTES];
+        const char *name = elf_strptr(f->elf, sh.sh_link, sym.st_name);
+        if (name == NULL) {
+            snprintf(name_buf, sizeof name_buf, "[invalid st_name %#" PRIx64 "]",
+                     (uint64_t)sym.st_name);
+            name = name_buf;
+            if (bad_names++ == 0)
+                warn_at(f, label, "symbol %" PRIu64 " has an invalid name offset; named %s", i,
+                        name);
+        }
+        char sec_buf[LG_ELF_PLACEHOLDER_BYTES];
+        bool local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
+        lg_elfsym_t proto = {
+            .value = sym.st_value,
+            .size = sym.st_size,
+            .section_align = cache[index].align,
+            .section_size = cache[index].size,
+            .file = file,
+            .section_index = (uint32_t)index,
+            .is_local = local,
+            .is_weak = GELF_ST_BIND(sym.st_info) == STB_WEAK,
+        };
+        err = add_sym(f, &proto, name,
+                      section_label(cache[index].name, index, sec_buf, sizeof sec_buf),
+                      local ? source_file : NULL);
+        if (err != LG_OK)
+            break;
+    }
+    free(cache);
+    if (err == LG_OK && bad_names > 1)
+        warn_at(f, label, "%zu function symbols in all have invalid name offsets", bad_names);
+    return err;
+}
+
+/* libelf reports no sections at all when the section header table lies past the end of the
+ * file, so a truncated file would read as a stripped one: check the table against the size. */
+static lg_err_t check_section_headers(elf_reader_t *f, const GElf_Ehdr *ehdr)
+{
+    size_t size;
+    if (ehdr->e_shoff == 0 || elf_rawfile(f->elf, &size) == NULL)
+        return LG_OK;
+    size_t entsize = gelf_fsize(f->elf, ELF_T_SHDR, 1, EV_CURRENT);
+    /* e_shnum 0 with a table means the count is in section 0, which must be there too. */
+    uint64_t want = f->shnum > 0 ? f->shnum : ehdr->e_shnum > 0 ? ehdr->e_shnum : 1;
+    if (entsize == 0 || ehdr->e_shoff > size || (size - ehdr->e_shoff) / entsize < want)
+        return fail_at(f, LG_EELF, NULL,
+                       "truncated: %" PRIu64 " section headers at offset %" PRIu64
+                       " do not fit in the %zu bytes of the file",
+                       want, (uint64_t)ehdr->e_shoff, size);
+    return LG_OK;
+}
+
+/* Reads one ELF file (or archive member) known to be of kind ELF_K_ELF. */
+static lg_err_t read_elf(reader_t *r, Elf *elf, const char *where, const char *member)
+{
+    elf_reader_t f = {.r = r, .elf = elf, .where = where};
+    GElf_Ehdr ehdr;
+    if (gelf_getehdr(elf, &ehdr) == NULL)
+        return fail_at(&f, LG_EELF, NULL, "cannot read the ELF header: %s", elf_errmsg(-1));
+    lg_elf_kind_t kind;
+    if (ehdr.e_type == ET_EXEC || ehdr.e_type == ET_DYN)
+        kind = LG_ELF_LINKED;
+    else if (ehdr.e_type == ET_REL)
+        kind = LG_ELF_OBJECT;
+    else
+        return fail_at(&f, LG_EELF, NULL,
+                       "expected an executable, shared object or relocatable object, found "
+                       "e_type %u", (unsigned)ehdr.e_type);
+    int elf_class = gelf_getclass(elf);
+    if (elf_class != ELFCLASS32 && elf_class != ELFCLASS64)
+        return fail_at(&f, LG_EELF, NULL, "expected ELF class 1 or 2, found %d", elf_class);
+    const char *ident = elf_getident(elf, NULL);
+    if (ident == NULL)
+        return fail_at(&f, LG_EELF, NULL, "cannot read the ELF identification: %s",
+                       elf_errmsg(-1));
+    bool big_endian = (unsigned char)ident[EI_DATA] == ELFDATA2MSB;
+    if (elf_getshdrstrndx(elf, &f.shstrndx) != 0)
+        return fail_at(&f, LG_EELF, NULL, "cannot find the section name table: %s",
+                       elf_errmsg(-1));
+    if (elf_getshdrnum(elf, &f.shnum) != 0)
+        return fail_at(&f, LG_EELF, NULL, "cannot count the sections: %s", elf_errmsg(-1));
+    LG_CHECK(check_section_headers(&f, &ehdr));
+
+    Elf_Scn *symtab = NULL, *shndx = NULL;
+    bool dynamic = false;
+    LG_CHECK(find_symtab(&f, &symtab, &shndx, &dynamic));
+    LG_CHECK(add_file(&f, &ehdr, kind, elf_class, big_endian, member));
+    /* Symbols refer to files of the temporary table; commit() shifts them. */
+    uint32_t file = (uint32_t)(r->out->nfiles - 1);
+    if (symtab == NULL) {
+        warn_at(&f, NULL, "no symbol table (stripped?); no functions read");
+        return LG_OK;
+    }
+    if (dynamic)
+        warn_at(&f, NULL, "no .symtab: only dynamic symbols were available, so static and "
+                "hidden functions are missing");
+    size_t first_sym = r->out->nsyms;
+    lg_err_t err = read_symbols(&f, symtab, shndx, file);
+    if (err == LG_OK && kind == LG_ELF_OBJECT)
+        err = count_section_funcs(&f, first_sym, r->out->nsyms);
+    if (err == LG_OK && f.suppressed > 0)
+        lg_diag_add(r->d, LG_WARNING, where, "%zu more warnings about this file not recorded",
+                    f.suppressed);
+    return err;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Archives                                                                                   */
+
+/* Members that hold the archive's own tables, not object files. */
+static bool is_index_member(const char *name)
+{
+    return strcmp(name, "/") == 0 || strcmp(name, "//") == 0 || strcmp(name, "/SYM64/") == 0;
+}
+
+/* The member size the ar header at offset header of the archive image gives, as ASCII decimal
+ * digits padded with spaces. libelf reports a smaller size when the file ends early, which would
+ * hide a truncated archive. Returns false when the field is missing or not a number. */
+static bool raw_member_size(const char *image, size_t image_size, uint64_t header, uint64_t *size)
+{
+    if (header > image_size || image_size - header < LG_AR_HEADER_BYTES)
+        return false;
+    const char *field = image + header + LG_AR_SIZE_OFFSET;
+    uint64_t n = 0;
+    size_t i = 0;
+    for (; i < LG_AR_SIZE_BYTES && field[i] >= '0' && field[i] <= '9'; i++)
+        n = n * 10u + (uint64_t)(field[i] - '0'); /* at most 10 digits: cannot wrap */
+    if (i == 0)
+        return false;
+    for (; i < LG_AR_SIZE_BYTES; i++)
+        if (field[i] != ' ')
+            return false;
+    *size = n;
+    return true;
+}
+
+/* Reads every ELF member of archive. */
+static lg_err_t read_archive(reader_t *r, int fd, Elf *archive)
+{
+    elf_reader_t f = {.r = r, .where = r->path};
+    size_t size;
+    const char *image = elf_rawfile(archive, &size);
+    if (image == NULL)
+        return fail_at(&f, LG_EELF, NULL, "cannot read the archive: %s", elf_errmsg(-1));
+    size_t members = 0, elf_members = 0;
+    lg_err_t err = LG_OK;
+    /* elf_next returns ELF_C_NULL, and sets an error, both at the end of the archive and at a
+     * damaged member header; the offset of the next header tells the two apart. libelf's error
+     * state is sticky, so it is cleared before each call that is checked. */
+    uint64_t offset = LG_AR_MAGIC_BYTES;
+    Elf_Cmd cmd = ELF_C_READ_MMAP;
+    int next_error = 0;
+    while (err == LG_OK && offset < size) {
+        if (size - offset < LG_AR_HEADER_BYTES) {
+            lg_diag_add(r->d, LG_WARNING, r->path,
+                        "%" PRIu64 " bytes after the last archive member ignored",
+                        (uint64_t)size - offset);
+            break;
+        }
+        if (cmd == ELF_C_NULL) {
+            err = fail_at(&f, LG_EELF, NULL, "cannot read the header of archive member %zu "
+                          "at offset %" PRIu64 ": %s", members + 1, offset,
+                          elf_errmsg(next_error));
+            break;
+        }
+        if (members >= LG_ELF_MAX_ARCHIVE_MEMBERS) {
+            err = fail_at(&f, LG_ELIMIT, NULL, "more than %u archive members",
+                          LG_ELF_MAX_ARCHIVE_MEMBERS);
+            break;
+        }
+        (void)elf_errno();
+        Elf *m = elf_begin(fd, cmd, archive);
+        if (m == NULL) {
+            err = fail_at(&f, LG_EELF, NULL, "cannot read archive member %zu at offset %" PRIu64
+                          ": %s", members + 1, offset, elf_errmsg(-1));
+            break;
+        }
+        members++;
+        Elf_Arhdr *h = elf_getarhdr(m);
+        int64_t base = elf_getbase(m);
+        uint64_t member_size = 0;
+        if (h == NULL || h->ar_name == NULL || base < 0) {
+            err = fail_at(&f, LG_EELF, NULL, "cannot read the header of archive member %zu "
+                          "at offset %" PRIu64 ": %s", members, offset, elf_errmsg(-1));
+        } else if (base < LG_AR_HEADER_BYTES ||
+                   !raw_member_size(image, size, (uint64_t)base - LG_AR_HEADER_BYTES,
+                                    &member_size)) {
+            err = fail_at(&f, LG_EELF, NULL, "archive member %zu at offset %" PRIu64
+                          ": expected a decimal size in its header", members, offset);
+        } else {
+            /* Members start at even offsets. */
+            uint64_t end = (uint64_t)base + member_size;
+            offset = end + (end & 1u);
+            if (end > size) {
+                err = fail_at(&f, LG_EELF, NULL, "archive member %zu (%s) is truncated: it ends "
+                              "at offset %" PRIu64 ", past the end of the file (%" PRIu64
+                              " bytes)", members, h->ar_name, end, (uint64_t)size);
+            } else if (!is_index_member(h->ar_name) && elf_kind(m) == ELF_K_ELF) {
+                /* Other members (text files, nested archives) hold no functions to place. */
+                char *where = format_alloc("%s(%s)", r->path, h->ar_name);
+                if (where == NULL) {
+                    err = fail_at(&f, LG_ENOMEM, NULL, "out of memory");
+                } else {
+                    elf_members++;
+                    err = read_elf(r, m, where, h->ar_name);
+                    free(where);
+                }
+            }
+        }
+        (void)elf_errno();
+        cmd = elf_next(m);
+        next_error = elf_errno();
+        elf_end(m);
+    }
+    if (err == LG_OK && elf_members == 0)
+        lg_diag_add(r->d, LG_WARNING, r->path, "archive holds no ELF members; no functions read");
+    return err;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Entry point                                                                                */
+
+/* elf_version must be called once before any other libelf function. lorgen reads its inputs
+ * from one thread, so a plain static suffices. */
+static bool libelf_ready(void)
+{
+    static int state = 0; /* 0 not yet asked, 1 ready, -1 unusable */
+    if (state == 0)
+        state = elf_version(EV_CURRENT) == EV_NONE ? -1 : 1;
+    return state == 1;
+}
+
+/* Reads the input at fd (already open) into r->out. */
+static lg_err_t read_input(reader_t *r, int fd)
+{
+    elf_reader_t f = {.r = r, .where = r->path};
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    if (elf == NULL)
+        return fail_at(&f, LG_EELF, NULL, "libelf cannot read it: %s", elf_errmsg(-1));
+    lg_err_t err;
+    switch (elf_kind(elf)) {
+    case ELF_K_ELF:
+        err = read_elf(r, elf, r->path, NULL);
+        break;
+    case ELF_K_AR:
+        err = read_archive(r, fd, elf);
+        break;
+    default: {
+        /* Tell a damaged ELF file from something else entirely. */
+        uint8_t head[LG_ELF_PROBE_BYTES];
+        ssize_t got = pread(fd, head, sizeof head, 0);
+        if (got > 0 && lg_elf_probe(head, (size_t)got))
+            err = fail_at(&f, LG_EELF, NULL, "ELF header truncated or corrupt");
+        else
+            err = fail_at(&f, LG_EELF, NULL, "not an ELF file or ar archive");
+        break;
+    }
+    }
+    elf_end(elf);
+    return err;
+}
+
+lg_err_t lg_elfsyms_read(lg_elfsyms_t *t, const char *path, lg_diag_t *d)
+{
+    if (!libelf_ready())
+        return lg_diag_fail(d, LG_EELF, path, "libelf cannot handle the current ELF version: %s",
+                            elf_errmsg(-1));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return lg_diag_fail(d, LG_EIO, path, "cannot open: %s", strerror(errno));
+    struct stat st;
+    lg_err_t err = LG_OK;
+    if (fstat(fd, &st) != 0)
+        err = lg_diag_fail(d, LG_EIO, path, "cannot read: %s", strerror(errno));
+    else if (S_ISDIR(st.st_mode))
+        err = lg_diag_fail(d, LG_EIO, path, "cannot read: %s", strerror(EISDIR));
+    if (err != LG_OK) {
+        close(fd);
+        return err;
+    }
+
+    lg_elfsyms_t tmp;
+    lg_elfsyms_init(&tmp);
+    reader_t r = {.out = &tmp, .base_nsyms = t->nsyms, .base_nfiles = t->nfiles, .path = path,
+                  .d = d};
+    err = read_input(&r, fd);
+    close(fd);
+    if (err == LG_OK) {
+        err = commit(t, &tmp);
+        if (err == LG_ELIMIT)
+            lg_diag_fail(d, err, path, "more than %u function symbols or %u files in all ELF "
+                         "inputs", LG_ELF_MAX_SYMBOLS, (unsigned)UINT32_MAX);
+        else if (err != LG_OK)
+            lg_diag_fail(d, err, path, "out of memory");
+    }
+    lg_elfsyms_destroy(&tmp);
+    return err;
+}
