@@ -1,0 +1,248 @@
+/* test_callgraph.c - the igraph-backed call graph: neighbours in both directions, totals, limits
+ * and the non-aborting igraph error handler. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include "callgraph.h"
+#include "program.h"
+
+#include <igraph.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Fills p with n functions named f0..f(n-1), 16 bytes each, in input order, and a copy of arcs
+ * (in the order given); every string is malloc'd so lg_program_destroy frees it. */
+static void make_program(lg_program_t *p, size_t n, const lg_arc_t *arcs, size_t narcs)
+{
+    lg_program_init(p);
+    p->fns = calloc(n ? n : 1, sizeof *p->fns);
+    assert_non_null(p->fns);
+    p->nfns = n;
+    for (size_t i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "f%zu", i);
+        p->fns[i].symbol = strdup(name);
+        snprintf(name, sizeof name, ".text.f%zu", i);
+        p->fns[i].section = strdup(name);
+        assert_non_null(p->fns[i].symbol);
+        assert_non_null(p->fns[i].section);
+        p->fns[i].size = 16;
+        p->fns[i].align = 1;
+        p->fns[i].address = UINT64_MAX;
+        p->fns[i].input_order = (uint32_t)i;
+    }
+    if (narcs > 0) {
+        p->arcs = malloc(narcs * sizeof *p->arcs);
+        assert_non_null(p->arcs);
+        memcpy(p->arcs, arcs, narcs * sizeof *arcs);
+    }
+    p->narcs = narcs;
+    p->has_call_edges = narcs > 0;
+}
+
+static void test_empty_graph(void **state)
+{
+    (void)state;
+    lg_program_t p;
+    make_program(&p, 0, NULL, 0);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_callgraph_t *g = NULL;
+    assert_int_equal(lg_cg_new(&p, &g, &d), LG_OK);
+    assert_non_null(g);
+    assert_int_equal(lg_cg_node_count(g), 0);
+    assert_int_equal(lg_cg_arc_count(g), 0);
+    assert_int_equal(lg_cg_max_degree_bound(g), 0);
+    lg_cg_free(g);
+    lg_cg_free(NULL);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&p);
+}
+
+static void test_neighbours_combine_both_directions(void **state)
+{
+    (void)state;
+    /* f0 -> f1 (3), f1 -> f0 (4), f0 -> f2 (5), f2 -> f2 (7, self), f4 -> f0 (0); f3 isolated.
+     * Listed out of (caller, callee) order on purpose. */
+    const lg_arc_t arcs[] = {
+        {2, 2, 7}, {1, 0, 4}, {0, 2, 5}, {0, 1, 3}, {4, 0, 0},
+    };
+    lg_program_t p;
+    make_program(&p, 5, arcs, sizeof arcs / sizeof arcs[0]);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_callgraph_t *g = NULL;
+    assert_int_equal(lg_cg_new(&p, &g, &d), LG_OK);
+    assert_int_equal(lg_cg_node_count(g), 5);
+    assert_int_equal(lg_cg_arc_count(g), 5);
+
+    /* f0 touches 4 non-self arcs; f2's self arc is not counted. */
+    assert_int_equal(lg_cg_degree_bound(g, 0), 4);
+    assert_int_equal(lg_cg_degree_bound(g, 2), 1);
+    assert_int_equal(lg_cg_degree_bound(g, 3), 0);
+    assert_int_equal(lg_cg_max_degree_bound(g), 4);
+
+    lg_cg_neighbour_t buf[4];
+    size_t n = lg_cg_neighbours(g, 0, buf);
+    assert_int_equal(n, 3);
+    assert_int_equal(buf[0].node, 1);
+    assert_int_equal(buf[0].out, 3);
+    assert_int_equal(buf[0].in, 4);
+    assert_int_equal(buf[0].weight, 7);
+    assert_int_equal(buf[1].node, 2);
+    assert_int_equal(buf[1].out, 5);
+    assert_int_equal(buf[1].in, 0);
+    assert_int_equal(buf[1].weight, 5);
+    assert_int_equal(buf[2].node, 4); /* a zero-weight arc still makes a (weightless) neighbour */
+    assert_int_equal(buf[2].weight, 0);
+
+    /* The same pair seen from the other end. */
+    n = lg_cg_neighbours(g, 1, buf);
+    assert_int_equal(n, 1);
+    assert_int_equal(buf[0].node, 0);
+    assert_int_equal(buf[0].out, 4);
+    assert_int_equal(buf[0].in, 3);
+    assert_int_equal(buf[0].weight, 7);
+
+    /* Self arcs never make a neighbour, but count in the totals. */
+    n = lg_cg_neighbours(g, 2, buf);
+    assert_int_equal(n, 1);
+    assert_int_equal(buf[0].node, 0);
+    assert_int_equal(buf[0].in, 5);
+    assert_int_equal(lg_cg_out_weight(g, 2), 7);
+    assert_int_equal(lg_cg_in_weight(g, 2), 12);
+    assert_int_equal(lg_cg_out_weight(g, 0), 8);
+    assert_int_equal(lg_cg_in_weight(g, 0), 4);
+    assert_int_equal(lg_cg_neighbours(g, 3, buf), 0);
+    assert_int_equal(lg_cg_out_weight(g, 3), 0);
+    assert_int_equal(lg_cg_in_weight(g, 3), 0);
+
+    lg_cg_free(g);
+    assert_int_equal(d.count, 0);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&p);
+}
+
+static void test_duplicate_arcs_are_summed(void **state)
+{
+    (void)state;
+    /* program.h promises unique arcs; if a loader ever breaks that, weights still add up. */
+    const lg_arc_t arcs[] = {{0, 1, 2}, {0, 1, 3}, {1, 0, 10}};
+    lg_program_t p;
+    make_program(&p, 2, arcs, 3);
+    lg_callgraph_t *g = NULL;
+    assert_int_equal(lg_cg_new(&p, &g, NULL), LG_OK);
+    lg_cg_neighbour_t buf[3];
+    assert_int_equal(lg_cg_neighbours(g, 0, buf), 1);
+    assert_int_equal(buf[0].out, 5);
+    assert_int_equal(buf[0].in, 10);
+    assert_int_equal(buf[0].weight, 15);
+    lg_cg_free(g);
+    lg_program_destroy(&p);
+}
+
+static void test_weights_saturate(void **state)
+{
+    (void)state;
+    const lg_arc_t arcs[] = {{0, 1, UINT64_MAX}, {1, 0, 1}, {0, 0, UINT64_MAX}, {2, 0, 2}};
+    lg_program_t p;
+    make_program(&p, 3, arcs, 4);
+    lg_callgraph_t *g = NULL;
+    assert_int_equal(lg_cg_new(&p, &g, NULL), LG_OK);
+    lg_cg_neighbour_t buf[3];
+    assert_int_equal(lg_cg_neighbours(g, 0, buf), 2);
+    assert_true(buf[0].out == UINT64_MAX);
+    assert_true(buf[0].weight == UINT64_MAX);
+    assert_true(buf[1].in == 2); /* small weights stay exact */
+    assert_true(lg_cg_out_weight(g, 0) == UINT64_MAX);
+    assert_true(lg_cg_in_weight(g, 0) == UINT64_MAX);
+    lg_cg_free(g);
+    lg_program_destroy(&p);
+}
+
+static void test_bad_arc_index_is_rejected(void **state)
+{
+    (void)state;
+    const lg_arc_t arcs[] = {{0, 1, 1}, {1, 9, 1}};
+    lg_program_t p;
+    make_program(&p, 2, arcs, 2);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_callgraph_t *g = (lg_callgraph_t *)&p; /* must be reset to NULL */
+    assert_int_equal(lg_cg_new(&p, &g, &d), LG_EINVAL);
+    assert_null(g);
+    assert_true(lg_test_diag_has(&d, LG_ERROR, "arc 1: callee index 9 out of range (2 functions)"));
+    lg_diag_destroy(&d);
+    lg_program_destroy(&p);
+}
+
+static void test_igraph_errors_do_not_abort(void **state)
+{
+    (void)state;
+    /* Building any call graph installs lorgen's handler in place of igraph's aborting default. */
+    lg_program_t p;
+    make_program(&p, 1, NULL, 0);
+    lg_callgraph_t *g = NULL;
+    assert_int_equal(lg_cg_new(&p, &g, NULL), LG_OK);
+    lg_cg_free(g);
+    lg_program_destroy(&p);
+
+    /* An edge list of odd length is an igraph error: it must come back as a code. */
+    igraph_vector_int_t edges;
+    assert_int_equal(igraph_vector_int_init(&edges, 3), IGRAPH_SUCCESS);
+    igraph_t graph;
+    igraph_error_t err = igraph_create(&graph, &edges, 3, IGRAPH_DIRECTED);
+    assert_int_not_equal(err, IGRAPH_SUCCESS);
+    igraph_vector_int_destroy(&edges);
+}
+
+static void test_many_neighbours_are_sorted(void **state)
+{
+    (void)state;
+    /* A star whose arcs alternate direction and come in scrambled order. */
+    enum { N = 200 };
+    lg_arc_t arcs[2 * (N - 1)];
+    size_t na = 0;
+    for (uint32_t i = N - 1; i >= 1; i--) {
+        arcs[na++] = (lg_arc_t){0, i, i};
+        if (i % 3 == 0)
+            arcs[na++] = (lg_arc_t){i, 0, 1000};
+    }
+    lg_program_t p;
+    make_program(&p, N, arcs, na);
+    lg_callgraph_t *g = NULL;
+    assert_int_equal(lg_cg_new(&p, &g, NULL), LG_OK);
+    lg_cg_neighbour_t *buf = calloc(lg_cg_max_degree_bound(g), sizeof *buf);
+    assert_non_null(buf);
+    size_t n = lg_cg_neighbours(g, 0, buf);
+    assert_int_equal(n, N - 1);
+    for (size_t k = 0; k < n; k++) {
+        uint32_t v = (uint32_t)(k + 1);
+        assert_int_equal(buf[k].node, v);
+        assert_int_equal(buf[k].out, v);
+        assert_int_equal(buf[k].in, v % 3 == 0 ? 1000 : 0);
+    }
+    free(buf);
+    lg_cg_free(g);
+    lg_program_destroy(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_empty_graph),
+        cmocka_unit_test(test_neighbours_combine_both_directions),
+        cmocka_unit_test(test_duplicate_arcs_are_summed),
+        cmocka_unit_test(test_weights_saturate),
+        cmocka_unit_test(test_bad_arc_index_is_rejected),
+        cmocka_unit_test(test_igraph_errors_do_not_abort),
+        cmocka_unit_test(test_many_neighbours_are_sorted),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
