@@ -7,9 +7,9 @@ packages=(
   build-essential cmake pkg-config          # build
   libigraph-dev libelf-dev libcmocka-dev    # libraries
   binutils valgrind python3 lld             # linkers and tools the tests use
-  gcc-sh4-linux-gnu binutils-sh4-linux-gnu  # SH-4: cross-linking and qemu runs
+  gcc-sh4-linux-gnu binutils-sh4-linux-gnu libc6-dev-sh4-cross  # SH-4 cross builds
   gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi
-  gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu
+  gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu libc6-dev-riscv64-cross  # runs under qemu
   qemu-user
 )
 
