@@ -13,6 +13,8 @@
 #include "mem.h"
 #include "strmap.h"
 
+#include <elf.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +26,13 @@ typedef struct binder {
     const lg_elfsyms_t *elf;
     lg_program_t *prog;
     lg_diag_t *d;
-    lg_strmap_t by_symbol;   /* fns symbol -> first fn */
-    uint32_t *next_symbol;   /* per fn: next fn with the same symbol, or UINT32_MAX */
+    /* Every symbol name, aliases folded into a function included: name i belongs to
+     * fn name_fn[i]. by_symbol maps a name to its first entry, next_symbol chains the rest. */
+    const char **names;
+    uint32_t *name_fn;
+    size_t nnames;
+    lg_strmap_t by_symbol;
+    uint32_t *next_symbol;
     char **base_names;       /* per fn: symbol without clone suffixes (owned) */
     lg_strmap_t by_base;     /* base name -> first fn */
     uint32_t *next_base;     /* per fn: next fn with the same base name */
@@ -159,7 +166,9 @@ static lg_err_t add_function(binder_t *b, uint32_t sym_index, bool have_objects)
         fn.flags |= LG_FN_LOCAL;
     const lg_elfsym_t *obj = NULL;
     if (file->kind == LG_ELF_LINKED) {
-        fn.address = s->value;
+        /* On ARM, bit 0 of a Thumb function's st_value marks the instruction set, not the
+         * address; profiles record the address. */
+        fn.address = file->machine == EM_ARM ? s->value & ~(uint64_t)1 : s->value;
         if (have_objects) {
             uint32_t o = find_object_symbol(elf, s);
             if (o != UINT32_MAX)
@@ -219,12 +228,15 @@ static lg_err_t collect_functions(binder_t *b)
         free(order);
         return LG_ENOMEM;
     }
-    lg_err_t err = LG_OK;
+    b->names = malloc((n ? n : 1) * sizeof *b->names);
+    b->name_fn = malloc((n ? n : 1) * sizeof *b->name_fn);
+    lg_err_t err = b->names && b->name_fn ? LG_OK : LG_ENOMEM;
     for (size_t i = 0; i < n && err == LG_OK; i++) {
-        /* Aliases sort together, best name first: keep that one. */
-        if (i > 0 && same_place(elf, order[i - 1], order[i]))
-            continue;
-        err = add_function(b, order[i], have_objects);
+        /* Aliases sort together, best name first: keep that one, and let the others name it. */
+        if (i == 0 || !same_place(elf, order[i - 1], order[i]))
+            err = add_function(b, order[i], have_objects);
+        b->names[b->nnames] = elf->syms[order[i]].name;
+        b->name_fn[b->nnames++] = (uint32_t)(p->nfns - 1);
     }
     free(order);
     p->sections_inferred = !have_objects;
@@ -252,24 +264,27 @@ static lg_err_t build_indexes(binder_t *b)
 {
     lg_program_t *p = b->prog;
     size_t n = p->nfns ? p->nfns : 1;
-    b->next_symbol = malloc(n * sizeof *b->next_symbol);
+    b->next_symbol = malloc((b->nnames ? b->nnames : 1) * sizeof *b->next_symbol);
     b->next_base = malloc(n * sizeof *b->next_base);
     b->base_names = calloc(n, sizeof *b->base_names);
     b->bound = calloc(n, sizeof *b->bound);
     if (!b->next_symbol || !b->next_base || !b->base_names || !b->bound)
         return LG_ENOMEM;
+    for (size_t i = 0; i < b->nnames; i++)
+        LG_CHECK(index_chain(&b->by_symbol, b->next_symbol, b->names[i], (uint32_t)i));
     for (size_t i = 0; i < p->nfns; i++) {
-        LG_CHECK(index_chain(&b->by_symbol, b->next_symbol, p->fns[i].symbol, (uint32_t)i));
         b->base_names[i] = lg_strndup(p->fns[i].symbol, lg_clone_base_len(p->fns[i].symbol));
         if (b->base_names[i] == NULL)
             return LG_ENOMEM;
         LG_CHECK(index_chain(&b->by_base, b->next_base, b->base_names[i], (uint32_t)i));
     }
-    for (size_t i = 0; i < p->nfns; i++)
-        if (b->next_symbol[i] != UINT32_MAX) {
-            for (uint32_t j = (uint32_t)i; j != UINT32_MAX; j = b->next_symbol[j])
-                p->fns[j].flags |= LG_FN_AMBIGUOUS_NAME;
-        }
+    /* A name several functions answer to makes each of them ambiguous. */
+    for (size_t i = 0; i < b->nnames; i++)
+        for (uint32_t j = b->next_symbol[i]; j != UINT32_MAX; j = b->next_symbol[j])
+            if (b->name_fn[j] != b->name_fn[i]) {
+                p->fns[b->name_fn[i]].flags |= LG_FN_AMBIGUOUS_NAME;
+                p->fns[b->name_fn[j]].flags |= LG_FN_AMBIGUOUS_NAME;
+            }
     return LG_OK;
 }
 
@@ -282,6 +297,8 @@ static void binder_destroy(binder_t *b)
             free(b->base_names[i]);
     free(b->base_names);
     free(b->next_symbol);
+    free(b->names);
+    free(b->name_fn);
     free(b->next_base);
     free(b->bound);
 }
@@ -311,14 +328,19 @@ static bool qual_mentions(const char *qual, const lg_fn_t *fn)
     return strstr(qual, prefix) != NULL;
 }
 
-/* Picks one of the functions chained from first; *count receives how many there were. */
-static int64_t pick_candidate(const binder_t *b, const uint32_t *next, uint32_t first,
-                              const lg_pfunc_t *f, size_t *count)
+/* Picks one of the functions chained from first (entry i is function entry_fn[i], or i itself
+ * when entry_fn is NULL); *count receives how many there were. */
+static int64_t pick_candidate(const binder_t *b, const uint32_t *next, const uint32_t *entry_fn,
+                              uint32_t first, const lg_pfunc_t *f, size_t *count)
 {
     const lg_program_t *p = b->prog;
     size_t n = 0, by_qual = 0, by_addr = 0;
-    uint32_t qual_pick = UINT32_MAX, addr_pick = UINT32_MAX;
-    for (uint32_t i = first; i != UINT32_MAX; i = next[i]) {
+    uint32_t qual_pick = UINT32_MAX, addr_pick = UINT32_MAX, only = UINT32_MAX;
+    for (uint32_t e = first; e != UINT32_MAX; e = next[e]) {
+        uint32_t i = entry_fn ? entry_fn[e] : e;
+        if (i == only)
+            continue; /* two alias names of one function */
+        only = n == 0 ? i : only;
         n++;
         if (qual_mentions(f->qual_name, &p->fns[i])) {
             by_qual++;
@@ -331,7 +353,7 @@ static int64_t pick_candidate(const binder_t *b, const uint32_t *next, uint32_t 
     }
     *count = n;
     if (n == 1)
-        return first;
+        return only;
     if (by_qual == 1)
         return qual_pick;
     if (by_addr == 1)
@@ -347,9 +369,13 @@ static int64_t lookup_symbol(const binder_t *b, const char *name, const lg_pfunc
     *count = 0;
     if (name == NULL || *name == '\0' || !lg_strmap_get(&b->by_symbol, name, &first))
         return -1;
-    int64_t fn = pick_candidate(b, b->next_symbol, first, f, count);
+    int64_t fn = pick_candidate(b, b->next_symbol, b->name_fn, first, f, count);
     return fn >= 0 ? fn : -2;
 }
+
+/* bind_one results that are not a function index. */
+#define BIND_ABSENT (-1)    /* no symbol: most likely inlined everywhere in this build */
+#define BIND_UNUSABLE (-2)  /* ambiguous, or a symbol without a size */
 
 static int64_t bind_one(const binder_t *b, const lg_pfunc_t *f, char *reason, size_t reason_len)
 {
@@ -371,7 +397,7 @@ static int64_t bind_one(const binder_t *b, const lg_pfunc_t *f, char *reason, si
         char *base = lg_strndup(f->name, len);
         uint32_t first;
         if (base != NULL && lg_strmap_get(&b->by_base, base, &first)) {
-            fn = pick_candidate(b, b->next_base, first, f, &count);
+            fn = pick_candidate(b, b->next_base, NULL, first, f, &count);
             if (fn < 0)
                 fn = -2;
         }
@@ -382,17 +408,17 @@ static int64_t bind_one(const binder_t *b, const lg_pfunc_t *f, char *reason, si
                  "%zu functions have that name and the profile's qualified name and address do "
                  "not tell which",
                  count);
-        return -1;
+        return BIND_UNUSABLE;
     }
     if (fn == -1) {
         snprintf(reason, reason_len,
                  "no function symbol of that name in the ELF inputs (inlined, or another build?)");
-        return -1;
+        return BIND_ABSENT;
     }
     const lg_fn_t *hit = &b->prog->fns[fn];
     if (hit->size == 0) {
         snprintf(reason, reason_len, "symbol %s has size 0 in the symbol table", hit->symbol);
-        return -1;
+        return BIND_UNUSABLE;
     }
     return fn;
 }
@@ -436,11 +462,169 @@ static int cmp_arc(const void *a, const void *b)
     return 0;
 }
 
+/* Binds every function of one profile; map[i] receives the program function or a BIND_*
+ * code. Hits and counters are added to the bound functions. */
+static lg_err_t bind_functions(binder_t *b, const lg_profile_t *prof, double scale, int64_t *map,
+                               size_t *unbound_cap)
+{
+    lg_program_t *p = b->prog;
+    for (size_t i = 0; i < prof->nfuncs; i++) {
+        const lg_pfunc_t *f = &prof->funcs[i];
+        char reason[512];
+        map[i] = bind_one(b, f, reason, sizeof reason);
+        if (map[i] < 0) {
+            LG_CHECK(add_unbound(p, unbound_cap, f->name, lg_scale_count(f->hits, scale), reason));
+            continue;
+        }
+        lg_fn_t *fn = &p->fns[map[i]];
+        b->bound[map[i]] = true;
+        fn->hits = lg_sat_add(fn->hits, lg_scale_count(f->hits, scale));
+        fn->counter1_self = lg_sat_add(fn->counter1_self, lg_scale_count(f->counter1_self, scale));
+        fn->counter2_self = lg_sat_add(fn->counter2_self, lg_scale_count(f->counter2_self, scale));
+    }
+    return LG_OK;
+}
+
+static lg_err_t push_arc(lg_program_t *p, size_t *cap, int64_t from, int64_t to, uint64_t weight)
+{
+    if (weight == 0)
+        return LG_OK;
+    if (!lg_grow((void **)&p->arcs, cap, p->narcs + 1, sizeof *p->arcs))
+        return LG_ENOMEM;
+    p->arcs[p->narcs++] = (lg_arc_t){(uint32_t)from, (uint32_t)to, weight};
+    return LG_OK;
+}
+
+/* Crediting the calls an inlined function made to the functions it was inlined into.
+ *
+ * A profiled function with no symbol at all (BIND_ABSENT) was most likely inlined into its
+ * callers in the build being ordered: its code lives inside them, so the calls it made are
+ * really calls from them. Each such call U -> Y is split among U's callers in proportion to
+ * how often each called U; a caller that was itself inlined passes its share up in turn, at
+ * most LG_INLINE_MAX_DEPTH levels. Calls *into* an inlined function need no arc: it sits
+ * inside its caller already. */
+#define LG_INLINE_MAX_DEPTH 8u                 /* levels of nested inlining followed */
+#define LG_INLINE_MAX_STEPS (4u * 1024u * 1024u) /* caller visits per profile, bounding work */
+
+typedef struct inline_ctx {
+    const lg_profile_t *prof;
+    const int64_t *map;
+    size_t *in_first;     /* per function: its in-edges are in_edges[in_first[f]..in_first[f+1]) */
+    uint32_t *in_edges;   /* indexes into prof->edges, grouped by callee */
+    double *in_total;     /* per function: call weight into it from other functions */
+    double *credit;       /* per (bound caller, bound callee) pair found: weight credited */
+    lg_arc_t *pairs;      /* the pairs credit[] belongs to */
+    size_t npairs, pairs_cap;
+    size_t steps;
+    bool truncated;
+} inline_ctx_t;
+
+static lg_err_t credit_pair(inline_ctx_t *x, int64_t from, int64_t to, double weight)
+{
+    size_t cap = x->pairs_cap;
+    if (!lg_grow((void **)&x->pairs, &x->pairs_cap, x->npairs + 1, sizeof *x->pairs))
+        return LG_ENOMEM;
+    if (!lg_grow((void **)&x->credit, &cap, x->npairs + 1, sizeof *x->credit))
+        return LG_ENOMEM;
+    x->pairs[x->npairs] = (lg_arc_t){(uint32_t)from, (uint32_t)to, 0};
+    x->credit[x->npairs++] = weight;
+    return LG_OK;
+}
+
+static lg_err_t spread_call(inline_ctx_t *x, uint32_t inlined, int64_t callee, double weight,
+                            unsigned depth)
+{
+    if (x->in_total[inlined] <= 0.0)
+        return LG_OK; /* nobody called it: nothing to credit */
+    for (size_t k = x->in_first[inlined]; k < x->in_first[inlined + 1]; k++) {
+        if (++x->steps > LG_INLINE_MAX_STEPS) {
+            x->truncated = true;
+            return LG_OK;
+        }
+        const lg_pedge_t *e = &x->prof->edges[x->in_edges[k]];
+        double share = weight * (double)e->weight / x->in_total[inlined];
+        int64_t caller = x->map[e->caller];
+        if (caller >= 0)
+            LG_CHECK(credit_pair(x, caller, callee, share));
+        else if (caller == BIND_ABSENT && depth + 1 < LG_INLINE_MAX_DEPTH)
+            LG_CHECK(spread_call(x, e->caller, callee, share, depth + 1));
+    }
+    return LG_OK;
+}
+
+static lg_err_t credit_inlined_calls(binder_t *b, const lg_profile_t *prof, const int64_t *map,
+                                     double scale, size_t *arcs_cap, uint64_t *credited)
+{
+    size_t n = prof->nfuncs;
+    inline_ctx_t x = {.prof = prof, .map = map};
+    x.in_first = calloc(n + 1, sizeof *x.in_first);
+    x.in_edges = malloc((prof->nedges ? prof->nedges : 1) * sizeof *x.in_edges);
+    x.in_total = calloc(n ? n : 1, sizeof *x.in_total);
+    lg_err_t err = x.in_first && x.in_edges && x.in_total ? LG_OK : LG_ENOMEM;
+    if (err == LG_OK) {
+        /* Group in-edges by callee (counting sort), self calls left out. */
+        for (size_t i = 0; i < prof->nedges; i++)
+            if (prof->edges[i].caller != prof->edges[i].callee)
+                x.in_first[prof->edges[i].callee + 1]++;
+        for (size_t f = 0; f < n; f++)
+            x.in_first[f + 1] += x.in_first[f];
+        size_t *fill = calloc(n ? n : 1, sizeof *fill);
+        if (fill == NULL)
+            err = LG_ENOMEM;
+        for (size_t i = 0; err == LG_OK && i < prof->nedges; i++) {
+            const lg_pedge_t *e = &prof->edges[i];
+            if (e->caller == e->callee)
+                continue;
+            x.in_edges[x.in_first[e->callee] + fill[e->callee]++] = (uint32_t)i;
+            x.in_total[e->callee] += (double)e->weight;
+        }
+        free(fill);
+    }
+    for (size_t i = 0; err == LG_OK && i < prof->nedges; i++) {
+        const lg_pedge_t *e = &prof->edges[i];
+        if (map[e->caller] == BIND_ABSENT && map[e->callee] >= 0 && e->caller != e->callee)
+            err = spread_call(&x, e->caller, map[e->callee], (double)e->weight, 0);
+    }
+    for (size_t i = 0; err == LG_OK && i < x.npairs; i++) {
+        uint64_t w = lg_scale_count((uint64_t)nearbyint(x.credit[i]), scale);
+        if (x.pairs[i].caller == x.pairs[i].callee)
+            continue; /* a function reaching itself through inlined code: no placement value */
+        err = push_arc(b->prog, arcs_cap, x.pairs[i].caller, x.pairs[i].callee, w);
+        *credited = lg_sat_add(*credited, w);
+    }
+    if (x.truncated)
+        lg_diag_add(b->d, LG_WARNING, prof->path ? prof->path : "",
+                    "crediting the calls of inlined functions stopped after %u steps; the rest "
+                    "are left out",
+                    LG_INLINE_MAX_STEPS);
+    free(x.in_first);
+    free(x.in_edges);
+    free(x.in_total);
+    free(x.credit);
+    free(x.pairs);
+    return err;
+}
+
+static void merge_arcs(lg_program_t *p)
+{
+    if (p->narcs == 0)
+        return;
+    qsort(p->arcs, p->narcs, sizeof *p->arcs, cmp_arc);
+    size_t out = 0;
+    for (size_t i = 0; i < p->narcs; i++) {
+        if (out > 0 && cmp_arc(&p->arcs[out - 1], &p->arcs[i]) == 0)
+            p->arcs[out - 1].weight = lg_sat_add(p->arcs[out - 1].weight, p->arcs[i].weight);
+        else
+            p->arcs[out++] = p->arcs[i];
+    }
+    p->narcs = out;
+}
+
 static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t ninputs)
 {
     lg_program_t *p = b->prog;
     size_t unbound_cap = 0, arcs_cap = 0;
-    uint64_t dropped_edges = 0, dropped_weight = 0;
+    uint64_t dropped_edges = 0, dropped_weight = 0, credited = 0;
     for (size_t k = 0; k < ninputs; k++) {
         const lg_profile_t *prof = inputs[k].profile;
         double scale = inputs[k].scale;
@@ -449,52 +633,24 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
         int64_t *map = malloc((prof->nfuncs ? prof->nfuncs : 1) * sizeof *map);
         if (map == NULL)
             return LG_ENOMEM;
-        for (size_t i = 0; i < prof->nfuncs; i++) {
-            const lg_pfunc_t *f = &prof->funcs[i];
-            char reason[512];
-            map[i] = bind_one(b, f, reason, sizeof reason);
-            if (map[i] < 0) {
-                lg_err_t err = add_unbound(p, &unbound_cap, f->name, lg_scale_count(f->hits, scale),
-                                           reason);
-                if (err != LG_OK) {
-                    free(map);
-                    return err;
-                }
-                continue;
-            }
-            lg_fn_t *fn = &p->fns[map[i]];
-            b->bound[map[i]] = true;
-            fn->hits = lg_sat_add(fn->hits, lg_scale_count(f->hits, scale));
-            fn->counter1_self = lg_sat_add(fn->counter1_self, lg_scale_count(f->counter1_self, scale));
-            fn->counter2_self = lg_sat_add(fn->counter2_self, lg_scale_count(f->counter2_self, scale));
-        }
-        for (size_t i = 0; i < prof->nedges; i++) {
+        lg_err_t err = bind_functions(b, prof, scale, map, &unbound_cap);
+        for (size_t i = 0; err == LG_OK && i < prof->nedges; i++) {
             const lg_pedge_t *e = &prof->edges[i];
-            int64_t from = map[e->caller], to = map[e->callee];
-            if (from < 0 || to < 0) {
+            if (map[e->caller] < 0 || map[e->callee] < 0) {
                 dropped_edges++;
                 dropped_weight = lg_sat_add(dropped_weight, e->weight);
                 continue;
             }
-            if (!lg_grow((void **)&p->arcs, &arcs_cap, p->narcs + 1, sizeof *p->arcs)) {
-                free(map);
-                return LG_ENOMEM;
-            }
-            p->arcs[p->narcs++] = (lg_arc_t){(uint32_t)from, (uint32_t)to, lg_scale_count(e->weight, scale)};
+            err = push_arc(p, &arcs_cap, map[e->caller], map[e->callee],
+                           lg_scale_count(e->weight, scale));
         }
+        if (err == LG_OK)
+            err = credit_inlined_calls(b, prof, map, scale, &arcs_cap, &credited);
         free(map);
+        if (err != LG_OK)
+            return err;
     }
-    if (p->narcs > 0) {
-        qsort(p->arcs, p->narcs, sizeof *p->arcs, cmp_arc);
-        size_t out = 0;
-        for (size_t i = 0; i < p->narcs; i++) {
-            if (out > 0 && cmp_arc(&p->arcs[out - 1], &p->arcs[i]) == 0)
-                p->arcs[out - 1].weight = lg_sat_add(p->arcs[out - 1].weight, p->arcs[i].weight);
-            else
-                p->arcs[out++] = p->arcs[i];
-        }
-        p->narcs = out;
-    }
+    merge_arcs(p);
     if (p->nunbound > 0)
         qsort(p->unbound, p->nunbound, sizeof *p->unbound, cmp_unbound);
     for (size_t i = 0; i < p->nfns; i++)
@@ -502,8 +658,11 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
             p->nprofiled++;
     if (dropped_edges > 0)
         lg_diag_add(b->d, LG_NOTE, "",
-                    "%llu call edges (weight %llu) touch unbound functions and were left out",
-                    (unsigned long long)dropped_edges, (unsigned long long)dropped_weight);
+                    "%llu call edges (weight %llu) touch unbound functions; calls made by "
+                    "functions absent from the ELF (inlined) were credited to their callers "
+                    "(weight %llu)",
+                    (unsigned long long)dropped_edges, (unsigned long long)dropped_weight,
+                    (unsigned long long)credited);
     return LG_OK;
 }
 

@@ -4,7 +4,7 @@
 # (built static, profiled and run under qemu-user).
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
-. "$src/tests/e2e/lib.sh"
+. "$src/tests/e2e/lib.bash"
 rm -rf "$work" && mkdir -p "$work"
 # run_target NAME CC LDFLAGS NM RUNNER ARGS...
 # Under qemu-user every traced call reads the clock through an emulated system call, so the

@@ -3,7 +3,7 @@
 # checks the exit status, the message (file, offset or line, what was expected) and the outputs.
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
-. "$src/tests/e2e/lib.sh"
+. "$src/tests/e2e/lib.bash"
 fw=$src/tests/e2e/fw
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 

@@ -5,7 +5,7 @@
 # ELF back and check the order, the entry point, the program output and byte-identical reruns.
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
-. "$src/tests/e2e/lib.sh"
+. "$src/tests/e2e/lib.bash"
 fw=$src/tests/e2e/fw
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 CFLAGS="-O2 -ffunction-sections -fno-tree-loop-distribute-patterns -I$fw"

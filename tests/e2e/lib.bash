@@ -1,4 +1,4 @@
-# lib.sh - helpers for the end-to-end tests (sourced). Each test is called as
+# lib.bash - helpers for the end-to-end tests (sourced). Each test is called as
 #   bash CASE.sh LORGEN_BINARY SOURCE_DIR SCRATCH_DIR
 
 fail() {

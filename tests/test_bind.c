@@ -1,0 +1,305 @@
+/* test_bind.c - binding profiled names to ELF functions, on objects and a program compiled for
+ * real from tests/fixtures/elf. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include "bind.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FIXTURES LORGEN_SOURCE_DIR "/tests/fixtures/elf"
+#define WORK LORGEN_TEST_TMPDIR "/bind"
+
+/* Builds the fixture objects (c.c without -ffunction-sections) and links them, once. */
+static int build_fixtures(void **state)
+{
+    (void)state;
+    const char *cmd = "set -e; mkdir -p " WORK "; cd " WORK "; "
+                      "gcc -O2 -ffunction-sections -c " FIXTURES "/a.c -o a.o; "
+                      "gcc -O2 -ffunction-sections -c " FIXTURES "/b.c -o b.o; "
+                      "gcc -O2 -c " FIXTURES "/c.c -o c.o; "
+                      "gcc a.o b.o c.o -o prog";
+    return lg_test_run(cmd) == 0 ? 0 : -1;
+}
+
+static void read_elf(lg_elfsyms_t *elf, const char *const *paths)
+{
+    lg_elfsyms_init(elf);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    for (; *paths != NULL; paths++) {
+        char path[512];
+        snprintf(path, sizeof path, WORK "/%s", *paths);
+        if (lg_elfsyms_read(elf, path, &d) != LG_OK) {
+            lg_test_diag_dump(&d);
+            fail();
+        }
+    }
+    lg_diag_destroy(&d);
+}
+
+static uint32_t add(lg_profile_t *p, const char *name, const char *label, const char *qual,
+                    uint64_t hits)
+{
+    lg_pfunc_t f = {.name = (char *)name,
+                    .link_label = (char *)label,
+                    .qual_name = (char *)qual,
+                    .hits = hits};
+    uint32_t id;
+    assert_int_equal(lg_profile_add_func(p, &f, &id), LG_OK);
+    return id;
+}
+
+static const lg_fn_t *find(const lg_program_t *prog, const char *symbol, const char *source)
+{
+    for (size_t i = 0; i < prog->nfns; i++) {
+        const lg_fn_t *fn = &prog->fns[i];
+        if (strcmp(fn->symbol, symbol) == 0 &&
+            (source == NULL || (fn->source_file && strcmp(fn->source_file, source) == 0)))
+            return fn;
+    }
+    print_message("no function %s (%s)\n", symbol, source ? source : "any");
+    fail();
+    return NULL;
+}
+
+static const lg_unbound_t *find_unbound(const lg_program_t *prog, const char *name)
+{
+    for (size_t i = 0; i < prog->nunbound; i++)
+        if (strcmp(prog->unbound[i].name, name) == 0)
+            return &prog->unbound[i];
+    return NULL;
+}
+
+/* A profile touching every binding rule. */
+static void sample_profile(lg_profile_t *p)
+{
+    lg_profile_init(p);
+    p->has_call_edges = true;
+    uint32_t a_entry = add(p, "a_entry", NULL, NULL, 10);
+    uint32_t helper_b = add(p, "helper", NULL, "src/b.c", 7); /* told apart by qualified name */
+    uint32_t scale = add(p, "scale", NULL, NULL, 20);         /* only scale.constprop.0 exists */
+    add(p, "_b_entry", NULL, NULL, 3);                        /* user-label prefix */
+    add(p, "Entry", "c_one", NULL, 4);                        /* bound by linker label */
+    add(p, "helper", NULL, NULL, 5);                          /* two statics: ambiguous */
+    uint32_t gone = add(p, "gone", NULL, NULL, 99);
+    add(p, "cold_fn", NULL, NULL, 1);
+    assert_int_equal(lg_profile_add_edge(p, a_entry, helper_b, 6), LG_OK);
+    assert_int_equal(lg_profile_add_edge(p, a_entry, scale, 20), LG_OK);
+    assert_int_equal(lg_profile_add_edge(p, a_entry, gone, 2), LG_OK);
+    assert_int_equal(lg_profile_add_edge(p, a_entry, a_entry, 1), LG_OK);
+    lg_profile_finish_edges(p);
+}
+
+static void test_binds_names_by_every_rule(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    read_elf(&elf, (const char *const[]){"prog", "a.o", "b.o", "c.o", NULL});
+    lg_profile_t prof;
+    sample_profile(&prof);
+    lg_bind_input_t in = {&prof, 1.0};
+    lg_program_t prog;
+    lg_program_init(&prog);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_bind(&in, 1, &elf, &prog, &d), LG_OK);
+
+    /* Functions come from the linked program, sections from the objects. */
+    assert_false(prog.sections_inferred);
+    const lg_fn_t *cold = find(&prog, "cold_fn", NULL);
+    assert_string_equal(cold->section, ".text.unlikely.cold_fn");
+    assert_int_equal(cold->hits, 1);
+    assert_true(cold->address != UINT64_MAX);
+    assert_non_null(strstr(cold->object, "a.o"));
+
+    /* The qualified name picks b.c's helper; a.c's stays unprofiled. */
+    assert_int_equal(find(&prog, "helper", "b.c")->hits, 7);
+    assert_int_equal(find(&prog, "helper", "a.c")->hits, 0);
+    assert_true(find(&prog, "helper", "a.c")->flags & LG_FN_AMBIGUOUS_NAME);
+
+    /* Clone suffix, '_' prefix and linker label. */
+    assert_int_equal(find(&prog, "scale.constprop.0", NULL)->hits, 20);
+    assert_int_equal(find(&prog, "b_entry", NULL)->hits, 3);
+    /* c_one and c_alias are one function at one address: it keeps the name that sorts first,
+     * and the profile's "c_one" still binds to it. */
+    const lg_fn_t *c_one = find(&prog, "c_alias", NULL);
+    assert_int_equal(c_one->hits, 4);
+    /* c.c was built without -ffunction-sections: its functions share .text. */
+    assert_true(c_one->flags & LG_FN_SHARED_SECTION);
+    assert_string_equal(c_one->section, ".text");
+
+    /* Unbound, with reasons, hottest first. */
+    assert_int_equal(prog.nunbound, 2);
+    assert_string_equal(prog.unbound[0].name, "gone");
+    assert_non_null(strstr(prog.unbound[0].reason, "no function symbol"));
+    const lg_unbound_t *amb = find_unbound(&prog, "helper");
+    assert_non_null(amb);
+    assert_non_null(strstr(amb->reason, "2 functions have that name"));
+
+    /* Arcs: the self arc is kept; the arc to the unbound function is dropped with a note. */
+    assert_int_equal(prog.narcs, 3);
+    assert_true(lg_test_diag_has(&d, LG_NOTE, "1 call edges (weight 2) touch unbound"));
+    uint64_t to_scale = 0, self = 0;
+    for (size_t i = 0; i < prog.narcs; i++) {
+        const lg_arc_t *a = &prog.arcs[i];
+        if (strcmp(prog.fns[a->callee].symbol, "scale.constprop.0") == 0)
+            to_scale = a->weight;
+        if (a->caller == a->callee)
+            self = a->weight;
+    }
+    assert_int_equal(to_scale, 20);
+    assert_int_equal(self, 1);
+
+    lg_program_destroy(&prog);
+    lg_profile_destroy(&prof);
+    lg_elfsyms_destroy(&elf);
+    lg_diag_destroy(&d);
+}
+
+static void test_linked_only_infers_sections(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    read_elf(&elf, (const char *const[]){"prog", NULL});
+    lg_profile_t prof;
+    sample_profile(&prof);
+    lg_bind_input_t in = {&prof, 1.0};
+    lg_program_t prog;
+    lg_program_init(&prog);
+    assert_int_equal(lg_bind(&in, 1, &elf, &prog, NULL), LG_OK);
+    assert_true(prog.sections_inferred);
+    const lg_fn_t *cold = find(&prog, "cold_fn", NULL);
+    assert_string_equal(cold->section, ".text.cold_fn");
+    assert_true(cold->flags & LG_FN_SECTION_INFERRED);
+    /* The linked program alone still tells statics apart by their STT_FILE. */
+    assert_int_equal(find(&prog, "helper", "b.c")->hits, 7);
+    /* Input order is address order. */
+    for (size_t i = 1; i < prog.nfns; i++)
+        assert_true(prog.fns[i - 1].address <= prog.fns[i].address);
+    lg_program_destroy(&prog);
+    lg_profile_destroy(&prof);
+    lg_elfsyms_destroy(&elf);
+}
+
+static void test_objects_only_and_merged_profiles(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    read_elf(&elf, (const char *const[]){"a.o", "b.o", NULL});
+    lg_profile_t p1, p2;
+    sample_profile(&p1);
+    sample_profile(&p2);
+    /* The second profile counts double: hits and arcs are scaled, then summed. */
+    lg_bind_input_t in[] = {{&p1, 1.0}, {&p2, 2.0}};
+    lg_program_t prog;
+    lg_program_init(&prog);
+    assert_int_equal(lg_bind(in, 2, &elf, &prog, NULL), LG_OK);
+    assert_false(prog.sections_inferred);
+    const lg_fn_t *scale = find(&prog, "scale.constprop.0", NULL);
+    assert_int_equal(scale->hits, 60);
+    assert_int_equal(scale->address, UINT64_MAX);
+    assert_string_equal(scale->section, ".text.scale.constprop.0");
+    /* Unbound names from both profiles are one entry, hits summed. */
+    const lg_unbound_t *gone = find_unbound(&prog, "gone");
+    assert_non_null(gone);
+    assert_int_equal(gone->hits, 99 * 3);
+    lg_program_destroy(&prog);
+    lg_profile_destroy(&p1);
+    lg_profile_destroy(&p2);
+    lg_elfsyms_destroy(&elf);
+}
+
+static uint64_t arc_weight(const lg_program_t *prog, const char *from, const char *to)
+{
+    for (size_t i = 0; i < prog->narcs; i++)
+        if (strcmp(prog->fns[prog->arcs[i].caller].symbol, from) == 0 &&
+            strcmp(prog->fns[prog->arcs[i].callee].symbol, to) == 0)
+            return prog->arcs[i].weight;
+    return 0;
+}
+
+static void test_calls_of_inlined_functions_go_to_their_callers(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    read_elf(&elf, (const char *const[]){"prog", NULL});
+    lg_profile_t p;
+    lg_profile_init(&p);
+    p.has_call_edges = true;
+    /* inl1 and inl2 have no symbol in prog: they were inlined into their callers. */
+    uint32_t a = add(&p, "a_entry", NULL, NULL, 1), b = add(&p, "b_entry", NULL, NULL, 1);
+    uint32_t inl1 = add(&p, "inl1", NULL, NULL, 40), inl2 = add(&p, "inl2", NULL, NULL, 4);
+    uint32_t cold = add(&p, "cold_fn", NULL, NULL, 8), two = add(&p, "c_two", NULL, NULL, 4);
+    assert_int_equal(lg_profile_add_edge(&p, a, inl1, 10), LG_OK);
+    assert_int_equal(lg_profile_add_edge(&p, b, inl1, 30), LG_OK);
+    assert_int_equal(lg_profile_add_edge(&p, inl1, cold, 8), LG_OK);
+    assert_int_equal(lg_profile_add_edge(&p, inl1, inl2, 4), LG_OK);
+    assert_int_equal(lg_profile_add_edge(&p, inl2, two, 4), LG_OK);
+    lg_profile_finish_edges(&p);
+    lg_bind_input_t in = {&p, 1.0};
+    lg_program_t prog;
+    lg_program_init(&prog);
+    assert_int_equal(lg_bind(&in, 1, &elf, &prog, NULL), LG_OK);
+    /* inl1's 8 calls split 1:3 between its callers. */
+    assert_int_equal(arc_weight(&prog, "a_entry", "cold_fn"), 2);
+    assert_int_equal(arc_weight(&prog, "b_entry", "cold_fn"), 6);
+    /* inl2 was inlined into inl1, itself inlined: its 4 calls climb two levels. */
+    assert_int_equal(arc_weight(&prog, "a_entry", "c_two"), 1);
+    assert_int_equal(arc_weight(&prog, "b_entry", "c_two"), 3);
+    /* Calls into inlined code make no arc. */
+    assert_int_equal(prog.narcs, 4);
+    lg_program_destroy(&prog);
+    lg_profile_destroy(&p);
+    lg_elfsyms_destroy(&elf);
+}
+
+static void test_clone_base_names(void **state)
+{
+    (void)state;
+    assert_int_equal(lg_clone_base_len("foo"), 3);
+    assert_int_equal(lg_clone_base_len("foo.constprop.0"), 3);
+    assert_int_equal(lg_clone_base_len("foo.isra.12.constprop.3"), 3);
+    assert_int_equal(lg_clone_base_len("foo.part.0.cold"), 3);
+    assert_int_equal(lg_clone_base_len("foo.lto_priv.0"), 3);
+    assert_int_equal(lg_clone_base_len("foo.constprop."), 14); /* no number: not a clone */
+    assert_int_equal(lg_clone_base_len("foo.coldx"), 9);
+    assert_int_equal(lg_clone_base_len(".cold"), 5);
+}
+
+static void test_no_functions_is_an_error(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    lg_elfsyms_init(&elf);
+    lg_program_t prog;
+    lg_program_init(&prog);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_bind(NULL, 0, &elf, &prog, &d), LG_EUNSUPPORTED);
+    assert_true(lg_test_diag_has(&d, LG_ERROR, "define no function symbols"));
+    assert_int_equal(prog.nfns, 0);
+    lg_program_destroy(&prog);
+    lg_elfsyms_destroy(&elf);
+    lg_diag_destroy(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_binds_names_by_every_rule),
+        cmocka_unit_test(test_linked_only_infers_sections),
+        cmocka_unit_test(test_objects_only_and_merged_profiles),
+        cmocka_unit_test(test_calls_of_inlined_functions_go_to_their_callers),
+        cmocka_unit_test(test_clone_base_names),
+        cmocka_unit_test(test_no_functions_is_an_error),
+    };
+    return cmocka_run_group_tests(tests, build_fixtures, NULL);
+}
