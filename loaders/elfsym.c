@@ -90,24 +90,6 @@ typedef struct sec_info {
 /* ------------------------------------------------------------------------------------------ */
 /* Strings and diagnostics                                                                    */
 
-static char *format_alloc(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *format_alloc(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return NULL;
-    char *s = malloc((size_t)n + 1);
-    if (s == NULL)
-        return NULL;
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return s;
-}
 
 /* Records an entry whose location is "WHERE: section SECTION" (or WHERE alone when section is
  * NULL or memory runs out). */
@@ -117,7 +99,7 @@ static void vadd_at(lg_diag_t *d, lg_severity_t sev, const char *where, const ch
 static void vadd_at(lg_diag_t *d, lg_severity_t sev, const char *where, const char *section,
                     const char *fmt, va_list ap)
 {
-    char *full = section != NULL ? format_alloc("%s: section %s", where, section) : NULL;
+    char *full = section != NULL ? lg_format("%s: section %s", where, section) : NULL;
     lg_diag_vadd(d, sev, full != NULL ? full : where, fmt, ap);
     free(full);
 }
@@ -273,13 +255,7 @@ static lg_err_t commit(lg_elfsyms_t *t, lg_elfsyms_t *tmp)
         size_t index = old_n + j;
         t->syms[index] = tmp->syms[j];
         t->syms[index].file += (uint32_t)old_f;
-        t->next_same_name[index] = UINT32_MAX;
-        if (first[j] != index) {
-            uint32_t tail = first[j];
-            while (t->next_same_name[tail] != UINT32_MAX)
-                tail = t->next_same_name[tail];
-            t->next_same_name[tail] = (uint32_t)index;
-        }
+        lg_chain_append(t->next_same_name, first[j], (uint32_t)index);
     }
     t->nfiles += add_f;
     t->nsyms += add_n;
@@ -749,7 +725,7 @@ static lg_err_t read_archive(reader_t *r, int fd, Elf *archive)
                               " bytes)", members, h->ar_name, end, (uint64_t)size);
             } else if (!is_index_member(h->ar_name) && elf_kind(m) == ELF_K_ELF) {
                 /* Other members (text files, nested archives) hold no functions to place. */
-                char *where = format_alloc("%s(%s)", r->path, h->ar_name);
+                char *where = lg_format("%s(%s)", r->path, h->ar_name);
                 if (where == NULL) {
                     err = fail_at(&f, LG_ENOMEM, NULL, "out of memory");
                 } else {

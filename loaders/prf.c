@@ -162,31 +162,13 @@ typedef struct reader {
     uint32_t first_duplicate;
 } reader_t;
 
-static char *format_alloc(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *format_alloc(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return NULL;
-    char *s = malloc((size_t)n + 1);
-    if (s == NULL)
-        return NULL;
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return s;
-}
 
 /* "PATH:0xOFFSET: SECTION record N" or "PATH:0xOFFSET: header"; NULL when memory runs out. */
 static char *where_text(const reader_t *r, const where_t *at)
 {
     if (at->section == NULL)
-        return format_alloc("%s:0x%zx: header", r->path, at->offset);
-    return format_alloc("%s:0x%zx: %s record %" PRIu64, r->path, at->offset, at->section,
+        return lg_format("%s:0x%zx: header", r->path, at->offset);
+    return lg_format("%s:0x%zx: %s record %" PRIu64, r->path, at->offset, at->section,
                         at->index);
 }
 

@@ -245,21 +245,6 @@ static lg_err_t collect_functions(binder_t *b)
 
 /* ---- Name indexes ---------------------------------------------------------------------------- */
 
-static lg_err_t index_chain(lg_strmap_t *map, uint32_t *next, const char *key, uint32_t index)
-{
-    uint32_t first;
-    if (!lg_strmap_put(map, key, index, &first))
-        return LG_ENOMEM;
-    next[index] = UINT32_MAX;
-    if (first != index) {
-        uint32_t tail = first;
-        while (next[tail] != UINT32_MAX)
-            tail = next[tail];
-        next[tail] = index;
-    }
-    return LG_OK;
-}
-
 static lg_err_t build_indexes(binder_t *b)
 {
     lg_program_t *p = b->prog;
@@ -271,12 +256,14 @@ static lg_err_t build_indexes(binder_t *b)
     if (!b->next_symbol || !b->next_base || !b->base_names || !b->bound)
         return LG_ENOMEM;
     for (size_t i = 0; i < b->nnames; i++)
-        LG_CHECK(index_chain(&b->by_symbol, b->next_symbol, b->names[i], (uint32_t)i));
+        if (!lg_strmap_put_chained(&b->by_symbol, b->next_symbol, b->names[i], (uint32_t)i))
+            return LG_ENOMEM;
     for (size_t i = 0; i < p->nfns; i++) {
         b->base_names[i] = lg_strndup(p->fns[i].symbol, lg_clone_base_len(p->fns[i].symbol));
         if (b->base_names[i] == NULL)
             return LG_ENOMEM;
-        LG_CHECK(index_chain(&b->by_base, b->next_base, b->base_names[i], (uint32_t)i));
+        if (!lg_strmap_put_chained(&b->by_base, b->next_base, b->base_names[i], (uint32_t)i))
+            return LG_ENOMEM;
     }
     /* A name several functions answer to makes each of them ambiguous. */
     for (size_t i = 0; i < b->nnames; i++)
@@ -452,16 +439,6 @@ static int cmp_unbound(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-static int cmp_arc(const void *a, const void *b)
-{
-    const lg_arc_t *x = a, *y = b;
-    if (x->caller != y->caller)
-        return x->caller < y->caller ? -1 : 1;
-    if (x->callee != y->callee)
-        return x->callee < y->callee ? -1 : 1;
-    return 0;
-}
-
 /* Binds every function of one profile; map[i] receives the program function or a BIND_*
  * code. Hits and counters are added to the bound functions. */
 static lg_err_t bind_functions(binder_t *b, const lg_profile_t *prof, double scale, int64_t *map,
@@ -605,21 +582,6 @@ static lg_err_t credit_inlined_calls(binder_t *b, const lg_profile_t *prof, cons
     return err;
 }
 
-static void merge_arcs(lg_program_t *p)
-{
-    if (p->narcs == 0)
-        return;
-    qsort(p->arcs, p->narcs, sizeof *p->arcs, cmp_arc);
-    size_t out = 0;
-    for (size_t i = 0; i < p->narcs; i++) {
-        if (out > 0 && cmp_arc(&p->arcs[out - 1], &p->arcs[i]) == 0)
-            p->arcs[out - 1].weight = lg_sat_add(p->arcs[out - 1].weight, p->arcs[i].weight);
-        else
-            p->arcs[out++] = p->arcs[i];
-    }
-    p->narcs = out;
-}
-
 static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t ninputs)
 {
     lg_program_t *p = b->prog;
@@ -650,7 +612,7 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
         if (err != LG_OK)
             return err;
     }
-    merge_arcs(p);
+    lg_calls_merge(p->arcs, &p->narcs);
     if (p->nunbound > 0)
         qsort(p->unbound, p->nunbound, sizeof *p->unbound, cmp_unbound);
     for (size_t i = 0; i < p->nfns; i++)

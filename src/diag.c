@@ -1,6 +1,8 @@
 /* diag.c - the diagnostic sink and the one list of error strings. */
 #include "diag.h"
 
+#include "mem.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,20 +57,6 @@ static void count_severity(lg_diag_t *d, lg_severity_t severity)
         d->warnings++;
 }
 
-static char *vformat(const char *fmt, va_list ap)
-{
-    va_list copy;
-    va_copy(copy, ap);
-    int n = vsnprintf(NULL, 0, fmt, copy);
-    va_end(copy);
-    if (n < 0)
-        return NULL;
-    char *s = malloc((size_t)n + 1);
-    if (s != NULL)
-        vsnprintf(s, (size_t)n + 1, fmt, ap);
-    return s;
-}
-
 void lg_diag_vadd(lg_diag_t *d, lg_severity_t severity, const char *where, const char *fmt,
                   va_list ap)
 {
@@ -90,7 +78,7 @@ void lg_diag_vadd(lg_diag_t *d, lg_severity_t severity, const char *where, const
         d->capacity = cap;
     }
     char *w = strdup(where != NULL ? where : "");
-    char *m = vformat(fmt, ap);
+    char *m = lg_vformat(fmt, ap);
     if (w == NULL || m == NULL) {
         free(w);
         free(m);

@@ -616,18 +616,8 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
     uint32_t *next = malloc((prog->nfns ? prog->nfns : 1) * sizeof *next);
     lg_err_t err = next ? LG_OK : LG_ENOMEM;
     for (size_t i = 0; i < prog->nfns && err == LG_OK; i++) {
-        uint32_t first;
-        if (!lg_strmap_put(&by_symbol, prog->fns[i].symbol, (uint32_t)i, &first)) {
+        if (!lg_strmap_put_chained(&by_symbol, next, prog->fns[i].symbol, (uint32_t)i))
             err = LG_ENOMEM;
-            break;
-        }
-        next[i] = UINT32_MAX;
-        if (first != i) {
-            uint32_t tail = first;
-            while (next[tail] != UINT32_MAX)
-                tail = next[tail];
-            next[tail] = (uint32_t)i;
-        }
     }
     size_t unknown = 0;
     char where[4096];

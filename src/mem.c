@@ -2,6 +2,7 @@
 #include "mem.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,4 +58,27 @@ uint64_t lg_scale_count(uint64_t v, double scale)
     if (!(x < 18446744073709551616.0))
         return x > 0 ? UINT64_MAX : 0;
     return x <= 0 ? 0 : (uint64_t)x;
+}
+
+char *lg_vformat(const char *fmt, va_list ap)
+{
+    va_list copy;
+    va_copy(copy, ap);
+    int n = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    if (n < 0)
+        return NULL;
+    char *s = malloc((size_t)n + 1);
+    if (s != NULL)
+        vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
+char *lg_format(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = lg_vformat(fmt, ap);
+    va_end(ap);
+    return s;
 }

@@ -2,6 +2,7 @@
 #ifndef LG_MEM_H
 #define LG_MEM_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,6 +24,10 @@ uint64_t lg_scale_count(uint64_t v, double scale);
 
 /* strdup that accepts NULL (returns NULL) and reports failure through *ok. */
 char *lg_strdup_opt(const char *s, bool *ok);
+
+/* printf into a new string; NULL when memory runs out. */
+char *lg_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *lg_vformat(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Copies n bytes into a new NUL-terminated string; NULL when memory runs out. */
 char *lg_strndup(const char *s, size_t n);

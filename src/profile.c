@@ -73,13 +73,7 @@ lg_err_t lg_profile_add_func(lg_profile_t *p, const lg_pfunc_t *f, uint32_t *id)
         free(copy.qual_name);
         return LG_ENOMEM;
     }
-    p->next_same_name[index] = UINT32_MAX;
-    if (first != index) {
-        uint32_t tail = first;
-        while (p->next_same_name[tail] != UINT32_MAX)
-            tail = p->next_same_name[tail];
-        p->next_same_name[tail] = index;
-    }
+    lg_chain_append(p->next_same_name, first, index);
     p->funcs[p->nfuncs++] = copy;
     if (id != NULL)
         *id = index;
@@ -117,27 +111,7 @@ lg_err_t lg_profile_add_edge(lg_profile_t *p, uint32_t caller, uint32_t callee, 
     return LG_OK;
 }
 
-static int cmp_edge(const void *a, const void *b)
-{
-    const lg_pedge_t *x = a, *y = b;
-    if (x->caller != y->caller)
-        return x->caller < y->caller ? -1 : 1;
-    if (x->callee != y->callee)
-        return x->callee < y->callee ? -1 : 1;
-    return 0;
-}
-
 void lg_profile_finish_edges(lg_profile_t *p)
 {
-    if (p->nedges == 0)
-        return;
-    qsort(p->edges, p->nedges, sizeof *p->edges, cmp_edge);
-    size_t out = 0;
-    for (size_t i = 0; i < p->nedges; i++) {
-        if (out > 0 && cmp_edge(&p->edges[out - 1], &p->edges[i]) == 0)
-            p->edges[out - 1].weight = lg_sat_add(p->edges[out - 1].weight, p->edges[i].weight);
-        else
-            p->edges[out++] = p->edges[i];
-    }
-    p->nedges = out;
+    lg_calls_merge(p->edges, &p->nedges);
 }

@@ -15,6 +15,7 @@
 #ifndef LG_PROFILE_H
 #define LG_PROFILE_H
 
+#include "calls.h"
 #include "diag.h"
 #include "strmap.h"
 
@@ -41,11 +42,8 @@ typedef struct lg_pfunc {
     uint16_t attributes;     /* format-specific flags (.prf: bit 0 counters possibly wrong) */
 } lg_pfunc_t;
 
-typedef struct lg_pedge {
-    uint32_t caller; /* index into lg_profile_t.funcs */
-    uint32_t callee;
-    uint64_t weight;
-} lg_pedge_t;
+/* caller and callee index lg_profile_t.funcs. */
+typedef lg_call_t lg_pedge_t;
 
 typedef struct lg_profile {
     char *path;         /* file it was read from (copied) */

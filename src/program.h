@@ -13,6 +13,7 @@
 #ifndef LG_PROGRAM_H
 #define LG_PROGRAM_H
 
+#include "calls.h"
 #include "diag.h"
 
 #include <stdbool.h>
@@ -39,11 +40,8 @@ typedef struct lg_fn {
     uint32_t flags;       /* LG_FN_* */
 } lg_fn_t;
 
-typedef struct lg_arc {
-    uint32_t caller; /* index into lg_program_t.fns */
-    uint32_t callee;
-    uint64_t weight;
-} lg_arc_t;
+/* caller and callee index lg_program_t.fns. */
+typedef lg_call_t lg_arc_t;
 
 typedef struct lg_unbound {
     char *name;   /* profiled name */

@@ -102,3 +102,23 @@ bool lg_strmap_get(const lg_strmap_t *m, const char *key, uint32_t *value)
     *value = m->values[i];
     return true;
 }
+
+void lg_chain_append(uint32_t *next, uint32_t first, uint32_t index)
+{
+    next[index] = UINT32_MAX;
+    if (first == index)
+        return;
+    uint32_t tail = first;
+    while (next[tail] != UINT32_MAX)
+        tail = next[tail];
+    next[tail] = index;
+}
+
+bool lg_strmap_put_chained(lg_strmap_t *m, uint32_t *next, const char *key, uint32_t index)
+{
+    uint32_t first;
+    if (!lg_strmap_put(m, key, index, &first))
+        return false;
+    lg_chain_append(next, first, index);
+    return true;
+}

@@ -27,6 +27,14 @@ bool lg_strmap_put(lg_strmap_t *m, const char *key, uint32_t value, uint32_t *ex
 /* Looks key up; returns true and sets *value when found. O(1) expected. */
 bool lg_strmap_get(const lg_strmap_t *m, const char *key, uint32_t *value);
 
+/* Same-named entries (statics of one name, aliases) are chained: next[i] is the entry after i
+ * with i's name, or UINT32_MAX. Appends index to the chain that starts at first (the value
+ * lg_strmap_put returned for the name); index == first starts a new chain. O(chain length). */
+void lg_chain_append(uint32_t *next, uint32_t first, uint32_t index);
+
+/* Puts key -> index and chains index after the earlier entries of that name. */
+bool lg_strmap_put_chained(lg_strmap_t *m, uint32_t *next, const char *key, uint32_t index);
+
 /* FNV-1a, the hash the map uses (exposed for tests and for stable bucketing elsewhere). */
 uint64_t lg_strhash(const char *s);
 
