@@ -42,6 +42,16 @@ step "lorgen script reads the .LOR back and writes the same scripts"
 "$lorgen" script fw.lor fw-host host/*.o --ld-script script.ld --ld-include script-order.ld
 cmp fw.ld script.ld && cmp order.ld script-order.ld
 
+if have ld.lld; then
+  step "lorgen callgraph feeds lld's --call-graph-ordering-file without a warning"
+  "$lorgen" callgraph fw.prf fw-host -o fw.cg
+  [ "$(head -1 fw.cg)" = "comms_frame comms_crc 80000" ] || fail "unexpected heaviest edge: $(head -1 fw.cg)"
+  gcc -fuse-ld=lld host/*.o -Wl,--call-graph-ordering-file=fw.cg -o fw-lld 2>lld.err
+  [ ! -s lld.err ] || { cat lld.err >&2; fail "lld warned about the call graph"; }
+  ./fw-lld >lld.out
+  cmp -s base.out lld.out || fail "the lld-linked program prints a different result"
+fi
+
 step "linked ELF only: sections inferred, every GCC prefix matched"
 "$lorgen" fw.prf fw-host -o inferred.lor --ld-script inferred.ld
 grep -q '.text.unlikely.fault_recover' inferred.ld || fail "inferred patterns lack prefixes"

@@ -1,0 +1,200 @@
+/* test_emit.c - the writers: GNU ld script forms, lld call graph, clique report. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include "emit_callgraph.h"
+#include "emit_ld.h"
+#include "mem.h"
+#include "report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct memout {
+    char *text;
+    size_t len;
+    FILE *f;
+} memout_t;
+
+static FILE *mem_open(memout_t *m)
+{
+    m->text = NULL;
+    m->f = open_memstream(&m->text, &m->len);
+    assert_non_null(m->f);
+    return m->f;
+}
+
+static const char *mem_close(memout_t *m)
+{
+    assert_int_equal(fclose(m->f), 0);
+    return m->text;
+}
+
+static void add_fn(lg_lor_t *lor, const char *symbol, const char *section, const char *object,
+                   uint32_t flags)
+{
+    lor->fns = realloc(lor->fns, (lor->nfns + 1) * sizeof *lor->fns);
+    assert_non_null(lor->fns);
+    lor->fns[lor->nfns++] = (lg_lor_fn_t){.symbol = strdup(symbol),
+                                          .section = section ? strdup(section) : NULL,
+                                          .object = object ? strdup(object) : NULL,
+                                          .size = 16,
+                                          .align = 1,
+                                          .flags = flags};
+    lor->cliques[lor->ncliques - 1].count++;
+}
+
+static void sample(lg_lor_t *lor)
+{
+    lg_lor_init(lor);
+    lor->geometry = (lg_geometry_t){8192, 32, 1};
+    lor->cliques = calloc(2, sizeof *lor->cliques);
+    lor->ncliques = 1;
+    lor->cliques[0] = (lg_lor_clique_t){0, 0, 64, 100, 0, 0};
+    add_fn(lor, "hot", ".text.hot.hot", "obj/x.o", 0);
+    add_fn(lor, "guess", ".text.guess", NULL, LG_FN_SECTION_INFERRED);
+    lor->cliques[1] = (lg_lor_clique_t){lor->nfns, 0, 32, 5, 0, 0};
+    lor->ncliques = 2;
+    add_fn(lor, "helper", ".text.helper", "obj/a.o", LG_FN_LOCAL);
+    add_fn(lor, "helper", ".text.helper", "lib/libz.a(b.o)", LG_FN_LOCAL);
+}
+
+static void test_include_form_patterns(void **state)
+{
+    (void)state;
+    lg_lor_t lor;
+    sample(&lor);
+    memout_t m;
+    assert_int_equal(lg_emit_ld_include(&lor, mem_open(&m)), LG_OK);
+    const char *text = mem_close(&m);
+    /* An exact section is named as it is; its object is not needed. */
+    assert_non_null(strstr(text, "\n/* clique 1: 64 bytes, 100 hits */\n*(.text.hot.hot)\n"));
+    /* An inferred section names every prefix GCC may have used. */
+    assert_non_null(strstr(text, "\n*(.text.guess .text.hot.guess .text.unlikely.guess "
+                                 ".text.startup.guess .text.exit.guess)\n"));
+    /* Two sections of one name: each qualified by its object, archive members as a:m. */
+    assert_non_null(strstr(text, "\n*a.o(.text.helper)\n*libz.a:b.o(.text.helper)\n"));
+    assert_null(strstr(text, "SECTIONS"));
+    free(m.text);
+    lg_lor_destroy(&lor);
+}
+
+static void test_script_form_inserts_before_text(void **state)
+{
+    (void)state;
+    lg_lor_t lor;
+    sample(&lor);
+    memout_t m;
+    assert_int_equal(lg_emit_ld_script(&lor, mem_open(&m)), LG_OK);
+    const char *text = mem_close(&m);
+    assert_non_null(strstr(text, "SECTIONS\n{\n  .text.lorgen :\n  {\n"));
+    assert_non_null(strstr(text, "    *(.text.hot.hot)\n"));
+    const char *end = "  }\n}\nINSERT BEFORE .text;\n";
+    assert_string_equal(text + strlen(text) - strlen(end), end);
+    free(m.text);
+    lg_lor_destroy(&lor);
+}
+
+static void test_callgraph_sorted_and_merged(void **state)
+{
+    (void)state;
+    lg_profile_t p1, p2;
+    lg_profile_init(&p1);
+    lg_profile_init(&p2);
+    const char *names[] = {"main", "b", "a", "with space"};
+    for (size_t i = 0; i < 4; i++) {
+        lg_pfunc_t f = {.name = (char *)names[i]};
+        assert_int_equal(lg_profile_add_func(&p1, &f, NULL), LG_OK);
+        assert_int_equal(lg_profile_add_func(&p2, &f, NULL), LG_OK);
+    }
+    assert_int_equal(lg_profile_add_edge(&p1, 0, 1, 5), LG_OK); /* main b 5 */
+    assert_int_equal(lg_profile_add_edge(&p1, 0, 2, 5), LG_OK); /* main a 5 */
+    assert_int_equal(lg_profile_add_edge(&p1, 2, 2, 9), LG_OK); /* a a 9: self call kept */
+    assert_int_equal(lg_profile_add_edge(&p1, 0, 3, 1), LG_OK); /* not writable */
+    assert_int_equal(lg_profile_add_edge(&p2, 0, 1, 2), LG_OK); /* main b +2x2 */
+    lg_profile_finish_edges(&p1);
+    lg_profile_finish_edges(&p2);
+    lg_bind_input_t in[] = {{&p1, 1.0}, {&p2, 2.0}};
+    lg_diag_t d;
+    lg_diag_init(&d);
+    memout_t m;
+    assert_int_equal(lg_emit_callgraph_profiles(in, 2, mem_open(&m), &d), LG_OK);
+    const char *text = mem_close(&m);
+    /* Weight descending, then caller, then callee; the second profile counted twice. */
+    assert_string_equal(text, "a a 9\nmain b 9\nmain a 5\n");
+    assert_true(lg_test_diag_has(&d, LG_WARNING, "1 call edges left out"));
+    free(m.text);
+    lg_profile_destroy(&p1);
+    lg_profile_destroy(&p2);
+    lg_diag_destroy(&d);
+}
+
+static void test_report_is_complete_and_stable(void **state)
+{
+    (void)state;
+    lg_program_t prog;
+    lg_program_init(&prog);
+    prog.fns = calloc(3, sizeof *prog.fns);
+    prog.nfns = 3;
+    const char *syms[] = {"caller", "callee", "unused"};
+    for (size_t i = 0; i < 3; i++)
+        prog.fns[i] = (lg_fn_t){.symbol = strdup(syms[i]),
+                                .section = lg_format(".text.%s", syms[i]),
+                                .size = 100,
+                                .align = 1,
+                                .hits = i < 2 ? 10 * (i + 1) : 0,
+                                .input_order = (uint32_t)i};
+    prog.arcs = calloc(1, sizeof *prog.arcs);
+    prog.arcs[0] = (lg_arc_t){0, 1, 20};
+    prog.narcs = 1;
+    prog.has_call_edges = true;
+    prog.unbound = calloc(1, sizeof *prog.unbound);
+    prog.unbound[0] = (lg_unbound_t){strdup("ghost"), 7, strdup("no function symbol")};
+    prog.nunbound = 1;
+    lg_layout_t layout;
+    lg_layout_init(&layout);
+    layout.geometry = (lg_geometry_t){8192, 32, 1};
+    layout.algorithm = "cliques";
+    layout.cliques = calloc(1, sizeof *layout.cliques);
+    layout.cliques[0] = (lg_clique_t){malloc(2 * sizeof(uint32_t)), 2, 200, 30, 0};
+    layout.cliques[0].fns[0] = 0;
+    layout.cliques[0].fns[1] = 1;
+    layout.ncliques = 1;
+    layout.cold = malloc(sizeof(uint32_t));
+    layout.cold[0] = 2;
+    layout.ncold = 1;
+    lg_report_input_t in = {&prog, &layout, NULL, NULL, 0, 10};
+    memout_t m1, m2;
+    assert_int_equal(lg_report_write(&in, mem_open(&m1)), LG_OK);
+    assert_int_equal(lg_report_write(&in, mem_open(&m2)), LG_OK);
+    const char *text = mem_close(&m1);
+    mem_close(&m2);
+    assert_string_equal(text, m2.text);
+    assert_non_null(strstr(text, "Clique 1   200 bytes   2.4% of the cache   30 hits   100.0% of "
+                                 "all hits\n"));
+    assert_non_null(strstr(text, "  TOTAL "));
+    assert_non_null(strstr(text, "    caller -> callee"));
+    assert_non_null(strstr(text, "  unbound      ghost"));
+    assert_non_null(strstr(text, "  cold         1 functions never executed"));
+    free(m1.text);
+    free(m2.text);
+    lg_layout_destroy(&layout);
+    lg_program_destroy(&prog);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_include_form_patterns),
+        cmocka_unit_test(test_script_form_inserts_before_text),
+        cmocka_unit_test(test_callgraph_sorted_and_merged),
+        cmocka_unit_test(test_report_is_complete_and_stable),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
