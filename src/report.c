@@ -111,12 +111,34 @@ static void write_summary(const lg_report_input_t *in, uint64_t total_hits, FILE
     fputc('\n', out);
 }
 
+/* Moves the k first rows in cmp_rows order to rows[0..k), sorted. Keeps a sorted window of the
+ * best k seen: a row worse than the window's last is rejected with one comparison, so this is
+ * about O(n) for the few rows a report shows. */
+static void select_top(edge_row_t *rows, size_t n, size_t k)
+{
+    qsort(rows, k, sizeof *rows, cmp_rows);
+    for (size_t i = k; i < n; i++) {
+        if (cmp_rows(&rows[i], &rows[k - 1]) >= 0)
+            continue;
+        edge_row_t row = rows[i];
+        size_t j = k - 1;
+        while (j > 0 && cmp_rows(&row, &rows[j - 1]) < 0) {
+            rows[j] = rows[j - 1];
+            j--;
+        }
+        rows[j] = row;
+    }
+}
+
 static void write_edge_table(const lg_program_t *prog, edge_row_t *rows, size_t n,
                              size_t max_rows, bool boundary, FILE *out)
 {
     g_prog = prog;
-    qsort(rows, n, sizeof *rows, cmp_rows);
     size_t shown = max_rows && n > max_rows ? max_rows : n;
+    if (shown < n)
+        select_top(rows, n, shown);
+    else
+        qsort(rows, n, sizeof *rows, cmp_rows);
     for (size_t i = 0; i < shown; i++) {
         const lg_arc_t *a = rows[i].arc;
         char pair[1024];
@@ -136,19 +158,70 @@ static void write_edge_table(const lg_program_t *prog, edge_row_t *rows, size_t 
         fprintf(out, "    [%zu more]\n", n - shown);
 }
 
+/* Buckets every arc by the clique(s) it touches, in one pass: rows[first[c]..first[c+1]) are
+ * clique c's, inside rows first (ninside[c] of them), then the boundary rows. An arc between two
+ * cliques is a boundary row of both. O(arcs). */
+typedef struct clique_rows {
+    edge_row_t *rows;
+    size_t *first;   /* ncliques + 1 offsets */
+    size_t *ninside; /* per clique */
+} clique_rows_t;
+
+static lg_err_t bucket_rows(const lg_program_t *prog, size_t ncliques, const uint32_t *clique_of,
+                            clique_rows_t *out)
+{
+    size_t *fill = calloc(ncliques ? ncliques : 1, sizeof *fill);
+    out->first = calloc(ncliques + 1, sizeof *out->first);
+    out->ninside = calloc(ncliques ? ncliques : 1, sizeof *out->ninside);
+    out->rows = malloc((2 * prog->narcs + 1) * sizeof *out->rows);
+    if (!fill || !out->first || !out->ninside || !out->rows) {
+        free(fill);
+        return LG_ENOMEM;
+    }
+    for (size_t i = 0; i < prog->narcs; i++) {
+        uint32_t from = clique_of[prog->arcs[i].caller], to = clique_of[prog->arcs[i].callee];
+        if (from != NO_CLIQUE)
+            out->first[from + 1]++;
+        if (to != NO_CLIQUE && to != from)
+            out->first[to + 1]++;
+        if (from != NO_CLIQUE && from == to)
+            out->ninside[from]++;
+    }
+    for (size_t c = 0; c < ncliques; c++)
+        out->first[c + 1] += out->first[c];
+    /* Inside rows fill each slice from its start, boundary rows from after the inside ones. */
+    size_t *boundary = calloc(ncliques ? ncliques : 1, sizeof *boundary);
+    if (boundary == NULL) {
+        free(fill);
+        return LG_ENOMEM;
+    }
+    for (size_t i = 0; i < prog->narcs; i++) {
+        const lg_arc_t *a = &prog->arcs[i];
+        uint32_t from = clique_of[a->caller], to = clique_of[a->callee];
+        if (from != NO_CLIQUE && from == to) {
+            out->rows[out->first[from] + fill[from]++] = (edge_row_t){a, NO_CLIQUE, true};
+            continue;
+        }
+        if (from != NO_CLIQUE)
+            out->rows[out->first[from] + out->ninside[from] + boundary[from]++] =
+                (edge_row_t){a, to, true};
+        if (to != NO_CLIQUE)
+            out->rows[out->first[to] + out->ninside[to] + boundary[to]++] =
+                (edge_row_t){a, from, false};
+    }
+    free(fill);
+    free(boundary);
+    return LG_OK;
+}
+
 static lg_err_t write_cliques(const lg_report_input_t *in, const uint32_t *clique_of,
                               uint64_t total_hits, FILE *out)
 {
     const lg_program_t *prog = in->prog;
     const lg_layout_t *layout = in->layout;
-    edge_row_t *inside = malloc((prog->narcs ? prog->narcs : 1) * sizeof *inside);
-    edge_row_t *across = malloc((prog->narcs ? prog->narcs : 1) * sizeof *across);
-    if (inside == NULL || across == NULL) {
-        free(inside);
-        free(across);
-        return LG_ENOMEM;
-    }
-    for (size_t c = 0; c < layout->ncliques; c++) {
+    clique_rows_t cr = {0};
+    lg_err_t err = bucket_rows(prog, layout->ncliques, clique_of, &cr);
+    for (size_t c = 0; c < layout->ncliques && err == LG_OK; c++) {
         const lg_clique_t *cl = &layout->cliques[c];
         fprintf(out, "Clique %zu   %" PRIu64 " bytes   %.1f%% of the cache   %" PRIu64
                      " hits   %.1f%% of all hits",
@@ -173,30 +246,22 @@ static lg_err_t write_cliques(const lg_report_input_t *in, const uint32_t *cliqu
         fprintf(out, "  %-*s %10" PRIu64 " %14" PRIu64 " %6.1f%%  (%" PRIu64
                      " bytes with alignment)\n",
                 w, "TOTAL", bytes, cl->hits, 100.0, cl->bytes);
-        size_t nin = 0, nacross = 0;
-        for (size_t i = 0; i < prog->narcs; i++) {
-            const lg_arc_t *a = &prog->arcs[i];
-            uint32_t from = clique_of[a->caller], to = clique_of[a->callee];
-            if (from == c && to == c)
-                inside[nin++] = (edge_row_t){a, NO_CLIQUE, true};
-            else if (from == c)
-                across[nacross++] = (edge_row_t){a, to, true};
-            else if (to == c)
-                across[nacross++] = (edge_row_t){a, from, false};
-        }
+        edge_row_t *rows = cr.rows + cr.first[c];
+        size_t nin = cr.ninside[c], nacross = cr.first[c + 1] - cr.first[c] - nin;
         if (nin > 0) {
             fprintf(out, "  calls inside%*s %12s\n", 52, "", "weight");
-            write_edge_table(prog, inside, nin, in->max_rows, false, out);
+            write_edge_table(prog, rows, nin, in->max_rows, false, out);
         }
         if (nacross > 0) {
             fprintf(out, "  calls across its boundary%*s %12s\n", 39, "", "weight");
-            write_edge_table(prog, across, nacross, in->max_rows, true, out);
+            write_edge_table(prog, rows + nin, nacross, in->max_rows, true, out);
         }
         fputc('\n', out);
     }
-    free(inside);
-    free(across);
-    return LG_OK;
+    free(cr.rows);
+    free(cr.first);
+    free(cr.ninside);
+    return err;
 }
 
 static void write_left_out(const lg_report_input_t *in, FILE *out)
