@@ -2,10 +2,14 @@
  * calling-context tree over functions f0..fN-1 whose callee choice is skewed so that a few
  * functions are hot, as in real programs.
  *
- *   lg_gen_prf FUNCTIONS CALL_RECORDS SEED OUT.prf
+ *   lg_gen_prf FUNCTIONS CALL_RECORDS SEED OUT.prf [statistical]
+ *
+ * With "statistical", the same hits are written as a statistical profile: function records
+ * only, no trace.
  */
 #include "prf.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,10 +40,11 @@ static uint32_t pick_callee(uint32_t n)
 
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: lg_gen_prf FUNCTIONS CALL_RECORDS SEED OUT.prf\n");
+    if (argc != 5 && !(argc == 6 && strcmp(argv[5], "statistical") == 0)) {
+        fprintf(stderr, "usage: lg_gen_prf FUNCTIONS CALL_RECORDS SEED OUT.prf [statistical]\n");
         return 2;
     }
+    bool statistical = argc == 6;
     uint32_t nfuncs = (uint32_t)strtoul(argv[1], NULL, 10);
     uint32_t ncalls = (uint32_t)strtoul(argv[2], NULL, 10);
     rng_state = strtoull(argv[3], NULL, 10) | 1u;
@@ -61,7 +66,9 @@ int main(int argc, char **argv)
         depth[i] = d++;
         hits[path_fn[i]] += path_hits[i];
     }
-    lg_prf_header_t h = {.version = 1, .type = LG_PRF_TYPE_TRACE, .counter1_kind = 0x23};
+    lg_prf_header_t h = {.version = 1,
+                         .type = statistical ? LG_PRF_TYPE_STATISTICAL : LG_PRF_TYPE_TRACE,
+                         .counter1_kind = statistical ? 0 : 0x23};
     lg_prf_writer_t w;
     lg_prf_writer_init(&w, &h);
     char name[32];
@@ -72,7 +79,7 @@ int main(int argc, char **argv)
     }
     uint32_t *open_calls = malloc((GEN_MAX_DEPTH + 1) * sizeof *open_calls);
     uint32_t nopen = 0;
-    for (uint32_t i = 0; i < ncalls; i++) {
+    for (uint32_t i = 0; i < ncalls && !statistical; i++) {
         while (nopen > depth[i])
             lg_prf_write_return(&w, open_calls[--nopen]);
         snprintf(name, sizeof name, "f%u", path_fn[i]);
