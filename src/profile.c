@@ -23,6 +23,7 @@ void lg_profile_destroy(lg_profile_t *p)
     }
     free(p->funcs);
     free(p->edges);
+    free(p->costs);
     free(p->next_same_name);
     free(p->path);
     lg_strmap_destroy(&p->by_name);
@@ -114,4 +115,27 @@ lg_err_t lg_profile_add_edge(lg_profile_t *p, uint32_t caller, uint32_t callee, 
 void lg_profile_finish_edges(lg_profile_t *p)
 {
     lg_calls_merge(p->edges, &p->nedges);
+}
+
+lg_err_t lg_profile_intern(lg_profile_t *p, const char *name, const char *link_label,
+                           const char *qual_name, uint32_t *id)
+{
+    int64_t found = lg_profile_find(p, name, link_label, qual_name);
+    if (found >= 0) {
+        *id = (uint32_t)found;
+        return LG_OK;
+    }
+    lg_pfunc_t f = {.name = (char *)name, .link_label = (char *)link_label,
+                    .qual_name = (char *)qual_name};
+    return lg_profile_add_func(p, &f, id);
+}
+
+lg_err_t lg_profile_add_cost(lg_profile_t *p, uint32_t func, uint64_t position, uint64_t cost)
+{
+    if (func >= p->nfuncs)
+        return LG_EINVAL;
+    if (!lg_grow((void **)&p->costs, &p->costs_cap, p->ncosts + 1, sizeof *p->costs))
+        return LG_ENOMEM;
+    p->costs[p->ncosts++] = (lg_pcost_t){func, position, cost};
+    return LG_OK;
 }

@@ -45,6 +45,21 @@ typedef struct lg_pfunc {
 /* caller and callee index lg_profile_t.funcs. */
 typedef lg_call_t lg_pedge_t;
 
+/* Cost at one position inside a function: which instructions (or source lines) of a large
+ * function are hot. Positions are absolute instruction addresses as profiled when
+ * lg_profile_t.cost_positions is LG_POS_ADDRESS, source line numbers when LG_POS_LINE. */
+typedef struct lg_pcost {
+    uint32_t func;     /* index into lg_profile_t.funcs */
+    uint64_t position;
+    uint64_t cost;     /* in the unit of the profile's counter 1 (instructions, samples, ...) */
+} lg_pcost_t;
+
+typedef enum lg_pos_kind {
+    LG_POS_NONE = 0,    /* the profile has no per-position costs */
+    LG_POS_ADDRESS = 1, /* instruction addresses */
+    LG_POS_LINE = 2,    /* source line numbers */
+} lg_pos_kind_t;
+
 typedef struct lg_profile {
     char *path;         /* file it was read from (copied) */
     const char *format; /* loader name, static string: "prf", ... */
@@ -59,6 +74,11 @@ typedef struct lg_profile {
     size_t nfuncs, funcs_cap;
     lg_pedge_t *edges; /* after lg_profile_finish_edges: sorted by (caller, callee), unique */
     size_t nedges, edges_cap;
+
+    lg_pcost_t *costs; /* per-position costs, in the order added; may repeat a (func, position) */
+    size_t ncosts, costs_cap;
+    lg_pos_kind_t cost_positions;
+    const char *counter1_unit; /* static text naming counter 1 ("Ir", "samples", "ns"); or NULL */
 
     lg_strmap_t by_name; /* name -> index of the first function with that name */
     uint32_t *next_same_name; /* per function: next function with its name, or UINT32_MAX */
@@ -75,6 +95,15 @@ lg_err_t lg_profile_set_path(lg_profile_t *p, const char *path);
  * name (same-named statics); by_name keeps the first. Fails with LG_ELIMIT past
  * LG_PROFILE_MAX_FUNCS. */
 lg_err_t lg_profile_add_func(lg_profile_t *p, const lg_pfunc_t *f, uint32_t *id);
+
+/* Finds the function with this name, link label and qualified name, or adds it with zero
+ * counters; *id receives its index. For loaders that meet functions as they read (callgrind,
+ * perf script, ...). */
+lg_err_t lg_profile_intern(lg_profile_t *p, const char *name, const char *link_label,
+                           const char *qual_name, uint32_t *id);
+
+/* Records cost at a position inside function func (see lg_pcost_t). */
+lg_err_t lg_profile_add_cost(lg_profile_t *p, uint32_t func, uint64_t position, uint64_t cost);
 
 /* Finds the function whose name, link label and qualified name all equal the given ones (NULL and
  * "" are the same). Returns its index, or -1. O(1) expected for a unique name, O(k) for k
