@@ -652,3 +652,29 @@ lg_err_t lg_bind(const lg_bind_input_t *inputs, size_t ninputs, const lg_elfsyms
     }
     return err;
 }
+
+uint64_t lg_profile_volume(const lg_profile_t *p)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < p->nfuncs; i++)
+        v = lg_sat_add(v, p->funcs[i].hits);
+    if (v == 0)
+        for (size_t i = 0; i < p->nedges; i++)
+            v = lg_sat_add(v, p->edges[i].weight);
+    return v;
+}
+
+void lg_bind_normalize(lg_bind_input_t *inputs, size_t ninputs)
+{
+    uint64_t largest = 0;
+    for (size_t k = 0; k < ninputs; k++) {
+        uint64_t v = lg_profile_volume(inputs[k].profile);
+        if (v > largest)
+            largest = v;
+    }
+    for (size_t k = 0; k < ninputs; k++) {
+        uint64_t v = lg_profile_volume(inputs[k].profile);
+        if (v > 0)
+            inputs[k].scale *= (double)largest / (double)v;
+    }
+}

@@ -25,12 +25,23 @@
 #include "program.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* One profile and the factor its counts are multiplied by when profiles are merged. */
 typedef struct lg_bind_input {
     const lg_profile_t *profile;
     double scale; /* 1.0 = counts as read */
 } lg_bind_input_t;
+
+/* A profile's size for normalization: the sum of its functions' hits, or, when it has none, the
+ * sum of its call weights. 0 for an empty profile. */
+uint64_t lg_profile_volume(const lg_profile_t *p);
+
+/* Normalizes merged profiles so that a long run does not drown a short one: each input's scale
+ * (its user weight, 1.0 by default) is multiplied by V_max / V_k, V being lg_profile_volume and
+ * V_max the largest volume among the inputs. After this, profile k contributes weight_k times
+ * as much as the largest profile would at weight 1. Empty profiles keep their scale. */
+void lg_bind_normalize(lg_bind_input_t *inputs, size_t ninputs);
 
 /* Builds out (initialised by the caller with lg_program_init) from the ELF symbols and zero or
  * more profiles. Warnings and notes about unbound names go to d; errors only for memory or

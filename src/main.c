@@ -32,6 +32,9 @@
 #define EXIT_BAD_INPUT 1
 #define EXIT_USAGE 2
 
+/* Largest --weight: beyond it a profile's counts would saturate the 64-bit counters. */
+#define LG_WEIGHT_MAX 1e6
+
 /* Largest .LOR file `lorgen script` reads, in bytes: far above any real link order. */
 #define LG_LOR_MAX_FILE (1ull << 30)
 
@@ -61,6 +64,10 @@ static const char usage_text[] =
     "  --ways N               associativity  [default: 1]\n"
     "Inputs:\n"
     "  --format NAME          read the next profile as NAME (see `lorgen formats`)\n"
+    "  --weight W             count the next profile W times when merging  [default: 1]\n"
+    "  --no-normalize         merge profiles as read; by default each is first scaled to\n"
+    "                         the largest one's volume, so a long run does not drown a\n"
+    "                         short one\n"
     "Other:\n"
     "  -n, --rows N           rows per table in the report, 0 for all  [default: 10]\n"
     "  -q, --quiet            errors only\n"
@@ -129,6 +136,7 @@ static _Noreturn void usage_error(const char *fmt, ...)
 typedef struct input_arg {
     const char *path;
     const char *format; /* --format given before it, or NULL */
+    double weight;      /* --weight given before it, or 1.0 */
 } input_arg_t;
 
 typedef struct options {
@@ -141,6 +149,7 @@ typedef struct options {
     const char *report;
     lg_geometry_t geometry;
     size_t rows;
+    bool normalize; /* scale merged profiles to one volume (default), see lg_bind_normalize */
 } options_t;
 
 /* Parses a byte count: digits with an optional K/M (KiB/MiB) suffix. */
@@ -181,6 +190,7 @@ static void parse_args(int argc, char **argv, options_t *o)
     memset(o, 0, sizeof *o);
     o->geometry = (lg_geometry_t){LG_CACHE_SIZE_DEFAULT, LG_LINE_SIZE_DEFAULT, LG_WAYS_DEFAULT};
     o->rows = LG_REPORT_ROWS_DEFAULT;
+    o->normalize = true;
     o->inputs = calloc((size_t)argc, sizeof *o->inputs);
     if (o->inputs == NULL) {
         fputs("lorgen: out of memory\n", stderr);
@@ -193,12 +203,15 @@ static void parse_args(int argc, char **argv, options_t *o)
         i = 2;
     }
     const char *pending_format = NULL;
+    double pending_weight = 0.0; /* 0: none given */
     bool options_done = false;
     for (; i < argc; i++) {
         char *arg = argv[i];
         if (options_done || arg[0] != '-' || strcmp(arg, "-") == 0) {
-            o->inputs[o->ninputs++] = (input_arg_t){arg, pending_format};
+            o->inputs[o->ninputs++] =
+                (input_arg_t){arg, pending_format, pending_weight > 0.0 ? pending_weight : 1.0};
             pending_format = NULL;
+            pending_weight = 0.0;
             continue;
         }
         if (strcmp(arg, "--") == 0) {
@@ -235,9 +248,14 @@ static void parse_args(int argc, char **argv, options_t *o)
             g_verbosity = 2;
             continue;
         }
+        if (strcmp(name, "--no-normalize") == 0) {
+            o->normalize = false;
+            continue;
+        }
         static const char *const with_value[] = {
             "-o",       "--output",      "--ld-script", "--ld",   "--ld-include", "--report",
-            "--cache-size", "--line-size", "--ways",    "--format", "-n",         "--rows"};
+            "--cache-size", "--line-size", "--ways",    "--format", "-n",         "--rows",
+            "--weight"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
             known = known || strcmp(name, with_value[k]) == 0;
@@ -264,7 +282,15 @@ static void parse_args(int argc, char **argv, options_t *o)
             o->geometry.ways = (uint32_t)parse_size(name, value);
         else if (strcmp(name, "-n") == 0 || strcmp(name, "--rows") == 0)
             o->rows = parse_count(name, value);
-        else if (strcmp(name, "--format") == 0) {
+        else if (strcmp(name, "--weight") == 0) {
+            char *end;
+            errno = 0;
+            pending_weight = strtod(value, &end);
+            if (end == value || *end != '\0' || errno != 0 || !(pending_weight > 0.0) ||
+                pending_weight > LG_WEIGHT_MAX)
+                usage_error("--weight: expected a number above 0 and at most %g, found '%s'",
+                            LG_WEIGHT_MAX, value);
+        } else if (strcmp(name, "--format") == 0) {
             if (lg_loader_find(value) == NULL)
                 usage_error("--format: unknown format '%s' (see 'lorgen formats')", value);
             pending_format = value;
@@ -272,12 +298,15 @@ static void parse_args(int argc, char **argv, options_t *o)
     }
     if (pending_format != NULL)
         usage_error("--format %s is not followed by a profile", pending_format);
+    if (pending_weight > 0.0)
+        usage_error("--weight is not followed by a profile");
 }
 
 /* ---- Inputs --------------------------------------------------------------------------------- */
 
 typedef struct inputs {
     lg_profile_t *profiles;
+    double *profile_weights; /* --weight of each profile */
     size_t nprofiles;
     lg_elfsyms_t elf;
     size_t nelf;
@@ -314,8 +343,9 @@ static int load_inputs(const options_t *o, inputs_t *in, bool profiles_allowed, 
     memset(in, 0, sizeof *in);
     lg_elfsyms_init(&in->elf);
     in->profiles = calloc(o->ninputs ? o->ninputs : 1, sizeof *in->profiles);
+    in->profile_weights = calloc(o->ninputs ? o->ninputs : 1, sizeof *in->profile_weights);
     in->elf_paths = calloc(o->ninputs ? o->ninputs : 1, sizeof *in->elf_paths);
-    if (in->profiles == NULL || in->elf_paths == NULL) {
+    if (in->profiles == NULL || in->profile_weights == NULL || in->elf_paths == NULL) {
         message(LG_ERROR, "", "out of memory");
         return EXIT_BAD_INPUT;
     }
@@ -360,7 +390,7 @@ static int load_inputs(const options_t *o, inputs_t *in, bool profiles_allowed, 
             flush_diag(d);
             return EXIT_BAD_INPUT;
         }
-        in->nprofiles++;
+        in->profile_weights[in->nprofiles++] = arg->weight;
         if (!p->has_call_edges)
             message(LG_NOTE, arg->path,
                     "%s profile without call information: functions are grouped by hotness "
@@ -376,15 +406,19 @@ static void free_inputs(inputs_t *in)
     for (size_t i = 0; i < in->nprofiles; i++)
         lg_profile_destroy(&in->profiles[i]);
     free(in->profiles);
+    free(in->profile_weights);
     free(in->elf_paths);
     lg_elfsyms_destroy(&in->elf);
 }
 
-static lg_bind_input_t *bind_inputs(const inputs_t *in)
+/* The profiles with their --weight, normalized unless --no-normalize. */
+static lg_bind_input_t *bind_inputs(const options_t *o, const inputs_t *in)
 {
     lg_bind_input_t *b = calloc(in->nprofiles ? in->nprofiles : 1, sizeof *b);
     for (size_t i = 0; b != NULL && i < in->nprofiles; i++)
-        b[i] = (lg_bind_input_t){&in->profiles[i], 1.0};
+        b[i] = (lg_bind_input_t){&in->profiles[i], in->profile_weights[i]};
+    if (b != NULL && o->normalize && in->nprofiles > 1)
+        lg_bind_normalize(b, in->nprofiles);
     return b;
 }
 
@@ -491,7 +525,7 @@ static int cmd_optimize(const options_t *o)
     lg_program_init(&prog);
     lg_layout_init(&layout);
     lg_lor_init(&lor);
-    lg_bind_input_t *binds = status == 0 ? bind_inputs(&in) : NULL;
+    lg_bind_input_t *binds = status == 0 ? bind_inputs(o, &in) : NULL;
     if (status == 0 && binds == NULL)
         status = EXIT_BAD_INPUT;
     if (status == 0 && lg_bind(binds, in.nprofiles, &in.elf, &prog, &d) != LG_OK)
@@ -517,18 +551,15 @@ static int cmd_optimize(const options_t *o)
         }
     }
     if (status == 0) {
-        const lg_profile_t **profs = calloc(in.nprofiles ? in.nprofiles : 1, sizeof *profs);
-        for (size_t i = 0; profs != NULL && i < in.nprofiles; i++)
-            profs[i] = &in.profiles[i];
-        lg_report_input_t report = {&prog, &layout, &lor, profs, in.nprofiles, o->rows};
+        lg_report_input_t report = {&prog,           &layout, &lor,   binds,
+                                    in.nprofiles,    o->normalize, o->rows};
         output_t outs[] = {
             {o->output, write_lor, &lor},
             {o->ld_script, write_ld_script, &lor},
             {o->ld_include, write_ld_include, &lor},
             {o->report, write_report, &report},
         };
-        status = profs ? write_outputs(outs, sizeof outs / sizeof *outs, &d) : EXIT_BAD_INPUT;
-        free(profs);
+        status = write_outputs(outs, sizeof outs / sizeof *outs, &d);
         progress("%zu cliques, %zu functions placed", layout.ncliques, lor.nfns);
     }
     free(binds);
@@ -653,7 +684,7 @@ static int cmd_callgraph(const options_t *o)
         message(LG_ERROR, "", "callgraph: expected at least one profile");
         status = EXIT_USAGE;
     }
-    lg_bind_input_t *binds = status == 0 ? bind_inputs(&in) : NULL;
+    lg_bind_input_t *binds = status == 0 ? bind_inputs(o, &in) : NULL;
     lg_program_t prog;
     lg_program_init(&prog);
     bool bound = false;

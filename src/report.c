@@ -56,7 +56,7 @@ static void write_inputs(const lg_report_input_t *in, FILE *out)
 {
     fputs("Inputs\n", out);
     for (size_t i = 0; i < in->nprofiles; i++) {
-        const lg_profile_t *p = in->profiles[i];
+        const lg_profile_t *p = in->profiles[i].profile;
         fprintf(out, "  profile  %s: %s, %s profile, %zu functions", p->path ? p->path : "?",
                 p->format ? p->format : "?",
                 p->kind == LG_PROFILE_TRACE ? "trace" : "statistical", p->nfuncs);
@@ -69,7 +69,16 @@ static void write_inputs(const lg_report_input_t *in, FILE *out)
             fprintf(out, "; counter 1: %s, counter 2: %s", lg_prf_counter_name(p->counter1_kind),
                     lg_prf_counter_name(p->counter2_kind));
         fputc('\n', out);
+        if (in->nprofiles > 1 || in->profiles[i].scale != 1.0)
+            fprintf(out, "           merged at x%.6g (%" PRIu64 " hits as read)\n",
+                    in->profiles[i].scale, lg_profile_volume(p));
     }
+    if (in->nprofiles > 1)
+        fprintf(out, "  %s\n",
+                in->normalized
+                    ? "profiles are normalized to the largest one's volume (sum of hits), then "
+                      "multiplied by their --weight"
+                    : "profiles are merged as read (--no-normalize), multiplied by their --weight");
     if (in->lor != NULL)
         for (size_t i = 0; i < in->lor->ninputs; i++)
             if (strcmp(in->lor->inputs[i].kind, "elf") == 0)

@@ -9,12 +9,14 @@
 #ifndef LG_REPORT_H
 #define LG_REPORT_H
 
+#include "bind.h"
 #include "diag.h"
 #include "layout.h"
 #include "lor.h"
 #include "profile.h"
 #include "program.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -25,8 +27,9 @@ typedef struct lg_report_input {
     const lg_program_t *prog;
     const lg_layout_t *layout;
     const lg_lor_t *lor; /* for the list of inputs */
-    const lg_profile_t *const *profiles;
+    const lg_bind_input_t *profiles; /* the profiles with the scale each was merged at */
     size_t nprofiles;
+    bool normalized; /* scales include per-profile normalization (lg_bind_normalize) */
     size_t max_rows; /* rows per edge table and per left-out list; 0 = all */
 } lg_report_input_t;
 

@@ -261,6 +261,30 @@ static void test_calls_of_inlined_functions_go_to_their_callers(void **state)
     lg_elfsyms_destroy(&elf);
 }
 
+static void test_normalize_scales_to_the_largest_volume(void **state)
+{
+    (void)state;
+    lg_profile_t big, small, empty;
+    lg_profile_init(&big);
+    lg_profile_init(&small);
+    lg_profile_init(&empty);
+    add(&big, "a", NULL, NULL, 60);
+    add(&big, "b", NULL, NULL, 40);
+    uint32_t x = add(&small, "a", NULL, NULL, 0), y = add(&small, "b", NULL, NULL, 0);
+    /* No hits: the volume is the call weight. */
+    assert_int_equal(lg_profile_add_edge(&small, x, y, 25), LG_OK);
+    assert_int_equal(lg_profile_volume(&big), 100);
+    assert_int_equal(lg_profile_volume(&small), 25);
+    lg_bind_input_t in[] = {{&big, 2.0}, {&small, 1.0}, {&empty, 1.0}};
+    lg_bind_normalize(in, 3);
+    assert_true(in[0].scale == 2.0); /* the largest keeps its weight */
+    assert_true(in[1].scale == 4.0); /* 100 / 25 */
+    assert_true(in[2].scale == 1.0); /* nothing to scale */
+    lg_profile_destroy(&big);
+    lg_profile_destroy(&small);
+    lg_profile_destroy(&empty);
+}
+
 static void test_clone_base_names(void **state)
 {
     (void)state;
@@ -298,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_linked_only_infers_sections),
         cmocka_unit_test(test_objects_only_and_merged_profiles),
         cmocka_unit_test(test_calls_of_inlined_functions_go_to_their_callers),
+        cmocka_unit_test(test_normalize_scales_to_the_largest_volume),
         cmocka_unit_test(test_clone_base_names),
         cmocka_unit_test(test_no_functions_is_an_error),
     };
