@@ -7,7 +7,7 @@
 
 static const lg_loader_t loaders[] = {
     {"prf", "CodeScape profiler file (.prf): trace and statistical profiles", lg_prf_probe,
-     lg_prf_load},
+     lg_prf_load, NULL},
 };
 
 const lg_loader_t *lg_loaders(size_t *count)
@@ -30,4 +30,12 @@ const lg_loader_t *lg_loader_detect(const uint8_t *head, size_t len)
         if (loaders[i].probe(head, len))
             return &loaders[i];
     return NULL;
+}
+
+lg_err_t lg_loader_load(const lg_loader_t *loader, const char *path,
+                        const lg_load_options_t *options, lg_profile_t *out, lg_diag_t *d)
+{
+    if (loader->load_with != NULL && options != NULL)
+        return loader->load_with(path, options, out, d);
+    return loader->load(path, out, d);
 }

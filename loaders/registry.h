@@ -13,12 +13,24 @@
 /* Bytes of a file's start that probes look at. */
 #define LG_PROBE_BYTES 4096u
 
+/* Options some formats take. */
+typedef struct lg_load_options {
+    const char *event; /* perf script: the one event to read when several are interleaved */
+} lg_load_options_t;
+
 typedef struct lg_loader {
     const char *name;        /* --format NAME */
     const char *description; /* one line for `lorgen formats` */
     bool (*probe)(const uint8_t *head, size_t len);
     lg_err_t (*load)(const char *path, lg_profile_t *out, lg_diag_t *d);
+    /* The same with options; NULL when the format takes none. */
+    lg_err_t (*load_with)(const char *path, const lg_load_options_t *options, lg_profile_t *out,
+                          lg_diag_t *d);
 } lg_loader_t;
+
+/* Loads with the options the format takes; options it does not take are ignored. */
+lg_err_t lg_loader_load(const lg_loader_t *loader, const char *path,
+                        const lg_load_options_t *options, lg_profile_t *out, lg_diag_t *d);
 
 /* All loaders, in probing order; *count receives how many. */
 const lg_loader_t *lg_loaders(size_t *count);

@@ -65,6 +65,8 @@ static const char usage_text[] =
     "Inputs:\n"
     "  --format NAME          read the next profile as NAME (see `lorgen formats`)\n"
     "  --weight W             count the next profile W times when merging  [default: 1]\n"
+    "  --event NAME           perf script: read only this event when several are\n"
+    "                         interleaved  [default: the first one seen]\n"
     "  --no-normalize         merge profiles as read; by default each is first scaled to\n"
     "                         the largest one's volume, so a long run does not drown a\n"
     "                         short one\n"
@@ -150,6 +152,7 @@ typedef struct options {
     lg_geometry_t geometry;
     size_t rows;
     bool normalize; /* scale merged profiles to one volume (default), see lg_bind_normalize */
+    lg_load_options_t load; /* options for the loaders that take them (--event) */
 } options_t;
 
 /* Parses a byte count: digits with an optional K/M (KiB/MiB) suffix. */
@@ -255,7 +258,7 @@ static void parse_args(int argc, char **argv, options_t *o)
         static const char *const with_value[] = {
             "-o",       "--output",      "--ld-script", "--ld",   "--ld-include", "--report",
             "--cache-size", "--line-size", "--ways",    "--format", "-n",         "--rows",
-            "--weight"};
+            "--weight",     "--event"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
             known = known || strcmp(name, with_value[k]) == 0;
@@ -282,6 +285,8 @@ static void parse_args(int argc, char **argv, options_t *o)
             o->geometry.ways = (uint32_t)parse_size(name, value);
         else if (strcmp(name, "-n") == 0 || strcmp(name, "--rows") == 0)
             o->rows = parse_count(name, value);
+        else if (strcmp(name, "--event") == 0)
+            o->load.event = value;
         else if (strcmp(name, "--weight") == 0) {
             char *end;
             errno = 0;
@@ -385,7 +390,7 @@ static int load_inputs(const options_t *o, inputs_t *in, bool profiles_allowed, 
         lg_profile_t *p = &in->profiles[in->nprofiles];
         lg_profile_init(p);
         progress("reading %s profile %s", loader->name, arg->path);
-        if (loader->load(arg->path, p, d) != LG_OK) {
+        if (lg_loader_load(loader, arg->path, &o->load, p, d) != LG_OK) {
             lg_profile_destroy(p);
             flush_diag(d);
             return EXIT_BAD_INPUT;
