@@ -1,6 +1,7 @@
 /* registry.c - the table of profile loaders. */
 #include "registry.h"
 
+#include "aprof.h"
 #include "prf.h"
 
 #include <string.h>
@@ -8,6 +9,9 @@
 static const lg_loader_t loaders[] = {
     {"prf", "CodeScape profiler file (.prf): trace and statistical profiles", lg_prf_probe,
      lg_prf_load, NULL},
+    {"aprof", "aprof report (.aprof, versions 0-6): calls and costs; call edges from the "
+              "calling-context tree",
+     lg_aprof_probe, lg_aprof_load, NULL},
 };
 
 const lg_loader_t *lg_loaders(size_t *count)

@@ -61,8 +61,9 @@ static void write_inputs(const lg_report_input_t *in, FILE *out)
                 p->format ? p->format : "?",
                 p->kind == LG_PROFILE_TRACE ? "trace" : "statistical", p->nfuncs);
         if (p->kind == LG_PROFILE_TRACE)
-            fprintf(out, ", %" PRIu64 " call records, %zu call edges", p->call_records,
-                    p->nedges);
+            fprintf(out, ", %" PRIu64 " call records", p->call_records);
+        if (p->has_call_edges)
+            fprintf(out, ", %zu call edges", p->nedges);
         else
             fputs(", no call edges: ordered by hotness only", out);
         if (p->format && strcmp(p->format, "prf") == 0 && p->kind == LG_PROFILE_TRACE)
