@@ -2,6 +2,7 @@
 #include "registry.h"
 
 #include "aprof.h"
+#include "callgrind.h"
 #include "prf.h"
 
 #include <string.h>
@@ -12,6 +13,8 @@ static const lg_loader_t loaders[] = {
     {"aprof", "aprof report (.aprof, versions 0-6): calls and costs; call edges from the "
               "calling-context tree",
      lg_aprof_probe, lg_aprof_load, NULL},
+    {"callgrind", "Valgrind callgrind profile (callgrind.out.*): call counts and costs",
+     lg_callgrind_probe, lg_callgrind_load, NULL},
 };
 
 const lg_loader_t *lg_loaders(size_t *count)

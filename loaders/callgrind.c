@@ -1,0 +1,1253 @@
+/* callgrind.c - read Valgrind callgrind profiles (format version 1) into an lg_profile_t.
+ *
+ * The file is streamed one line at a time (at most LG_CALLGRIND_MAX_LINE bytes) and each line is
+ * told apart by its first characters:
+ *   empty, or '#'     skipped
+ *   KEY: value        header line: events:, positions:, part:, version:, summary:, totals:, ...
+ *   KEY=value         a name (ob= fl= fi= fe= fn=, cob= cfi= cfl= cfn=, jfi= jfn=), a call
+ *                     (calls=) or a jump (jump= jcnd=)
+ *   digit + - *       cost line: the subpositions of "positions:", then one number per event
+ * Header lines may appear anywhere (a file holds several parts); "part:" starts a new part and
+ * forgets the current names and subpositions, while name ids stay defined to the end of the file.
+ *
+ * Definitions:
+ *   name table   "KEY=(N) name" defines id N and "KEY=(N)" refers back to it. There are three
+ *                tables, as callgrind's writer and every reader use them (the specification's
+ *                wording suggests one per key): files (fl fi fe cfi cfl jfi), functions (fn cfn
+ *                jfn) and objects (ob cob).
+ *   subposition  one column of a cost line (instr, bb or line). "+N", "-N" and "*" are relative
+ *                to the same column of the previous cost line of any kind (regular, call site,
+ *                or the position line after a jump), as the readers do; the targets on calls=,
+ *                jump= and jcnd= lines are checked but neither used nor remembered.
+ *   function     (name, qualifier): the name as written without callgrind's recursion suffix
+ *                ("f'2" is f), the qualifier the source file that fl= names when the fn= line
+ *                is read, or the object (ob=) when callgrind did not know the file ("???"). A
+ *                callee's file is the cfi=/cfl= given since the previous cfn=, else the current
+ *                file (fi=/fe= included); its object likewise cob= or the current ob=.
+ *   call         "calls=COUNT TARGET" and the cost line after it: COUNT calls from the current
+ *                function to the function of the last cfn=, and their inclusive cost, measured
+ *                at the call site. This cost is not the caller's self cost.
+ *
+ * Model (docs/loaders/callgrind.md): edge weight = summed call counts; hits = calls into the
+ * function, or 1 for a function that ran (self cost or calls made) without a recorded caller;
+ * counter 1/2 = the first two events of the first "events:" line, self = its cost lines,
+ * total = self + inclusive cost of its calls to other functions; per-position costs of counter 1
+ * from the self cost lines, by instruction address when the file has them, else by line.
+ *
+ * Every failure is one error diagnostic "PATH:LINE: expected ..., found ..." and an empty profile.
+ * Memory grows with names, functions, edges and profiled positions: repeated pairs are summed as
+ * they are read, never kept per line.
+ *
+ * Reference: Callgrind Format Specification, https://valgrind.org/docs/manual/cl-format.html
+ * (valgrind callgrind/docs/cl-format.xml); the writer valgrind callgrind/dump.c.
+ */
+#include "callgrind.h"
+
+#include "mem.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+/* Subposition kinds a "positions:" line may list: instr, bb, line. */
+#define MAX_POSITIONS 3u
+/* Bytes of a line quoted in a message, and the room they need escaped (\xNN) plus "...". */
+#define QUOTE_BYTES 80u
+#define QUOTE_BUFFER (QUOTE_BYTES * 4u + 4u)
+/* Longest header or spec key remembered for the unknown-line warning. */
+#define KEY_TEXT_BYTES 32u
+/* Longest "events:"/"positions:" value repeated in messages. */
+#define LIST_TEXT_BYTES 200u
+/* The file name callgrind writes when a function has no debug information. */
+#define UNKNOWN_FILE "???"
+/* Slots a pair map starts with; it doubles at half load. */
+#define PAIRMAP_MIN_CAPACITY 64u
+#define UTF8_BOM "\xEF\xBB\xBF"
+#define UTF8_BOM_LEN 3u
+
+/* ---- A hash map from a pair of integers to an integer ------------------------------------ */
+
+typedef struct pair_slot {
+    uint64_t a, b;
+    uint64_t value;
+    bool used;
+} pair_slot_t;
+
+typedef struct pairmap {
+    pair_slot_t *slots;
+    size_t count, capacity; /* capacity: a power of two, or 0 */
+} pairmap_t;
+
+static uint64_t pair_hash(uint64_t a, uint64_t b)
+{
+    /* splitmix64's finalizer over a mix of both halves */
+    uint64_t h = a * 0x9e3779b97f4a7c15u ^ b;
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9u;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebu;
+    h ^= h >> 31;
+    return h;
+}
+
+/* The slot holding (a, b), or the empty slot where it belongs. capacity must be > 0. */
+static pair_slot_t *pair_slot(const pairmap_t *m, uint64_t a, uint64_t b)
+{
+    size_t mask = m->capacity - 1;
+    for (size_t i = (size_t)pair_hash(a, b) & mask;; i = (i + 1) & mask) {
+        pair_slot_t *s = &m->slots[i];
+        if (!s->used || (s->a == a && s->b == b))
+            return s;
+    }
+}
+
+static bool pair_get(const pairmap_t *m, uint64_t a, uint64_t b, uint64_t *value)
+{
+    if (m->capacity == 0)
+        return false;
+    const pair_slot_t *s = pair_slot(m, a, b);
+    if (!s->used)
+        return false;
+    *value = s->value;
+    return true;
+}
+
+/* Sets (a, b) -> value; false when memory runs out. Amortized O(1). */
+static bool pair_put(pairmap_t *m, uint64_t a, uint64_t b, uint64_t value)
+{
+    if (2 * (m->count + 1) > m->capacity) {
+        size_t cap = m->capacity == 0 ? PAIRMAP_MIN_CAPACITY : 2 * m->capacity;
+        if (cap < m->capacity)
+            return false;
+        pair_slot_t *slots = calloc(cap, sizeof *slots); /* calloc checks cap * size */
+        if (slots == NULL)
+            return false;
+        pairmap_t grown = {slots, m->count, cap};
+        for (size_t i = 0; i < m->capacity; i++)
+            if (m->slots[i].used)
+                *pair_slot(&grown, m->slots[i].a, m->slots[i].b) = m->slots[i];
+        free(m->slots);
+        *m = grown;
+    }
+    pair_slot_t *s = pair_slot(m, a, b);
+    if (!s->used)
+        m->count++;
+    *s = (pair_slot_t){a, b, value, true};
+    return true;
+}
+
+static void pair_destroy(pairmap_t *m)
+{
+    free(m->slots);
+    *m = (pairmap_t){0};
+}
+
+/* ---- Text helpers ------------------------------------------------------------------------ */
+
+/* Part of a line: not NUL-terminated unless said so. */
+typedef struct span {
+    const char *s;
+    size_t n;
+} span_t;
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static bool span_is(span_t t, const char *word)
+{
+    return t.n == strlen(word) && memcmp(t.s, word, t.n) == 0;
+}
+
+static span_t skip_spaces(span_t t)
+{
+    while (t.n > 0 && is_space(*t.s)) {
+        t.s++;
+        t.n--;
+    }
+    return t;
+}
+
+/* Takes the next space-separated token off *rest; false when none is left. */
+static bool next_token(span_t *rest, span_t *tok)
+{
+    *rest = skip_spaces(*rest);
+    if (rest->n == 0)
+        return false;
+    size_t k = 0;
+    while (k < rest->n && !is_space(rest->s[k]))
+        k++;
+    *tok = (span_t){rest->s, k};
+    rest->s += k;
+    rest->n -= k;
+    return true;
+}
+
+static size_t count_tokens(span_t rest)
+{
+    size_t n = 0;
+    span_t tok;
+    while (next_token(&rest, &tok))
+        n++;
+    return n;
+}
+
+/* Renders t for a message: printable ASCII as is, other bytes as \xNN, cut after QUOTE_BYTES
+ * bytes with "...". Returns out. */
+static const char *quote(span_t t, char out[QUOTE_BUFFER])
+{
+    size_t k = 0;
+    for (size_t i = 0; i < t.n && i < QUOTE_BYTES; i++) {
+        unsigned char c = (unsigned char)t.s[i];
+        if (c >= ' ' && c <= '~')
+            out[k++] = (char)c;
+        else
+            k += (size_t)snprintf(out + k, QUOTE_BUFFER - k, "\\x%02x", c);
+    }
+    if (t.n > QUOTE_BYTES) {
+        memcpy(out + k, "...", 3);
+        k += 3;
+    }
+    out[k] = '\0';
+    return out;
+}
+
+typedef enum number_status {
+    NUMBER_OK,
+    NUMBER_BAD,      /* not a decimal or 0x-hexadecimal number */
+    NUMBER_OVERFLOW, /* more than 64 bits */
+} number_status_t;
+
+static int digit_value(char c, unsigned base)
+{
+    int v = -1;
+    if (c >= '0' && c <= '9')
+        v = c - '0';
+    else if (c >= 'a' && c <= 'f')
+        v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+        v = c - 'A' + 10;
+    return v >= 0 && (unsigned)v < base ? v : -1;
+}
+
+/* The format's Number: decimal digits, or "0x" and hexadecimal digits. */
+static number_status_t parse_number(span_t t, uint64_t *value)
+{
+    unsigned base = 10;
+    size_t i = 0;
+    if (t.n > 2 && t.s[0] == '0' && (t.s[1] == 'x' || t.s[1] == 'X')) {
+        base = 16;
+        i = 2;
+    }
+    if (t.n == 0)
+        return NUMBER_BAD;
+    uint64_t v = 0;
+    for (; i < t.n; i++) {
+        int dv = digit_value(t.s[i], base);
+        if (dv < 0)
+            return NUMBER_BAD;
+        if (v > (UINT64_MAX - (uint64_t)dv) / base)
+            return NUMBER_OVERFLOW;
+        v = v * base + (uint64_t)dv;
+    }
+    *value = v;
+    return NUMBER_OK;
+}
+
+/* ---- The reader -------------------------------------------------------------------------- */
+
+enum { TABLE_OBJECT, TABLE_FILE, TABLE_FUNCTION };
+
+static const char *const table_names[] = {"object", "file", "function"};
+
+/* What a KEY=name line changes. */
+typedef enum role {
+    ROLE_OB,       /* current object */
+    ROLE_FL,       /* file of the functions that follow, and the current file */
+    ROLE_FILE,     /* fi=/fe=: the current file only (inlined code); the function stays */
+    ROLE_FN,       /* current function */
+    ROLE_COB,      /* object of the next cfn= */
+    ROLE_CFI,      /* file of the next cfn= */
+    ROLE_CFN,      /* callee of the calls= that follow */
+    ROLE_NAME_ONLY /* jfi=/jfn=: only defines or checks a name id */
+} role_t;
+
+static const struct {
+    const char *key;
+    uint8_t table;
+    role_t role;
+} name_keys[] = {
+    {"ob", TABLE_OBJECT, ROLE_OB},           {"fl", TABLE_FILE, ROLE_FL},
+    {"fi", TABLE_FILE, ROLE_FILE},           {"fe", TABLE_FILE, ROLE_FILE},
+    {"fn", TABLE_FUNCTION, ROLE_FN},         {"cob", TABLE_OBJECT, ROLE_COB},
+    {"cfi", TABLE_FILE, ROLE_CFI},           {"cfl", TABLE_FILE, ROLE_CFI},
+    {"cfn", TABLE_FUNCTION, ROLE_CFN},       {"jfi", TABLE_FILE, ROLE_NAME_ONLY},
+    {"jfn", TABLE_FUNCTION, ROLE_NAME_ONLY},
+};
+
+typedef struct reader {
+    const char *path;
+    lg_profile_t *out;
+    lg_diag_t *d;
+    FILE *f;
+
+    char *line; /* the current line, NUL-terminated, without its line end */
+    size_t len, cap;
+    uint64_t lineno; /* of the current line, from 1 */
+
+    /* Every distinct name, interned: the state below holds indices into names. */
+    char **names;
+    size_t nnames, names_cap;
+    lg_strmap_t name_index; /* name -> index; keys borrowed from names */
+    pairmap_t ids;          /* (table, id) -> name index */
+    pairmap_t func_of;      /* (function name, qualifier) -> index into out->funcs */
+    pairmap_t edge_of;      /* (caller, callee) -> index into out->edges */
+    pairmap_t cost_of;      /* (function, position) -> index into out->costs */
+    uint8_t *ran;           /* per function: 1 once it has run (cost or calls made) */
+    size_t ran_cap;
+
+    /* Header */
+    bool have_events;
+    size_t nevents;
+    char events_text[LIST_TEXT_BYTES];
+    char *counter_names[2]; /* events 1 and 2 of the first "events:" line, or NULL */
+    int counter_col[2];     /* their columns in the current "events:" line, or -1 */
+    uint64_t *values;       /* the nevents cost numbers of the current cost line */
+    size_t values_cap;
+    size_t npos;
+    char positions_text[LIST_TEXT_BYTES];
+    int addr_col, line_col; /* columns of instr and line, or -1 */
+    uint64_t last[MAX_POSITIONS], pos[MAX_POSITIONS];
+    lg_pos_kind_t pos_kind; /* of out->costs, chosen by the first position cost */
+
+    /* Where the body is */
+    uint32_t ob, fl, file;             /* current object, function file, source file (names) */
+    uint32_t fn_name, fn_qual;         /* current function (names), NONE before fn= */
+    uint32_t fn_file;                  /* fl= when fn= was read: the function's own file */
+    uint32_t func;                     /* current function in out->funcs, NONE until needed */
+    uint32_t cob, cfi;                 /* for the next cfn= */
+    uint32_t callee_name, callee_qual; /* last cfn=, NONE before one */
+    bool call_pending;                 /* a calls= line waits for its cost line */
+    uint64_t call_count, call_line;
+
+    /* Warnings, reported once the whole file has loaded. */
+    uint64_t unknown_lines, first_unknown_line;
+    char first_unknown_key[KEY_TEXT_BYTES];
+    uint64_t apostrophe_funcs;
+    uint32_t first_apostrophe_func;
+    uint64_t unplaced_costs, first_unplaced_line;
+    uint64_t undefined_objects, first_undefined_object;
+} reader_t;
+
+static lg_err_t vfail_at(const reader_t *r, lg_err_t err, uint64_t line, const char *fmt,
+                         va_list ap) __attribute__((format(printf, 4, 0)));
+
+static lg_err_t vfail_at(const reader_t *r, lg_err_t err, uint64_t line, const char *fmt,
+                         va_list ap)
+{
+    char *where = lg_format("%s:%" PRIu64, r->path, line);
+    lg_diag_vadd(r->d, LG_ERROR, where != NULL ? where : r->path, fmt, ap);
+    free(where);
+    return err;
+}
+
+static lg_err_t fail_at(const reader_t *r, lg_err_t err, uint64_t line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static lg_err_t fail_at(const reader_t *r, lg_err_t err, uint64_t line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail_at(r, err, line, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+/* An error at the current line. */
+static lg_err_t fail(const reader_t *r, lg_err_t err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static lg_err_t fail(const reader_t *r, lg_err_t err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail_at(r, err, r->lineno, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+static void warn_at(const reader_t *r, uint64_t line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A warning at a line, or about the whole file when line is 0. */
+static void warn_at(const reader_t *r, uint64_t line, const char *fmt, ...)
+{
+    char *where = line > 0 ? lg_format("%s:%" PRIu64, r->path, line) : lg_format("%s", r->path);
+    va_list ap;
+    va_start(ap, fmt);
+    lg_diag_vadd(r->d, LG_WARNING, where != NULL ? where : r->path, fmt, ap);
+    va_end(ap);
+    free(where);
+}
+
+/* Reads the next line into r->line, without "\n" or "\r\n"; *got is false at the end of the
+ * file. Reads byte by byte so that no line costs more than LG_CALLGRIND_MAX_LINE bytes. */
+static lg_err_t next_line(reader_t *r, bool *got)
+{
+    size_t len = 0;
+    bool any = false;
+    int c;
+    while ((c = getc_unlocked(r->f)) != EOF) {
+        any = true;
+        if (c == '\n')
+            break;
+        if (c == '\0')
+            return fail_at(r, LG_EFORMAT, r->lineno + 1,
+                           "expected text, found a NUL byte at column %zu", len + 1);
+        if (len == LG_CALLGRIND_MAX_LINE)
+            return fail_at(r, LG_ELIMIT, r->lineno + 1,
+                           "line is longer than %u bytes (LG_CALLGRIND_MAX_LINE)",
+                           LG_CALLGRIND_MAX_LINE);
+        if (len + 1 >= r->cap && !lg_grow((void **)&r->line, &r->cap, len + 2, 1))
+            return fail_at(r, LG_ENOMEM, r->lineno + 1, "out of memory reading a line");
+        r->line[len++] = (char)c;
+    }
+    if (ferror(r->f))
+        return fail_at(r, LG_EIO, r->lineno + 1, "cannot read: %s", strerror(errno));
+    *got = any;
+    if (!any)
+        return LG_OK;
+    r->lineno++;
+    if (len > 0 && r->line[len - 1] == '\r')
+        len--;
+    if (r->cap == 0 && !lg_grow((void **)&r->line, &r->cap, 1, 1))
+        return fail(r, LG_ENOMEM, "out of memory reading a line");
+    r->line[len] = '\0';
+    r->len = len;
+    return LG_OK;
+}
+
+/* ---- Names and functions ----------------------------------------------------------------- */
+
+/* The index of name s (NUL-terminated), added if new. */
+static lg_err_t intern(reader_t *r, const char *s, uint32_t *index)
+{
+    if (lg_strmap_get(&r->name_index, s, index))
+        return LG_OK;
+    if (r->nnames >= LG_CALLGRIND_MAX_NAMES)
+        return fail(r, LG_ELIMIT, "more than %u distinct names (LG_CALLGRIND_MAX_NAMES)",
+                    LG_CALLGRIND_MAX_NAMES);
+    char *copy = strdup(s);
+    if (copy == NULL ||
+        !lg_grow((void **)&r->names, &r->names_cap, r->nnames + 1, sizeof *r->names) ||
+        !lg_strmap_put(&r->name_index, copy, (uint32_t)r->nnames, NULL)) {
+        free(copy);
+        return fail(r, LG_ENOMEM, "out of memory adding a name");
+    }
+    *index = (uint32_t)r->nnames;
+    r->names[r->nnames++] = copy;
+    return LG_OK;
+}
+
+/* The qualifier of a function in file (name index) of object: the file unless callgrind did not
+ * know it, then the object; NONE when neither is known. */
+static uint32_t qualifier(const reader_t *r, uint32_t file, uint32_t object)
+{
+    if (file != NONE && strcmp(r->names[file], UNKNOWN_FILE) != 0)
+        return file;
+    return object;
+}
+
+/* Length of name without callgrind's context suffix: with --separate-recs (default 2) a
+ * recursive activation is written "name'2", and with --separate-callers the callers follow as
+ * "'caller". The suffix starts at the first apostrophe followed by a digit. */
+static size_t base_length(const char *name)
+{
+    for (const char *p = strchr(name, '\''); p != NULL; p = strchr(p + 1, '\''))
+        if (p > name && is_digit(p[1]))
+            return (size_t)(p - name);
+    return strlen(name);
+}
+
+/* The profile function of (name, qualifier) (name indices), added if new. */
+static lg_err_t resolve(reader_t *r, uint32_t name, uint32_t qual, uint32_t *id)
+{
+    uint64_t v;
+    if (pair_get(&r->func_of, name, qual, &v)) {
+        *id = (uint32_t)v;
+        return LG_OK;
+    }
+    lg_profile_t *out = r->out;
+    const char *full = r->names[name];
+    char *base = lg_strndup(full, base_length(full));
+    if (base == NULL)
+        return fail(r, LG_ENOMEM, "out of memory adding function '%s'", full);
+    size_t before = out->nfuncs;
+    lg_err_t err = lg_profile_intern(out, base, /* link_label = */ NULL,
+                                     qual == NONE ? NULL : r->names[qual], id);
+    bool has_apostrophe = strchr(base, '\'') != NULL;
+    free(base);
+    if (err == LG_ELIMIT)
+        return fail(r, err, "more than %u functions (LG_PROFILE_MAX_FUNCS)", LG_PROFILE_MAX_FUNCS);
+    if (err != LG_OK)
+        return fail(r, err, "out of memory adding function '%s'", full);
+    if (out->nfuncs > before) {
+        size_t old_cap = r->ran_cap;
+        if (!lg_grow((void **)&r->ran, &r->ran_cap, out->nfuncs, 1))
+            return fail(r, LG_ENOMEM, "out of memory adding function '%s'", full);
+        memset(r->ran + old_cap, 0, r->ran_cap - old_cap);
+        if (has_apostrophe && r->apostrophe_funcs++ == 0)
+            r->first_apostrophe_func = *id;
+    }
+    if (!pair_put(&r->func_of, name, qual, *id))
+        return fail(r, LG_ENOMEM, "out of memory adding function '%s'", full);
+    return LG_OK;
+}
+
+/* The current function, resolved when first needed: fn= lines that only define a name id (as the
+ * specification allows before any cost line) add no function. */
+static lg_err_t current_func(reader_t *r, uint32_t *id)
+{
+    if (r->func == NONE)
+        LG_CHECK(resolve(r, r->fn_name, r->fn_qual, &r->func));
+    *id = r->func;
+    return LG_OK;
+}
+
+/* Reads the value of a KEY=name line: "(N) name" defines id N in table, "(N)" refers back to
+ * it, anything else is a name as written. value runs to the end of the line. */
+static lg_err_t read_name(reader_t *r, span_t key, span_t value, uint8_t table, uint32_t *index)
+{
+    char q[QUOTE_BUFFER];
+    if (value.n >= 2 && value.s[0] == '(' && is_digit(value.s[1])) {
+        size_t close = 1;
+        while (close < value.n && value.s[close] != ')')
+            close++;
+        if (close == value.n)
+            return fail(r, LG_EFORMAT, "expected ')' after the name id in %.*s=, found '%s'",
+                        (int)key.n, key.s, quote(value, q));
+        span_t digits = {value.s + 1, close - 1};
+        uint64_t id;
+        if (parse_number(digits, &id) != NUMBER_OK)
+            return fail(r, LG_EFORMAT, "name id '(%s)' in %.*s= is not a number", quote(digits, q),
+                        (int)key.n, key.s);
+        span_t name = skip_spaces((span_t){value.s + close + 1, value.n - close - 1});
+        uint64_t known;
+        bool defined = pair_get(&r->ids, table, id, &known);
+        if (name.n == 0 && defined) {
+            *index = (uint32_t)known;
+            return LG_OK;
+        }
+        if (name.n == 0 && table != TABLE_OBJECT)
+            return fail(r, LG_EFORMAT,
+                        "unknown name id (%" PRIu64 ") for %.*s: no '(%" PRIu64
+                        ") name' seen before",
+                        id, (int)key.n, key.s, id);
+        if (name.n == 0) {
+            /* callgrind 0.10 could refer to an object it never named. An object only qualifies
+             * functions whose file is unknown, so it is named by its id rather than refused. */
+            if (r->undefined_objects++ == 0)
+                r->first_undefined_object = r->lineno;
+            char text[sizeof "(18446744073709551615)"];
+            snprintf(text, sizeof text, "(%" PRIu64 ")", id);
+            LG_CHECK(intern(r, text, index));
+        } else {
+            LG_CHECK(intern(r, name.s, index));
+        }
+        if (defined) {
+            if (known != *index)
+                return fail(r, LG_EFORMAT,
+                            "%s name id (%" PRIu64 ") defined again as '%s', it was '%s'",
+                            table_names[table], id, r->names[*index], r->names[known]);
+            return LG_OK;
+        }
+        if (r->ids.count >= LG_CALLGRIND_MAX_NAMES)
+            return fail(r, LG_ELIMIT, "more than %u name ids (LG_CALLGRIND_MAX_NAMES)",
+                        LG_CALLGRIND_MAX_NAMES);
+        if (!pair_put(&r->ids, table, id, *index))
+            return fail(r, LG_ENOMEM, "out of memory adding a name id");
+        return LG_OK;
+    }
+    if (value.n == 0)
+        return fail(r, LG_EFORMAT, "expected a %s name after '%.*s=', found nothing",
+                    table_names[table], (int)key.n, key.s);
+    return intern(r, value.s, index);
+}
+
+static lg_err_t name_line(reader_t *r, span_t key, span_t value, uint8_t table, role_t role)
+{
+    uint32_t name;
+    LG_CHECK(read_name(r, key, value, table, &name));
+    switch (role) {
+    case ROLE_OB:
+        r->ob = name;
+        break;
+    case ROLE_FL:
+        r->fl = r->file = name;
+        break;
+    case ROLE_FILE:
+        r->file = name;
+        break;
+    case ROLE_FN:
+        /* Like callgrind's own dump and KCachegrind, a new function starts in its own file. */
+        r->fn_name = name;
+        r->fn_qual = qualifier(r, r->fl, r->ob);
+        r->fn_file = r->file = r->fl;
+        r->func = NONE;
+        break;
+    case ROLE_COB:
+        r->cob = name;
+        break;
+    case ROLE_CFI:
+        r->cfi = name;
+        break;
+    case ROLE_CFN:
+        /* cob=/cfi= belong to this callee only: callgrind writes them before each cfn= whose
+         * callee differs from the current object and file, and cfn= may come without calls=. */
+        r->callee_name = name;
+        r->callee_qual =
+            qualifier(r, r->cfi != NONE ? r->cfi : r->file, r->cob != NONE ? r->cob : r->ob);
+        r->cob = r->cfi = NONE;
+        break;
+    case ROLE_NAME_ONLY:
+        break;
+    }
+    return LG_OK;
+}
+
+/* ---- Header lines ------------------------------------------------------------------------ */
+
+/* Copies a list value for messages: "Ir Dr", or "none" when empty. */
+static void list_text(span_t value, char out[LIST_TEXT_BYTES])
+{
+    char q[QUOTE_BUFFER];
+    snprintf(out, LIST_TEXT_BYTES, "%s", value.n == 0 ? "none" : quote(value, q));
+}
+
+/* Forgets the place in the body: a new part names its object, file and function again. */
+static void reset_place(reader_t *r)
+{
+    r->ob = r->fl = r->file = NONE;
+    r->fn_name = r->fn_qual = r->fn_file = r->func = NONE;
+    r->cob = r->cfi = r->callee_name = r->callee_qual = NONE;
+    memset(r->last, 0, sizeof r->last);
+}
+
+static lg_err_t events_line(reader_t *r, span_t value)
+{
+    size_t n = count_tokens(value);
+    if (n == 0)
+        return fail(r, LG_EFORMAT, "expected at least one event name after 'events:', found none");
+    if (n > LG_CALLGRIND_MAX_EVENTS)
+        return fail(r, LG_ELIMIT,
+                    "'events:' names %zu events, more than %u "
+                    "(LG_CALLGRIND_MAX_EVENTS)",
+                    n, LG_CALLGRIND_MAX_EVENTS);
+    if (!lg_grow((void **)&r->values, &r->values_cap, n, sizeof *r->values))
+        return fail(r, LG_ENOMEM, "out of memory reading 'events:'");
+    span_t rest = value, tok;
+    r->counter_col[0] = r->counter_col[1] = -1;
+    for (size_t i = 0; next_token(&rest, &tok); i++) {
+        /* Counters 1 and 2 are named by the first "events:" line; later parts may list their
+         * events in another order, so they are found again by name. */
+        if (!r->have_events && i < 2) {
+            r->counter_names[i] = lg_strndup(tok.s, tok.n);
+            if (r->counter_names[i] == NULL)
+                return fail(r, LG_ENOMEM, "out of memory reading 'events:'");
+        }
+        for (int k = 0; k < 2; k++)
+            if (r->counter_col[k] < 0 && r->counter_names[k] != NULL &&
+                span_is(tok, r->counter_names[k]))
+                r->counter_col[k] = (int)i;
+    }
+    r->nevents = n;
+    r->have_events = true;
+    list_text(value, r->events_text);
+    return LG_OK;
+}
+
+static lg_err_t positions_line(reader_t *r, span_t value)
+{
+    static const char *const kinds[MAX_POSITIONS] = {"instr", "bb", "line"};
+    char q[QUOTE_BUFFER];
+    bool seen[MAX_POSITIONS] = {false, false, false};
+    span_t rest = value, tok;
+    size_t n = 0;
+    r->addr_col = r->line_col = -1;
+    while (next_token(&rest, &tok)) {
+        size_t k = 0;
+        while (k < MAX_POSITIONS && !span_is(tok, kinds[k]))
+            k++;
+        if (k == MAX_POSITIONS)
+            return fail(r, LG_EFORMAT,
+                        "expected 'instr', 'bb' or 'line' after 'positions:', found '%s'",
+                        quote(tok, q));
+        if (seen[k])
+            return fail(r, LG_EFORMAT, "'positions:' lists '%s' twice", kinds[k]);
+        seen[k] = true;
+        if (k == 0)
+            r->addr_col = (int)n;
+        else if (k == 2)
+            r->line_col = (int)n;
+        n++;
+    }
+    r->npos = n;
+    list_text(value, r->positions_text);
+    memset(r->last, 0, sizeof r->last);
+    return LG_OK;
+}
+
+/* "summary:" and "totals:" give the part's total cost: checked, not used. */
+static lg_err_t totals_line(reader_t *r, span_t key, span_t value)
+{
+    char q[QUOTE_BUFFER];
+    span_t rest = value, tok;
+    uint64_t v;
+    while (next_token(&rest, &tok))
+        if (parse_number(tok, &v) != NUMBER_OK)
+            return fail(r, LG_EFORMAT, "expected cost numbers after '%.*s:', found '%s'",
+                        (int)key.n, key.s, quote(tok, q));
+    return LG_OK;
+}
+
+static void note_unknown(reader_t *r, span_t key)
+{
+    if (r->unknown_lines++ == 0) {
+        r->first_unknown_line = r->lineno;
+        char q[QUOTE_BUFFER];
+        snprintf(r->first_unknown_key, sizeof r->first_unknown_key, "%s", quote(key, q));
+    }
+}
+
+static lg_err_t header_line(reader_t *r, span_t key, span_t value)
+{
+    char q[QUOTE_BUFFER];
+    if (span_is(key, "version")) {
+        uint64_t v;
+        span_t tok = value;
+        while (tok.n > 0 && is_space(tok.s[tok.n - 1]))
+            tok.n--;
+        if (parse_number(tok, &v) != NUMBER_OK)
+            return fail(r, LG_EFORMAT, "expected a number after 'version:', found '%s'",
+                        quote(value, q));
+        if (v != 1)
+            return fail(r, LG_EUNSUPPORTED, "expected format version 1, found version %" PRIu64, v);
+        return LG_OK;
+    }
+    if (span_is(key, "events"))
+        return events_line(r, value);
+    if (span_is(key, "positions"))
+        return positions_line(r, value);
+    if (span_is(key, "summary") || span_is(key, "totals"))
+        return totals_line(r, key, value);
+    if (span_is(key, "part")) {
+        reset_place(r);
+        return LG_OK;
+    }
+    /* Descriptions of the run, and long names of events: nothing lorgen uses. */
+    if (span_is(key, "creator") || span_is(key, "cmd") || span_is(key, "pid") ||
+        span_is(key, "thread") || span_is(key, "desc") || span_is(key, "event"))
+        return LG_OK;
+    note_unknown(r, key);
+    return LG_OK;
+}
+
+/* ---- Body lines -------------------------------------------------------------------------- */
+
+/* The number in subposition t ("*", "+N", "-N" or "N"); *sign receives its first character
+ * when relative, else 0. */
+static lg_err_t subposition_number(reader_t *r, span_t t, char *sign, uint64_t *value)
+{
+    char q[QUOTE_BUFFER];
+    *sign = 0;
+    *value = 0;
+    if (t.n == 1 && t.s[0] == '*') {
+        *sign = '*';
+        return LG_OK;
+    }
+    span_t digits = t;
+    if (t.s[0] == '+' || t.s[0] == '-') {
+        *sign = t.s[0];
+        digits = (span_t){t.s + 1, t.n - 1};
+    }
+    number_status_t st = parse_number(digits, value);
+    if (st == NUMBER_BAD)
+        return fail(r, LG_EFORMAT, "subposition '%s' is not a number", quote(t, q));
+    if (st == NUMBER_OVERFLOW)
+        return fail(r, LG_EFORMAT, "subposition '%s' does not fit in 64 bits", quote(t, q));
+    return LG_OK;
+}
+
+/* Decodes one subposition against the previous value of its column. */
+static lg_err_t subposition(reader_t *r, span_t t, uint64_t last, uint64_t *value)
+{
+    char q[QUOTE_BUFFER];
+    char sign;
+    uint64_t v;
+    LG_CHECK(subposition_number(r, t, &sign, &v));
+    if (sign == '*') {
+        v = last;
+    } else if (sign == '+') {
+        if (v > UINT64_MAX - last)
+            return fail(r, LG_EFORMAT,
+                        "subposition '%s' goes past 64 bits (previous value %" PRIu64 ")",
+                        quote(t, q), last);
+        v = last + v;
+    } else if (sign == '-') {
+        if (v > last)
+            return fail(r, LG_EFORMAT, "subposition '%s' goes below 0 (previous value %" PRIu64 ")",
+                        quote(t, q), last);
+        v = last - v;
+    }
+    *value = v;
+    return LG_OK;
+}
+
+/* Checks the target subpositions of calls=, jump= and jcnd=: their syntax and how many there
+ * are. They are not used: lorgen needs the caller's side only. */
+static lg_err_t check_targets(reader_t *r, span_t key, span_t rest, size_t most)
+{
+    span_t tok;
+    size_t n = 0;
+    while (next_token(&rest, &tok)) {
+        char sign;
+        uint64_t ignored;
+        LG_CHECK(subposition_number(r, tok, &sign, &ignored));
+        n++;
+    }
+    if (n > most)
+        return fail(r, LG_EFORMAT,
+                    "expected at most %zu target subpositions after %.*s=COUNT (positions: "
+                    "%s), found %zu",
+                    most, (int)key.n, key.s, r->positions_text, n);
+    return LG_OK;
+}
+
+static lg_err_t calls_line(reader_t *r, span_t key, span_t value)
+{
+    char q[QUOTE_BUFFER];
+    span_t rest = value, tok;
+    if (!next_token(&rest, &tok))
+        return fail(r, LG_EFORMAT, "expected a call count after 'calls=', found nothing");
+    number_status_t st = parse_number(tok, &r->call_count);
+    if (st != NUMBER_OK)
+        return fail(r, LG_EFORMAT, "call count '%s' %s", quote(tok, q),
+                    st == NUMBER_BAD ? "is not a number" : "does not fit in 64 bits");
+    LG_CHECK(check_targets(r, key, rest, r->npos));
+    if (r->fn_name == NONE)
+        return fail(r, LG_EFORMAT, "expected 'fn=' before calls=, found none in this part");
+    if (r->callee_name == NONE)
+        return fail(r, LG_EFORMAT, "expected 'cfn=' before calls=, found none in this part");
+    r->call_pending = true;
+    r->call_line = r->lineno;
+    r->out->call_records++;
+    return LG_OK;
+}
+
+/* jump=COUNT TARGET and jcnd=FOLLOWED/EXECUTED TARGET (the specification's "jcnd=EXECUTED
+ * FOLLOWED TARGET" too): control flow inside functions, not calls. callgrind writes the
+ * jump's source position on the next line, with no costs; that line is read as a cost line,
+ * which keeps the subpositions in step and adds nothing. */
+static lg_err_t jump_line(reader_t *r, span_t key, span_t value, bool conditional)
+{
+    char q[QUOTE_BUFFER];
+    span_t rest = value, tok;
+    if (!next_token(&rest, &tok))
+        return fail(r, LG_EFORMAT, "expected a jump count after '%.*s=', found nothing", (int)key.n,
+                    key.s);
+    const char *slash = conditional ? memchr(tok.s, '/', tok.n) : NULL;
+    span_t first = slash ? (span_t){tok.s, (size_t)(slash - tok.s)} : tok;
+    span_t second = slash ? (span_t){slash + 1, tok.n - first.n - 1} : (span_t){"0", 1};
+    uint64_t v;
+    if (parse_number(first, &v) != NUMBER_OK || parse_number(second, &v) != NUMBER_OK)
+        return fail(r, LG_EFORMAT, "jump count '%s' in %.*s= is not a number", quote(tok, q),
+                    (int)key.n, key.s);
+    /* The specification's form of jcnd= has a second count before the target. */
+    return check_targets(r, key, rest, r->npos + (conditional && slash == NULL ? 1 : 0));
+}
+
+static lg_err_t spec_line(reader_t *r, span_t key, span_t value)
+{
+    for (size_t i = 0; i < sizeof name_keys / sizeof name_keys[0]; i++)
+        if (span_is(key, name_keys[i].key))
+            return name_line(r, key, value, name_keys[i].table, name_keys[i].role);
+    if (span_is(key, "calls"))
+        return calls_line(r, key, value);
+    if (span_is(key, "jump"))
+        return jump_line(r, key, value, false);
+    if (span_is(key, "jcnd"))
+        return jump_line(r, key, value, true);
+    /* e.g. bb= and ln= of callgrind's --dump-bbs debugging output */
+    note_unknown(r, key);
+    return LG_OK;
+}
+
+static void note_pc(lg_pfunc_t *f, uint64_t address)
+{
+    if (address == 0)
+        return;
+    if (f->pc_min == 0 || address < f->pc_min)
+        f->pc_min = address;
+    if (address > f->pc_max)
+        f->pc_max = address;
+}
+
+/* Adds counter-1 cost at the current position of func: by address when the file has them, else
+ * by line; lines count only in the function's own file (not inlined code), and line 0 means
+ * callgrind had no line. Repeated positions are summed here. */
+static lg_err_t add_position_cost(reader_t *r, uint32_t func, uint64_t cost)
+{
+    if (r->pos_kind == LG_POS_NONE)
+        r->pos_kind = r->addr_col >= 0   ? LG_POS_ADDRESS
+                      : r->line_col >= 0 ? LG_POS_LINE
+                                         : LG_POS_NONE;
+    if (r->pos_kind == LG_POS_NONE)
+        return LG_OK;
+    int col = r->pos_kind == LG_POS_ADDRESS ? r->addr_col : r->line_col;
+    if (col < 0) {
+        /* A later part lacks the kind of position the earlier ones had. */
+        if (r->unplaced_costs++ == 0)
+            r->first_unplaced_line = r->lineno;
+        return LG_OK;
+    }
+    uint64_t position = r->pos[col];
+    if (r->pos_kind == LG_POS_LINE && (r->file != r->fn_file || position == 0))
+        return LG_OK;
+    lg_profile_t *out = r->out;
+    uint64_t i;
+    if (pair_get(&r->cost_of, func, position, &i)) {
+        out->costs[i].cost = lg_sat_add(out->costs[i].cost, cost);
+        return LG_OK;
+    }
+    if (lg_profile_add_cost(out, func, position, cost) != LG_OK ||
+        !pair_put(&r->cost_of, func, position, out->ncosts - 1))
+        return fail(r, LG_ENOMEM, "out of memory adding a position cost");
+    return LG_OK;
+}
+
+static uint64_t counter(const reader_t *r, int k)
+{
+    return r->counter_col[k] >= 0 ? r->values[r->counter_col[k]] : 0;
+}
+
+static bool any_cost(const reader_t *r)
+{
+    for (size_t i = 0; i < r->nevents; i++)
+        if (r->values[i] != 0)
+            return true;
+    return false;
+}
+
+static lg_err_t self_cost(reader_t *r)
+{
+    uint32_t func;
+    LG_CHECK(current_func(r, &func));
+    lg_pfunc_t *f = &r->out->funcs[func];
+    uint64_t c1 = counter(r, 0), c2 = counter(r, 1);
+    f->counter1_self = lg_sat_add(f->counter1_self, c1);
+    f->counter1_total = lg_sat_add(f->counter1_total, c1);
+    f->counter2_self = lg_sat_add(f->counter2_self, c2);
+    f->counter2_total = lg_sat_add(f->counter2_total, c2);
+    if (any_cost(r))
+        r->ran[func] = 1;
+    if (r->addr_col >= 0)
+        note_pc(f, r->pos[r->addr_col]);
+    return c1 > 0 ? add_position_cost(r, func, c1) : LG_OK;
+}
+
+static lg_err_t call_cost(reader_t *r)
+{
+    uint32_t caller, callee;
+    LG_CHECK(current_func(r, &caller));
+    LG_CHECK(resolve(r, r->callee_name, r->callee_qual, &callee));
+    lg_profile_t *out = r->out;
+    uint64_t i;
+    if (pair_get(&r->edge_of, caller, callee, &i)) {
+        out->edges[i].weight = lg_sat_add(out->edges[i].weight, r->call_count);
+    } else if (lg_profile_add_edge(out, caller, callee, r->call_count) != LG_OK ||
+               !pair_put(&r->edge_of, caller, callee, out->nedges - 1)) {
+        return fail(r, LG_ENOMEM, "out of memory adding a call edge");
+    }
+    lg_pfunc_t *to = &out->funcs[callee], *from = &out->funcs[caller];
+    to->hits = lg_sat_add(to->hits, r->call_count);
+    /* A recursive call's inclusive cost is already in the function's own costs. */
+    if (caller != callee) {
+        from->counter1_total = lg_sat_add(from->counter1_total, counter(r, 0));
+        from->counter2_total = lg_sat_add(from->counter2_total, counter(r, 1));
+    }
+    if (r->call_count > 0 || any_cost(r))
+        r->ran[caller] = r->ran[callee] = 1;
+    if (r->addr_col >= 0)
+        note_pc(from, r->pos[r->addr_col]);
+    r->call_pending = false;
+    return LG_OK;
+}
+
+/* SubPositionList Costs?: the line after calls= (the call site and the call's inclusive cost),
+ * or a regular line (self cost at a position). */
+static lg_err_t cost_line(reader_t *r, span_t line)
+{
+    char q[QUOTE_BUFFER];
+    if (!r->have_events)
+        return fail(r, LG_EFORMAT,
+                    "expected an 'events:' header line before the first cost line, found '%s'",
+                    quote(line, q));
+    if (r->fn_name == NONE)
+        return fail(r, LG_EFORMAT, "expected 'fn=' before the first cost line, found '%s'",
+                    quote(line, q));
+    span_t rest = line, tok;
+    for (size_t i = 0; i < r->npos; i++) {
+        if (!next_token(&rest, &tok))
+            return fail(r, LG_EFORMAT, "expected %zu subpositions (positions: %s), found %zu",
+                        r->npos, r->positions_text, i);
+        LG_CHECK(subposition(r, tok, r->last[i], &r->pos[i]));
+    }
+    size_t n = 0;
+    while (next_token(&rest, &tok)) {
+        uint64_t v = 0;
+        number_status_t st = parse_number(tok, &v);
+        if (st != NUMBER_OK)
+            return fail(r, LG_EFORMAT, "cost '%s' %s", quote(tok, q),
+                        st == NUMBER_BAD ? "is not a number" : "does not fit in 64 bits");
+        if (n < r->nevents)
+            r->values[n] = v;
+        n++;
+    }
+    if (n > r->nevents)
+        return fail(r, LG_EFORMAT, "expected at most %zu cost numbers (events: %s), found %zu",
+                    r->nevents, r->events_text, n);
+    /* Fewer numbers than events: the rest are 0. */
+    for (size_t i = n; i < r->nevents; i++)
+        r->values[i] = 0;
+    memcpy(r->last, r->pos, sizeof r->last);
+    return r->call_pending ? call_cost(r) : self_cost(r);
+}
+
+static bool is_key_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_';
+}
+
+static lg_err_t read_line(reader_t *r)
+{
+    char q[QUOTE_BUFFER];
+    char *s = r->line;
+    size_t n = r->len;
+    if (r->lineno == 1 && n >= UTF8_BOM_LEN && memcmp(s, UTF8_BOM, UTF8_BOM_LEN) == 0) {
+        s += UTF8_BOM_LEN;
+        n -= UTF8_BOM_LEN;
+    }
+    while (n > 0 && is_space(*s)) {
+        s++;
+        n--;
+    }
+    while (n > 0 && is_space(s[n - 1]))
+        n--;
+    s[n] = '\0'; /* names run to the end of the line */
+    span_t line = {s, n};
+    if (n == 0 || s[0] == '#')
+        return LG_OK;
+    if (is_digit(s[0]) || s[0] == '+' || s[0] == '-' || s[0] == '*')
+        return cost_line(r, line);
+    if (r->call_pending)
+        return fail(r, LG_EFORMAT,
+                    "expected a cost line after calls= on line %" PRIu64 ", found '%s'",
+                    r->call_line, quote(line, q));
+    size_t k = 0;
+    while (k < n && is_key_char(s[k]))
+        k++;
+    if (k > 0 && k < n && !is_digit(s[0]) && (s[k] == '=' || s[k] == ':')) {
+        span_t key = {s, k};
+        span_t value = skip_spaces((span_t){s + k + 1, n - k - 1});
+        return s[k] == '=' ? spec_line(r, key, value) : header_line(r, key, value);
+    }
+    return fail(r, LG_EFORMAT,
+                "expected a header line (KEY: value), a name or call line (KEY=value) or a "
+                "cost line, found '%s'",
+                quote(line, q));
+}
+
+/* ---- Loading ----------------------------------------------------------------------------- */
+
+static const char *const known_units[] = {
+    "Ir",   "Dr",     "Dw",           "I1mr",    "D1mr",  "D1mw",    "ILmr",       "DLmr",
+    "DLmw", "I2mr",   "D2mr",         "D2mw",    "Bc",    "Bcm",     "Bi",         "Bim",
+    "Ge",   "Cycles", "Instructions", "samples", "ticks", "sysTime", "sysCpuTime",
+};
+
+/* out->counter1_unit must be static: a known event name as a literal, else "events". */
+static const char *unit_of(const char *event)
+{
+    for (size_t i = 0; i < sizeof known_units / sizeof known_units[0]; i++)
+        if (strcmp(known_units[i], event) == 0)
+            return known_units[i];
+    return "events";
+}
+
+static lg_err_t read_profile(reader_t *r)
+{
+    lg_profile_t *out = r->out;
+    if (lg_profile_set_path(out, r->path) != LG_OK)
+        return lg_diag_fail(r->d, LG_ENOMEM, r->path, "out of memory");
+    out->format = "callgrind";
+    out->kind = LG_PROFILE_TRACE;
+    reset_place(r);
+    r->npos = 1; /* "positions:" defaults to line */
+    r->line_col = 0;
+    r->addr_col = -1;
+    snprintf(r->positions_text, sizeof r->positions_text, "line");
+    r->counter_col[0] = r->counter_col[1] = -1;
+    for (;;) {
+        bool got;
+        LG_CHECK(next_line(r, &got));
+        if (!got)
+            break;
+        LG_CHECK(read_line(r));
+    }
+    if (r->call_pending)
+        return fail_at(r, LG_EFORMAT, r->call_line,
+                       "expected a cost line after calls=, found the end of the file");
+    if (!r->have_events)
+        return lg_diag_fail(r->d, LG_EFORMAT, r->path,
+                            "expected an 'events:' header line, found none in %" PRIu64 " lines",
+                            r->lineno);
+
+    /* A function that ran but was never called by a recorded call (main, a thread start, code
+     * run before collection began): hits 1, "ran, count unknown". */
+    for (size_t i = 0; i < out->nfuncs; i++)
+        if (out->funcs[i].hits == 0 && r->ran[i])
+            out->funcs[i].hits = 1;
+    out->has_call_edges = out->call_records > 0;
+    out->counter1_unit = r->counter_names[0] != NULL ? unit_of(r->counter_names[0]) : NULL;
+    out->cost_positions = out->ncosts > 0 ? r->pos_kind : LG_POS_NONE;
+    lg_profile_finish_edges(out);
+    return LG_OK;
+}
+
+/* Warnings wait until the file has loaded: a failed load reports its one error alone. */
+static void report_warnings(const reader_t *r)
+{
+    if (r->unknown_lines > 0)
+        warn_at(r, r->first_unknown_line,
+                "%" PRIu64 " line(s) with keys lorgen does not know were skipped, first '%s'",
+                r->unknown_lines, r->first_unknown_key);
+    if (r->apostrophe_funcs > 0)
+        warn_at(r, 0,
+                "%" PRIu64 " function name(s) contain an apostrophe that is not a recursion "
+                "suffix (callgrind --separate-callers contexts?), kept whole, first '%s'",
+                r->apostrophe_funcs, r->out->funcs[r->first_apostrophe_func].name);
+    if (r->undefined_objects > 0)
+        warn_at(r, r->first_undefined_object,
+                "%" PRIu64 " object id(s) used without a '(N) name' definition, named by their "
+                "ids",
+                r->undefined_objects);
+    if (r->unplaced_costs > 0)
+        warn_at(r, r->first_unplaced_line,
+                "%" PRIu64 " cost line(s) lack the %s position of earlier parts; their costs "
+                "count in the totals only",
+                r->unplaced_costs, r->pos_kind == LG_POS_ADDRESS ? "instr" : "line");
+}
+
+static void reader_destroy(reader_t *r)
+{
+    free(r->line);
+    for (size_t i = 0; i < r->nnames; i++)
+        free(r->names[i]);
+    free(r->names);
+    lg_strmap_destroy(&r->name_index);
+    pair_destroy(&r->ids);
+    pair_destroy(&r->func_of);
+    pair_destroy(&r->edge_of);
+    pair_destroy(&r->cost_of);
+    free(r->ran);
+    free(r->values);
+    free(r->counter_names[0]);
+    free(r->counter_names[1]);
+}
+
+/* Nothing partial on failure: a caller that ignores the error still sees no functions. */
+static void clear_profile(lg_profile_t *out)
+{
+    lg_profile_destroy(out);
+    lg_profile_init(out);
+}
+
+lg_err_t lg_callgrind_load_stream(FILE *f, const char *path, lg_profile_t *out, lg_diag_t *d)
+{
+    reader_t r = {.path = path != NULL ? path : "(stream)", .out = out, .d = d, .f = f};
+    lg_strmap_init(&r.name_index);
+    lg_err_t err = read_profile(&r);
+    if (err == LG_OK)
+        report_warnings(&r);
+    else
+        clear_profile(out);
+    reader_destroy(&r);
+    return err;
+}
+
+lg_err_t lg_callgrind_load(const char *path, lg_profile_t *out, lg_diag_t *d)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        lg_err_t err = lg_diag_fail(d, LG_EIO, path, "cannot open: %s", strerror(errno));
+        clear_profile(out);
+        return err;
+    }
+    lg_err_t err = lg_callgrind_load_stream(f, path, out, d);
+    fclose(f); /* read-only: nothing is lost if closing fails */
+    return err;
+}
+
+/* ---- Detection --------------------------------------------------------------------------- */
+
+/* The line of head starting at *at, trimmed of trailing spaces and "\r"; *at moves past it. A
+ * line cut off by the end of head counts as it is. */
+static span_t probe_line(const uint8_t *head, size_t len, size_t *at)
+{
+    const char *s = (const char *)head + *at;
+    size_t n = 0;
+    while (*at + n < len && s[n] != '\n')
+        n++;
+    *at += n + (*at + n < len ? 1 : 0);
+    while (n > 0 && (is_space(s[n - 1]) || s[n - 1] == '\r'))
+        n--;
+    return (span_t){s, n};
+}
+
+static bool starts_with(span_t t, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return t.n >= n && memcmp(t.s, prefix, n) == 0;
+}
+
+bool lg_callgrind_probe(const uint8_t *head, size_t len)
+{
+    if (head == NULL)
+        return false;
+    size_t at = 0;
+    if (len >= UTF8_BOM_LEN && memcmp(head, UTF8_BOM, UTF8_BOM_LEN) == 0)
+        at = UTF8_BOM_LEN;
+    span_t first = probe_line(head, len, &at);
+    if (span_is(first, "# callgrind format"))
+        return true;
+    /* Older callgrind (and other writers of the format) start with the version line. */
+    if (!starts_with(first, "version:") ||
+        !span_is(skip_spaces((span_t){first.s + 8, first.n - 8}), "1"))
+        return false;
+    while (at < len) {
+        span_t line = probe_line(head, len, &at);
+        if (starts_with(line, "creator: callgrind") || starts_with(line, "events:") ||
+            starts_with(line, "positions:"))
+            return true;
+    }
+    return false;
+}
