@@ -2,11 +2,11 @@
  *
  * Shape (docs/loaders/perf-script.md has the full description and the model mapping):
  *
- *   # ========                                       optional '#' comment lines, anywhere
- *   func_ab 15285 [001] 28075374.517811:  10101 cpu-clock:      sample header
- *   	          400577 func_b+0x17 (/root/lang/func_ab)            frame 0: the sampled function
- *   	          4005b1 main+0x21 (/root/lang/func_ab)              frame 1: its caller, ...
- *                                                                   blank line ends the sample
+ *   # ========                                            '#' comment lines, anywhere
+ *   func_ab 15285 [001] 28075374.517811: 10101 cpu-clock:  sample header
+ *       400577 func_b+0x17 (/root/lang/func_ab)            frame 0: the sampled function
+ *       4005b1 main+0x21 (/root/lang/func_ab)              frame 1: its caller, ...
+ *                                                          a blank line ends the sample
  *
  * Header fields: COMM [PID/]TID [CPU] TIME: [PERIOD] EVENT: [frame or event data]. Without call
  * chains (`perf record` without -g) each sample is one header line carrying its frame.
@@ -16,13 +16,15 @@
 
 #include "diag.h"
 #include "profile.h"
+#include "registry.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* Longest line lorgen reads, in bytes, line feed included. Demangled C++ names reach kilobytes;
- * a line of a megabyte is not perf output. */
+ * a line of a megabyte is not perf output. Checked once getline has read the line: a longer line
+ * is held in memory once before it is refused (or fails with LG_ENOMEM). */
 #define LG_PERF_SCRIPT_MAX_LINE (1024u * 1024u)
 /* Most frames one sample may have. perf stops at kernel.perf_event_max_stack (127 unless
  * raised); more than this means the blank lines between samples are missing. */
@@ -53,5 +55,10 @@ lg_err_t lg_perf_script_load(const char *path, lg_profile_t *out, lg_diag_t *d);
  * event names, not with the number of samples. O(total line length). */
 lg_err_t lg_perf_script_load_event(const char *path, const char *event, lg_profile_t *out,
                                    lg_diag_t *d);
+
+/* The registry's load_with: lg_perf_script_load_event(path, options->event, out, d); options
+ * may be NULL. */
+lg_err_t lg_perf_script_load_with(const char *path, const lg_load_options_t *options,
+                                  lg_profile_t *out, lg_diag_t *d);
 
 #endif

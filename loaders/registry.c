@@ -3,6 +3,7 @@
 
 #include "aprof.h"
 #include "callgrind.h"
+#include "perf_script.h"
 #include "prf.h"
 
 #include <string.h>
@@ -15,6 +16,8 @@ static const lg_loader_t loaders[] = {
      lg_aprof_probe, lg_aprof_load, NULL},
     {"callgrind", "Valgrind callgrind profile (callgrind.out.*): call counts and costs",
      lg_callgrind_probe, lg_callgrind_load, NULL},
+    {"perf-script", "Linux `perf script` text: sampled call stacks (-g), events, periods",
+     lg_perf_script_probe, lg_perf_script_load, lg_perf_script_load_with},
 };
 
 const lg_loader_t *lg_loaders(size_t *count)

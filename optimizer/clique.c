@@ -467,7 +467,7 @@ static lg_err_t classify(work_t *w, size_t *ncold, size_t *nexcluded)
         if (!executed) {
             w->state[i] = ST_COLD;
             (*ncold)++;
-        } else if (f->size == 0 || (f->flags & LG_FN_SHARED_SECTION)) {
+        } else if (!lg_fn_movable(f)) {
             /* The linker cannot move it alone (shared section) or it has nothing to place. */
             w->state[i] = ST_EXCLUDED;
             (*nexcluded)++;

@@ -189,6 +189,10 @@ static lg_err_t add_function(binder_t *b, uint32_t sym_index, bool have_objects)
         fn.section = infer_section(s->name);
         ok = ok && fn.section != NULL;
         fn.flags |= LG_FN_SECTION_INFERRED;
+        /* With objects given, a function none of them defines came from startup files or a
+         * library: guessing its section would name one that is not there. */
+        if (have_objects)
+            fn.flags |= LG_FN_SECTION_UNKNOWN;
     }
     if (!ok || fn.symbol == NULL) {
         free(fn.symbol);

@@ -28,3 +28,15 @@ void lg_program_destroy(lg_program_t *p)
     free(p->unbound);
     memset(p, 0, sizeof *p);
 }
+
+const char *lg_fn_unmovable_reason(const lg_fn_t *f)
+{
+    if (f->size == 0)
+        return "size 0 in the symbol table";
+    if (f->flags & LG_FN_SHARED_SECTION)
+        return "shares its input section with other functions (build with -ffunction-sections)";
+    if (f->flags & LG_FN_SECTION_UNKNOWN)
+        return "defined in none of the object files given (startup code or a library): its "
+               "input section is unknown";
+    return "";
+}

@@ -25,6 +25,8 @@
 #define LG_FN_SHARED_SECTION 0x2u   /* other functions share its input section: cannot move alone */
 #define LG_FN_LOCAL 0x4u            /* a static (STB_LOCAL) function */
 #define LG_FN_AMBIGUOUS_NAME 0x8u   /* several functions have its symbol name */
+#define LG_FN_SECTION_UNKNOWN 0x10u /* object files were given, but none defines it (crt, libc):
+                                       its input section is unknown, so it cannot be moved */
 
 typedef struct lg_fn {
     char *symbol;       /* ELF symbol name */
@@ -60,6 +62,16 @@ typedef struct lg_program {
     bool sections_inferred;   /* no object files were read: section names are guesses */
     size_t nprofiled;         /* profiled functions bound to fns */
 } lg_program_t;
+
+/* True when the linker can place the function on its own: it has bytes and a known input
+ * section that holds nothing else. */
+static inline bool lg_fn_movable(const lg_fn_t *f)
+{
+    return f->size > 0 && !(f->flags & (LG_FN_SHARED_SECTION | LG_FN_SECTION_UNKNOWN));
+}
+
+/* Why a function is not movable, as a clause for reports; "" when it is movable. */
+const char *lg_fn_unmovable_reason(const lg_fn_t *f);
 
 void lg_program_init(lg_program_t *p);
 /* Frees everything; accepts a zeroed struct. */

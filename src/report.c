@@ -289,13 +289,8 @@ static void write_left_out(const lg_report_input_t *in, FILE *out)
         fprintf(out, "  [%zu more unbound]\n", prog->nunbound - rows);
     for (size_t i = 0; i < layout->nexcluded && i < rows; i++) {
         const lg_fn_t *fn = &prog->fns[layout->excluded[i]];
-        const char *why = fn->size == 0 ? "size 0 in the symbol table"
-                          : (fn->flags & LG_FN_SHARED_SECTION)
-                              ? "shares its input section with other functions (build with "
-                                "-ffunction-sections)"
-                              : "cannot be moved";
-        fprintf(out, "  not movable  %-32s %12" PRIu64 " hits  %s %s\n", fn->symbol, fn->hits,
-                fn->section, why);
+        fprintf(out, "  not movable  %-32s %12" PRIu64 " hits  %s: %s\n", fn->symbol, fn->hits,
+                fn->section, lg_fn_unmovable_reason(fn));
     }
     if (layout->nexcluded > rows)
         fprintf(out, "  [%zu more not movable]\n", layout->nexcluded - rows);

@@ -120,6 +120,12 @@ static void test_binds_names_by_every_rule(void **state)
     assert_true(cold->address != UINT64_MAX);
     assert_non_null(strstr(cold->object, "a.o"));
 
+    /* _start comes from crt1.o, which was not given: its section is unknown, so it stays put. */
+    const lg_fn_t *start = find(&prog, "_start", NULL);
+    assert_true(start->flags & LG_FN_SECTION_UNKNOWN);
+    assert_false(lg_fn_movable(start));
+    assert_true(lg_fn_movable(cold));
+
     /* The qualified name picks b.c's helper; a.c's stays unprofiled. */
     assert_int_equal(find(&prog, "helper", "b.c")->hits, 7);
     assert_int_equal(find(&prog, "helper", "a.c")->hits, 0);
@@ -179,6 +185,8 @@ static void test_linked_only_infers_sections(void **state)
     const lg_fn_t *cold = find(&prog, "cold_fn", NULL);
     assert_string_equal(cold->section, ".text.cold_fn");
     assert_true(cold->flags & LG_FN_SECTION_INFERRED);
+    /* Without objects every section is a guess, and none is known to be wrong. */
+    assert_false(find(&prog, "_start", NULL)->flags & LG_FN_SECTION_UNKNOWN);
     /* The linked program alone still tells statics apart by their STT_FILE. */
     assert_int_equal(find(&prog, "helper", "b.c")->hits, 7);
     /* Input order is address order. */

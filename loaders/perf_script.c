@@ -1,0 +1,1028 @@
+/* perf_script.c - read `perf script` text (Linux perf call-chain samples) into an lg_profile_t.
+ *
+ * The file is read line by line (getline); each line is one of
+ *   comment   '#' in column 0, anywhere (perf's header block, and notes people add)
+ *   blank     empty or only spaces and tabs: ends the open sample
+ *   header    COMM [PID/]TID [CPU] TIME: [PERIOD] EVENT: [REST]   starts a sample (and ends the
+ *             open one: output without call chains has no blank lines). Without call chains
+ *             perf right-aligns COMM, so a header may be indented; headers are recognised by
+ *             their fields, not by their column. REST is the sample's only frame when it has the
+ *             frame's shape, else event data (tracepoint fields), which is ignored
+ *   frame     indented, ADDRESS SYMBOL[+0xOFFSET] (DSO): one level of the open sample's call
+ *             chain, innermost (the sampled location) first
+ * Anything else is an error naming the line.
+ *
+ * Model (docs/loaders/perf-script.md says the same for users):
+ *   function   one per (symbol without +0xOFFSET, basename of the DSO): name = the symbol,
+ *              qual_name = the DSO's basename, so same-named symbols of two DSOs stay apart
+ *   hits       samples in which the function is the leaf (frame 0)
+ *   counter 1  weight = the sample's period when the file has a period column, else 1.
+ *              counter1_self sums the weights of the samples where the function is the leaf,
+ *              counter1_total those of the samples where it appears anywhere in the chain (once
+ *              per sample, however deep it recurses). counter1_unit names the period's unit
+ *   edge       frame i+1 -> frame i for every adjacent pair of the chain (gprof2dot's method, not
+ *              hfsort's leaf-and-caller only), weight +1 per occurrence; recursion gives self
+ *              edges. Edges are summed in a hash map and added once each at the end, so memory
+ *              grows with distinct pairs, not with samples
+ *
+ * Definitions:
+ *   leaf            the sampled function: the first frame that is not an inlined frame
+ *   unknown frame   symbol "[unknown]": perf could not name it. gprof2dot and FlameGraph keep it
+ *                   as a node of its own, so no call passes through it; lorgen drops the node
+ *                   (it binds to no symbol) and with it the edges on either side: the chain is
+ *                   broken there, never bridged
+ *   inlined frame   DSO "(inlined)" (perf --inline): a function inlined into the next frame. Its
+ *                   code lies in that frame's function, which is what the cache sees, so inlined
+ *                   frames are passed over and the chain continues across them
+ *   event           the EVENT field without its ':'; "cycles:ppp" has base name "cycles"
+ *   selected        a sample of the event being read: the requested one, or by default the first
+ *                   event the file names. Other samples are checked for syntax and skipped
+ *
+ * Every failure is one error diagnostic "PATH:LINE: expected ..., found ..." and leaves the
+ * profile empty.
+ *
+ * Reference: Linux tools/perf/builtin-script.c (header fields) and util/evsel_fprintf.c (frame
+ * lines); jrfonseca/gprof2dot PerfParser; brendangregg/FlameGraph stackcollapse-perf.pl.
+ */
+#include "perf_script.h"
+
+#include "mem.h"
+#include "registry.h"
+#include "strmap.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+/* Words a header may have before its TIME field: COMM (Linux keeps at most 15 bytes, so at most
+ * 8 words), TID and CPU. A line whose time comes later is not a header. */
+#define HEADER_MAX_LEAD_WORDS 16u
+/* Hex digits of a 64-bit address. */
+#define ADDRESS_MAX_DIGITS 16u
+/* Bytes of an offending line quoted in a message; longer lines end in "...". */
+#define SHOWN_LINE_BYTES 100u
+/* Room for a quoted line: every byte may become \xNN, plus "..." and the NUL. */
+#define SHOWN_LINE_BUFFER (SHOWN_LINE_BYTES * 4u + 4u)
+/* Events named in one message before "and N more", and bytes shown of each name. */
+#define SHOWN_EVENTS 8u
+#define SHOWN_EVENT_NAME_BYTES 64u
+#define EVENT_LIST_BUFFER (SHOWN_EVENTS * (SHOWN_EVENT_NAME_BYTES + 48u) + 64u)
+/* Edge map slots when it is first used (a power of two); it doubles when half full. */
+#define EDGE_MAP_MIN_SLOTS 64u
+
+/* No function: the previous frame was unknown, or there was none. */
+#define NO_FUNC UINT32_MAX
+/* An edge map slot holding no edge. */
+#define FREE_SLOT SIZE_MAX
+
+static const char UNKNOWN_SYMBOL[] = "[unknown]";
+static const char INLINED_DSO[] = "inlined";
+/* perf appends this to a DSO whose file was deleted while mapped. */
+static const char DELETED_SUFFIX[] = " (deleted)";
+/* Event modifiers, tools/perf/Documentation/perf-list.txt "EVENT MODIFIERS". */
+static const char EVENT_MODIFIERS[] = "ukhIGHpPSDWeb";
+
+static const char HEADER_SHAPE[] = "'COMM [PID/]TID [CPU] TIME: [PERIOD] EVENT:'";
+static const char FRAME_SHAPE[] = "'ADDRESS SYMBOL (DSO)'";
+
+/* The unit of a period, by event base name: perf's period counts the sampled event, except for
+ * the software clocks, whose period is in nanoseconds. Other events count "events". */
+static const struct {
+    const char *event;
+    const char *unit;
+} period_units[] = {
+    {"cycles", "cycles"},
+    {"cpu-cycles", "cycles"},
+    {"ref-cycles", "ref-cycles"},
+    {"bus-cycles", "bus-cycles"},
+    {"instructions", "instructions"},
+    {"cpu-clock", "ns"},
+    {"task-clock", "ns"},
+    {"cache-misses", "cache-misses"},
+    {"cache-references", "cache-references"},
+    {"branch-misses", "branch-misses"},
+    {"branches", "branches"},
+    {"branch-instructions", "branches"},
+};
+#define PERIOD_UNIT_OTHER "events"
+#define SAMPLES_UNIT "samples"
+
+/* A piece of a line: not NUL-terminated. */
+typedef struct span {
+    const char *p;
+    size_t n;
+} span_t;
+
+typedef struct header {
+    span_t comm;
+    bool has_tid;
+    bool has_period;
+    uint64_t period;
+    span_t event; /* without its ':' */
+    span_t rest;  /* after the event, up to the end of the line; may be empty */
+} header_t;
+
+typedef struct frame {
+    uint64_t address;
+    span_t symbol; /* +0xOFFSET removed */
+    span_t dso;    /* inside the parentheses */
+    bool unknown;  /* symbol [unknown] */
+    bool inlined;  /* DSO (inlined) */
+} frame_t;
+
+typedef struct event {
+    char *name;        /* owned; the key of reader.event_ids */
+    uint64_t samples;  /* samples of this event */
+    size_t first_line; /* header line of its first sample */
+    bool selected;
+} event_t;
+
+/* (caller, callee) -> index into the profile's edges; open addressing, linear probing. */
+typedef struct edge_map {
+    uint64_t *keys;
+    size_t *slots; /* FREE_SLOT or an edge index */
+    size_t capacity, count;
+} edge_map_t;
+
+enum { PERIOD_UNSEEN, PERIOD_PRESENT, PERIOD_ABSENT };
+
+typedef struct reader {
+    const char *path;
+    const char *want; /* requested event, or NULL */
+    lg_profile_t *out;
+    lg_diag_t *d;
+    size_t line; /* of the line being read, from 1 */
+
+    event_t *events;
+    size_t nevents, events_cap;
+    lg_strmap_t event_ids;
+    bool chose_event; /* default mode: the first event has been selected */
+    uint64_t selected_samples;
+
+    /* The open sample. */
+    bool in_sample;
+    bool selected;
+    uint64_t sample_number; /* from 1; stamps[] compare against it */
+    uint64_t weight;        /* period, or 1 */
+    size_t frames;          /* frame lines read, inlined ones included */
+    size_t call_frames;     /* frames that are not inlined */
+    bool leaf_seen;
+    uint32_t prev; /* function of the previous non-inlined frame, or NO_FUNC */
+
+    int period_state; /* PERIOD_*, for selected samples */
+    size_t period_line;
+
+    uint64_t *stamps; /* per function: the last sample counted into its counter1_total */
+    size_t stamps_cap;
+    edge_map_t edges;
+
+    /* For the note on unknown frames (selected samples only). */
+    uint64_t frames_read, unknown_frames, leafless_samples;
+    size_t first_unknown_line;
+} reader_t;
+
+/* ---- Diagnostics --------------------------------------------------------------------------- */
+
+/* Quotes up to SHOWN_LINE_BYTES of a line, printable ASCII as is, other bytes as \xNN. */
+static const char *shown(const char *s, size_t n, char out[SHOWN_LINE_BUFFER])
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && i < SHOWN_LINE_BYTES; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= ' ' && c <= '~') /* printable ASCII */
+            out[k++] = (char)c;
+        else
+            k += (size_t)snprintf(out + k, SHOWN_LINE_BUFFER - k, "\\x%02x", c);
+    }
+    if (n > SHOWN_LINE_BYTES) {
+        memcpy(out + k, "...", 3);
+        k += 3;
+    }
+    out[k] = '\0';
+    return out;
+}
+
+static void report(const reader_t *r, lg_severity_t severity, size_t line, const char *fmt,
+                   va_list ap) __attribute__((format(printf, 4, 0)));
+
+/* line 0: the whole file. */
+static void report(const reader_t *r, lg_severity_t severity, size_t line, const char *fmt,
+                   va_list ap)
+{
+    char *where = line > 0 ? lg_format("%s:%zu", r->path, line) : NULL;
+    lg_diag_vadd(r->d, severity, where != NULL ? where : r->path, fmt, ap);
+    free(where);
+}
+
+static lg_err_t fail_at(const reader_t *r, lg_err_t err, size_t line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static lg_err_t fail_at(const reader_t *r, lg_err_t err, size_t line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(r, LG_ERROR, line, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+static void note_at(const reader_t *r, lg_severity_t severity, size_t line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void note_at(const reader_t *r, lg_severity_t severity, size_t line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(r, severity, line, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- Line syntax (shared by the probe and the loader) --------------------------------------- */
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static bool is_hex(char c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static unsigned hex_value(char c)
+{
+    if (is_digit(c))
+        return (unsigned)(c - '0');
+    return (unsigned)((c | 0x20) - 'a' + 10); /* | 0x20: ASCII lower case */
+}
+
+/* Length of s[0, n) without trailing spaces, tabs, carriage returns and line feeds. */
+static size_t trimmed_len(const char *s, size_t n)
+{
+    while (n > 0 && (is_blank(s[n - 1]) || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        n--;
+    return n;
+}
+
+/* The next word (run of non-blanks) at or after *pos in s[0, n). */
+static bool next_word(const char *s, size_t n, size_t *pos, span_t *word)
+{
+    size_t i = *pos;
+    while (i < n && is_blank(s[i]))
+        i++;
+    if (i == n)
+        return false;
+    size_t start = i;
+    while (i < n && !is_blank(s[i]))
+        i++;
+    *word = (span_t){s + start, i - start};
+    *pos = i;
+    return true;
+}
+
+static bool all_digits(span_t w)
+{
+    for (size_t i = 0; i < w.n; i++)
+        if (!is_digit(w.p[i]))
+            return false;
+    return w.n > 0;
+}
+
+static bool span_is(span_t w, const char *text)
+{
+    return w.n == strlen(text) && memcmp(w.p, text, w.n) == 0;
+}
+
+/* SECONDS.FRACTION: */
+static bool is_time(span_t w)
+{
+    size_t i = 0, int_digits, frac_digits;
+    while (i < w.n && is_digit(w.p[i]))
+        i++;
+    int_digits = i;
+    if (int_digits == 0 || i == w.n || w.p[i] != '.')
+        return false;
+    i++;
+    size_t frac_start = i;
+    while (i < w.n && is_digit(w.p[i]))
+        i++;
+    frac_digits = i - frac_start;
+    return frac_digits > 0 && i + 1 == w.n && w.p[i] == ':';
+}
+
+/* [CPU] */
+static bool is_cpu(span_t w)
+{
+    return w.n >= 3 && w.p[0] == '[' && w.p[w.n - 1] == ']' &&
+           all_digits((span_t){w.p + 1, w.n - 2});
+}
+
+/* TID or PID/TID */
+static bool is_tid(span_t w)
+{
+    const char *slash = memchr(w.p, '/', w.n);
+    if (slash == NULL)
+        return all_digits(w);
+    size_t left = (size_t)(slash - w.p);
+    return all_digits((span_t){w.p, left}) && all_digits((span_t){slash + 1, w.n - left - 1});
+}
+
+/* Decimal digits to a number; false when it does not fit in 64 bits. */
+static bool parse_u64(span_t w, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (size_t i = 0; i < w.n; i++) {
+        unsigned digit = (unsigned)(w.p[i] - '0');
+        if (x > (UINT64_MAX - digit) / 10u)
+            return false;
+        x = x * 10u + digit;
+    }
+    *v = x;
+    return true;
+}
+
+/* Parses a sample header from s[0, n) (trailing blanks already removed). On failure *why says
+ * what is missing. */
+static bool parse_header(const char *s, size_t n, header_t *h, const char **why)
+{
+    span_t lead[HEADER_MAX_LEAD_WORDS];
+    size_t nlead = 0, pos = 0;
+    span_t w;
+    bool have_time = false;
+    *h = (header_t){0};
+    while (next_word(s, n, &pos, &w)) {
+        /* The first word is COMM's, whatever it looks like. */
+        if (nlead > 0 && is_time(w)) {
+            have_time = true;
+            break;
+        }
+        if (nlead == HEADER_MAX_LEAD_WORDS)
+            break;
+        lead[nlead++] = w;
+    }
+    if (!have_time) {
+        *why = "no time 'SECONDS.FRACTION:' after the command name";
+        return false;
+    }
+    /* COMM may contain blanks: TID and CPU are recognised from the right, and COMM keeps at
+     * least its first word. */
+    size_t comm_words = nlead;
+    if (comm_words >= 2 && is_cpu(lead[comm_words - 1]))
+        comm_words--;
+    if (comm_words >= 2 && is_tid(lead[comm_words - 1])) {
+        comm_words--;
+        h->has_tid = true;
+    }
+    const span_t *last = &lead[comm_words - 1];
+    h->comm = (span_t){lead[0].p, (size_t)(last->p + last->n - lead[0].p)};
+
+    if (!next_word(s, n, &pos, &w)) {
+        *why = "no event name 'EVENT:' after the time";
+        return false;
+    }
+    if (all_digits(w)) {
+        if (!parse_u64(w, &h->period)) {
+            *why = "period does not fit in 64 bits";
+            return false;
+        }
+        h->has_period = true;
+        if (!next_word(s, n, &pos, &w)) {
+            *why = "no event name 'EVENT:' after the period";
+            return false;
+        }
+    }
+    if (w.n < 2 || w.p[w.n - 1] != ':') {
+        *why = "no event name ending in ':' after the time";
+        return false;
+    }
+    h->event = (span_t){w.p, w.n - 1};
+    while (pos < n && is_blank(s[pos]))
+        pos++;
+    h->rest = (span_t){s + pos, n - pos};
+    return true;
+}
+
+/* Removes a trailing +0xHEX (perf >= 4.8 prints symbol offsets by default). */
+static span_t strip_offset(span_t sym)
+{
+    for (size_t i = sym.n; i-- > 1;) {
+        if (sym.p[i] != '+')
+            continue;
+        /* The last '+' decides: "operator+" keeps its '+', "f+0x1c" loses "+0x1c". */
+        if (sym.n - i < 4 || sym.p[i + 1] != '0' || sym.p[i + 2] != 'x')
+            return sym;
+        for (size_t k = i + 3; k < sym.n; k++)
+            if (!is_hex(sym.p[k]))
+                return sym;
+        return (span_t){sym.p, i};
+    }
+    return sym;
+}
+
+/* Parses a frame line ADDRESS SYMBOL[+0xOFF] (DSO) from s[0, n) (trailing blanks already
+ * removed; leading blanks allowed). SYMBOL may contain blanks and parentheses: DSO is the
+ * balanced parenthesised group that ends the line. On failure *why says what is missing. */
+static bool parse_frame(const char *s, size_t n, frame_t *f, const char **why)
+{
+    size_t i = 0;
+    *f = (frame_t){0};
+    while (i < n && is_blank(s[i]))
+        i++;
+    size_t start = i;
+    uint64_t address = 0;
+    while (i < n && is_hex(s[i])) {
+        if (i - start == ADDRESS_MAX_DIGITS) {
+            *why = "address longer than 16 hexadecimal digits";
+            return false;
+        }
+        address = address << 4 | hex_value(s[i]);
+        i++;
+    }
+    if (i == start) {
+        *why = "no hexadecimal address";
+        return false;
+    }
+    if (i == n || !is_blank(s[i])) {
+        *why = "no blank after the address";
+        return false;
+    }
+    while (i < n && is_blank(s[i]))
+        i++;
+    size_t sym_start = i;
+    if (n == 0 || s[n - 1] != ')') {
+        *why = "no ' (DSO)' at the end";
+        return false;
+    }
+    size_t depth = 0, open = n;
+    for (size_t k = n; k-- > sym_start;) {
+        if (s[k] == ')') {
+            depth++;
+        } else if (s[k] == '(' && --depth == 0) {
+            open = k;
+            break;
+        }
+    }
+    if (open == n || open == sym_start || !is_blank(s[open - 1])) {
+        *why = open == sym_start ? "no symbol between the address and '(DSO)'"
+                                 : "no ' (DSO)' at the end";
+        return false;
+    }
+    size_t sym_end = open;
+    while (sym_end > sym_start && is_blank(s[sym_end - 1]))
+        sym_end--;
+    span_t sym = strip_offset((span_t){s + sym_start, sym_end - sym_start});
+    if (sym.n == 0) {
+        *why = "no symbol before its offset";
+        return false;
+    }
+    f->address = address;
+    f->symbol = sym;
+    f->dso = (span_t){s + open + 1, n - open - 2};
+    f->unknown = span_is(sym, UNKNOWN_SYMBOL);
+    f->inlined = span_is(f->dso, INLINED_DSO);
+    return true;
+}
+
+/* ---- Probe ---------------------------------------------------------------------------------- */
+
+/* Comment lines only perf's header block writes. */
+static bool is_perf_comment(const char *s, size_t n)
+{
+    static const char *const marks[] = {"# perf version :", "# captured on",
+                                        "# cmdline :", "# event : name ="};
+    for (size_t i = 0; i < sizeof marks / sizeof *marks; i++) {
+        size_t len = strlen(marks[i]);
+        if (n >= len && memcmp(s, marks[i], len) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The line at *pos of head: s[start, start + *n); *complete is false when the end of head cut
+ * it. Returns false at the end of head. */
+static bool probe_line(const char *s, size_t len, bool whole, size_t *pos, size_t *start, size_t *n,
+                       bool *complete)
+{
+    if (*pos >= len)
+        return false;
+    const char *nl = memchr(s + *pos, '\n', len - *pos);
+    *start = *pos;
+    size_t end = nl != NULL ? (size_t)(nl - s) : len;
+    *complete = nl != NULL || whole;
+    *n = trimmed_len(s + *start, end - *start);
+    *pos = nl != NULL ? end + 1 : len;
+    return true;
+}
+
+bool lg_perf_script_probe(const uint8_t *head, size_t len)
+{
+    if (head == NULL || memchr(head, '\0', len) != NULL)
+        return false;
+    const char *s = (const char *)head;
+    /* A head shorter than what the CLI reads is the whole file: its last line is complete. */
+    bool whole = len < LG_PROBE_BYTES;
+    bool perf_comments = false;
+    size_t pos = 0, start, n;
+    bool complete;
+    while (probe_line(s, len, whole, &pos, &start, &n, &complete)) {
+        const char *line = s + start;
+        if (n > 0 && line[0] == '#') {
+            perf_comments = perf_comments || is_perf_comment(line, n);
+            continue;
+        }
+        if (n == 0)
+            continue;
+        if (!complete)
+            return perf_comments;
+        header_t h;
+        frame_t f;
+        const char *why;
+        if (!parse_header(line, n, &h, &why))
+            return false;
+        if (h.rest.n > 0 && parse_frame(h.rest.p, h.rest.n, &f, &why))
+            return true;
+        if (!probe_line(s, len, whole, &pos, &start, &n, &complete) || !complete)
+            return h.has_tid || perf_comments;
+        line = s + start;
+        if (parse_frame(line, n, &f, &why))
+            return true;
+        header_t next;
+        return h.has_tid && (n == 0 || parse_header(line, n, &next, &why));
+    }
+    return perf_comments;
+}
+
+/* ---- Events --------------------------------------------------------------------------------- */
+
+/* Length of name without a ":MODIFIERS" suffix. */
+static size_t event_base_len(const char *name)
+{
+    const char *colon = strrchr(name, ':');
+    if (colon == NULL || colon[1] == '\0' ||
+        strspn(colon + 1, EVENT_MODIFIERS) != strlen(colon + 1))
+        return strlen(name);
+    return (size_t)(colon - name);
+}
+
+static bool event_matches(const char *want, const char *name)
+{
+    size_t base = event_base_len(name);
+    return strcmp(want, name) == 0 || (strlen(want) == base && memcmp(want, name, base) == 0);
+}
+
+static const char *period_unit(const char *event)
+{
+    size_t base = event_base_len(event);
+    for (size_t i = 0; i < sizeof period_units / sizeof *period_units; i++)
+        if (strlen(period_units[i].event) == base &&
+            memcmp(period_units[i].event, event, base) == 0)
+            return period_units[i].unit;
+    return PERIOD_UNIT_OTHER;
+}
+
+/* "cycles (111 samples), instructions (333 samples)": the events that are (or are not) selected,
+ * at most SHOWN_EVENTS of them. Returns out. */
+static const char *event_list(const reader_t *r, bool selected, char out[EVENT_LIST_BUFFER])
+{
+    size_t k = 0, shown_events = 0, more = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < r->nevents; i++) {
+        const event_t *e = &r->events[i];
+        if (e->selected != selected)
+            continue;
+        if (shown_events == SHOWN_EVENTS) {
+            more++;
+            continue;
+        }
+        int len = snprintf(out + k, EVENT_LIST_BUFFER - k, "%s%.*s%s (%" PRIu64 " sample%s)",
+                           shown_events > 0 ? ", " : "", (int)SHOWN_EVENT_NAME_BYTES, e->name,
+                           strlen(e->name) > SHOWN_EVENT_NAME_BYTES ? "..." : "", e->samples,
+                           e->samples == 1 ? "" : "s");
+        if (len < 0 || (size_t)len >= EVENT_LIST_BUFFER - k)
+            break; /* cannot happen with the sizes above; never write past the buffer */
+        k += (size_t)len;
+        shown_events++;
+    }
+    if (more > 0)
+        snprintf(out + k, EVENT_LIST_BUFFER - k, " and %zu more", more);
+    return out;
+}
+
+/* Finds or adds the event called name (NUL-terminated, borrowed); *index receives it. */
+static lg_err_t find_event(reader_t *r, const char *name, size_t *index)
+{
+    uint32_t id;
+    if (lg_strmap_get(&r->event_ids, name, &id)) {
+        *index = id;
+        return LG_OK;
+    }
+    if (r->nevents == LG_PERF_SCRIPT_MAX_EVENTS)
+        return fail_at(r, LG_ELIMIT, r->line,
+                       "more than %u distinct events (LG_PERF_SCRIPT_MAX_EVENTS)",
+                       LG_PERF_SCRIPT_MAX_EVENTS);
+    if (!lg_grow((void **)&r->events, &r->events_cap, r->nevents + 1, sizeof *r->events))
+        return fail_at(r, LG_ENOMEM, r->line, "out of memory adding event '%s'", name);
+    char *copy = strdup(name);
+    if (copy == NULL || !lg_strmap_put(&r->event_ids, copy, (uint32_t)r->nevents, NULL)) {
+        free(copy);
+        return fail_at(r, LG_ENOMEM, r->line, "out of memory adding event '%s'", name);
+    }
+    bool selected;
+    if (r->want != NULL) {
+        selected = event_matches(r->want, copy);
+    } else {
+        selected = !r->chose_event; /* the first event the file names */
+        r->chose_event = true;
+    }
+    r->events[r->nevents] = (event_t){copy, 0, r->line, selected};
+    *index = r->nevents++;
+    return LG_OK;
+}
+
+/* ---- Samples and frames --------------------------------------------------------------------- */
+
+/* Writes a NUL after s, which points into line. */
+static char *terminate(char *line, span_t s)
+{
+    size_t at = (size_t)(s.p - line);
+    line[at + s.n] = '\0';
+    return line + at;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    /* splitmix64's finaliser: spreads (caller, callee) keys over the slots. */
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
+
+static bool edge_map_grow(edge_map_t *m)
+{
+    size_t capacity = m->capacity ? m->capacity * 2 : EDGE_MAP_MIN_SLOTS;
+    if (capacity < m->capacity || capacity > SIZE_MAX / sizeof(uint64_t))
+        return false;
+    uint64_t *keys = malloc(capacity * sizeof *keys);
+    size_t *slots = malloc(capacity * sizeof *slots);
+    if (keys == NULL || slots == NULL) {
+        free(keys);
+        free(slots);
+        return false;
+    }
+    for (size_t i = 0; i < capacity; i++)
+        slots[i] = FREE_SLOT;
+    size_t mask = capacity - 1;
+    for (size_t i = 0; i < m->capacity; i++) {
+        if (m->slots[i] == FREE_SLOT)
+            continue;
+        size_t h = (size_t)mix64(m->keys[i]) & mask;
+        while (slots[h] != FREE_SLOT)
+            h = (h + 1) & mask;
+        keys[h] = m->keys[i];
+        slots[h] = m->slots[i];
+    }
+    free(m->keys);
+    free(m->slots);
+    m->keys = keys;
+    m->slots = slots;
+    m->capacity = capacity;
+    return true;
+}
+
+/* One more sample in which caller called callee. */
+static lg_err_t count_edge(reader_t *r, uint32_t caller, uint32_t callee)
+{
+    edge_map_t *m = &r->edges;
+    if (m->count + 1 > m->capacity / 2 && !edge_map_grow(m))
+        return fail_at(r, LG_ENOMEM, r->line, "out of memory counting call edges");
+    uint64_t key = (uint64_t)caller << 32 | callee;
+    size_t mask = m->capacity - 1;
+    size_t h = (size_t)mix64(key) & mask;
+    for (; m->slots[h] != FREE_SLOT; h = (h + 1) & mask) {
+        if (m->keys[h] == key) {
+            lg_pedge_t *e = &r->out->edges[m->slots[h]];
+            e->weight = lg_sat_add(e->weight, 1);
+            return LG_OK;
+        }
+    }
+    if (lg_profile_add_edge(r->out, caller, callee, 1) != LG_OK)
+        return fail_at(r, LG_ENOMEM, r->line, "out of memory adding a call edge");
+    m->keys[h] = key;
+    m->slots[h] = r->out->nedges - 1;
+    m->count++;
+    return LG_OK;
+}
+
+/* The DSO as qualified name: its basename, without " (deleted)". */
+static span_t dso_qualifier(span_t dso)
+{
+    size_t suffix = sizeof DELETED_SUFFIX - 1;
+    if (dso.n > suffix && memcmp(dso.p + dso.n - suffix, DELETED_SUFFIX, suffix) == 0)
+        dso.n -= suffix;
+    for (size_t i = dso.n; i-- > 0;)
+        if (dso.p[i] == '/')
+            return (span_t){dso.p + i + 1, dso.n - i - 1};
+    return dso;
+}
+
+static lg_err_t add_frame(reader_t *r, char *line, const frame_t *f)
+{
+    if (r->frames == LG_PERF_SCRIPT_MAX_FRAMES)
+        return fail_at(r, LG_ELIMIT, r->line,
+                       "sample has more than %u frames (LG_PERF_SCRIPT_MAX_FRAMES); is the blank "
+                       "line between two samples missing?",
+                       LG_PERF_SCRIPT_MAX_FRAMES);
+    r->frames++;
+    if (!r->selected || f->inlined)
+        return LG_OK;
+    r->call_frames++;
+    r->frames_read++;
+    if (f->unknown) {
+        if (r->unknown_frames++ == 0)
+            r->first_unknown_line = r->line;
+        if (!r->leaf_seen) {
+            r->leaf_seen = true;
+            r->leafless_samples++;
+        }
+        r->prev = NO_FUNC;
+        return LG_OK;
+    }
+
+    lg_profile_t *out = r->out;
+    span_t qual = dso_qualifier(f->dso);
+    const char *name = terminate(line, f->symbol);
+    const char *qual_name = terminate(line, qual);
+    uint32_t id;
+    lg_err_t err = lg_profile_intern(out, name, NULL, qual_name, &id);
+    if (err == LG_ELIMIT)
+        return fail_at(r, err, r->line, "more than %u functions (LG_PROFILE_MAX_FUNCS)",
+                       LG_PROFILE_MAX_FUNCS);
+    if (err != LG_OK)
+        return fail_at(r, err, r->line, "out of memory adding function '%s'", name);
+    if (out->nfuncs > r->stamps_cap) {
+        size_t old = r->stamps_cap;
+        if (!lg_grow((void **)&r->stamps, &r->stamps_cap, out->nfuncs, sizeof *r->stamps))
+            return fail_at(r, LG_ENOMEM, r->line, "out of memory adding function '%s'", name);
+        memset(r->stamps + old, 0, (r->stamps_cap - old) * sizeof *r->stamps);
+    }
+
+    lg_pfunc_t *fn = &out->funcs[id];
+    if (!r->leaf_seen) {
+        r->leaf_seen = true;
+        fn->hits = lg_sat_add(fn->hits, 1);
+        fn->counter1_self = lg_sat_add(fn->counter1_self, r->weight);
+    }
+    if (r->stamps[id] != r->sample_number) {
+        r->stamps[id] = r->sample_number;
+        fn->counter1_total = lg_sat_add(fn->counter1_total, r->weight);
+    }
+    if (r->prev != NO_FUNC)
+        LG_CHECK(count_edge(r, id, r->prev));
+    r->prev = id;
+    return LG_OK;
+}
+
+static void end_sample(reader_t *r)
+{
+    if (!r->in_sample)
+        return;
+    if (r->selected) {
+        if (r->call_frames >= 2)
+            r->out->has_call_edges = true;
+        if (!r->leaf_seen)
+            r->leafless_samples++;
+    }
+    r->in_sample = false;
+}
+
+/* Checks that selected samples agree on having a period column. */
+static lg_err_t check_period(reader_t *r, const header_t *h, const char *event)
+{
+    int state = h->has_period ? PERIOD_PRESENT : PERIOD_ABSENT;
+    if (r->period_state == PERIOD_UNSEEN) {
+        r->period_state = state;
+        r->period_line = r->line;
+        r->out->counter1_unit = h->has_period ? period_unit(event) : SAMPLES_UNIT;
+        return LG_OK;
+    }
+    if (state == r->period_state)
+        return LG_OK;
+    if (h->has_period)
+        return fail_at(r, LG_EFORMAT, r->line,
+                       "expected no period before the event name, as in the sample at line %zu, "
+                       "found %" PRIu64,
+                       r->period_line, h->period);
+    return fail_at(r, LG_EFORMAT, r->line,
+                   "expected a period before the event name, as in the sample at line %zu, "
+                   "found none",
+                   r->period_line);
+}
+
+static lg_err_t begin_sample(reader_t *r, char *line, const header_t *h)
+{
+    frame_t f;
+    const char *why;
+    /* REST holds the only frame of a sample printed without its call chain. */
+    bool rest_is_frame = h->rest.n > 0 && parse_frame(h->rest.p, h->rest.n, &f, &why);
+    const char *event = terminate(line, h->event);
+    size_t index = 0;
+    LG_CHECK(find_event(r, event, &index));
+    event_t *e = &r->events[index];
+    e->samples = lg_sat_add(e->samples, 1);
+
+    r->in_sample = true;
+    r->selected = e->selected;
+    r->sample_number++;
+    r->frames = 0;
+    r->call_frames = 0;
+    r->leaf_seen = false;
+    r->prev = NO_FUNC;
+    r->weight = 1;
+    if (r->selected) {
+        LG_CHECK(check_period(r, h, event));
+        r->selected_samples = lg_sat_add(r->selected_samples, 1);
+        if (h->has_period)
+            r->weight = h->period;
+    }
+    if (rest_is_frame)
+        LG_CHECK(add_frame(r, line, &f));
+    return LG_OK;
+}
+
+static lg_err_t read_line(reader_t *r, char *line, size_t size)
+{
+    char quoted[SHOWN_LINE_BUFFER];
+    if (size > LG_PERF_SCRIPT_MAX_LINE)
+        return fail_at(r, LG_ELIMIT, r->line,
+                       "line is %zu bytes, longer than the %u lorgen reads "
+                       "(LG_PERF_SCRIPT_MAX_LINE)",
+                       size, LG_PERF_SCRIPT_MAX_LINE);
+    const char *nul = memchr(line, '\0', size);
+    if (nul != NULL)
+        return fail_at(r, LG_EFORMAT, r->line, "expected text, found a NUL byte at column %zu",
+                       (size_t)(nul - line) + 1);
+    size_t n = trimmed_len(line, size);
+    line[n] = '\0';
+    if (n > 0 && line[0] == '#')
+        return LG_OK; /* comment */
+    if (n == 0) {
+        end_sample(r);
+        return LG_OK;
+    }
+
+    header_t h;
+    const char *why;
+    if (parse_header(line, n, &h, &why)) {
+        end_sample(r);
+        return begin_sample(r, line, &h);
+    }
+    /* Column 0 holds headers only; an indented line outside a sample is a header too. */
+    frame_t f;
+    const char *frame_why;
+    if (!is_blank(line[0]) || !r->in_sample) {
+        if (is_blank(line[0]) && parse_frame(line, n, &f, &frame_why))
+            why = "a frame line, but no sample header before it";
+        return fail_at(r, LG_EFORMAT, r->line, "expected a sample header %s, found '%s' (%s)",
+                       HEADER_SHAPE, shown(line, n, quoted), why);
+    }
+    if (!parse_frame(line, n, &f, &frame_why))
+        return fail_at(r, LG_EFORMAT, r->line, "expected a frame line %s, found '%s' (%s)",
+                       FRAME_SHAPE, shown(line, n, quoted), frame_why);
+    return add_frame(r, line, &f);
+}
+
+static lg_err_t read_lines(reader_t *r, FILE *f)
+{
+    char *buf = NULL;
+    size_t cap = 0;
+    lg_err_t err = LG_OK;
+    for (;;) {
+        errno = 0;
+        ssize_t got = getline(&buf, &cap, f);
+        if (got < 0) {
+            if (errno == ENOMEM)
+                err = fail_at(r, LG_ENOMEM, r->line + 1, "out of memory reading the line");
+            else if (ferror(f))
+                err = fail_at(r, LG_EIO, r->line + 1, "cannot read: %s", strerror(errno));
+            break;
+        }
+        r->line++;
+        err = read_line(r, buf, (size_t)got);
+        if (err != LG_OK)
+            break;
+    }
+    free(buf);
+    end_sample(r);
+    return err;
+}
+
+/* ---- Loading -------------------------------------------------------------------------------- */
+
+static lg_err_t finish(reader_t *r)
+{
+    char list[EVENT_LIST_BUFFER];
+    if (r->nevents == 0)
+        return fail_at(r, LG_EFORMAT, 0,
+                       "expected at least one sample header %s, found none in %zu line%s",
+                       HEADER_SHAPE, r->line, r->line == 1 ? "" : "s");
+    if (r->selected_samples == 0)
+        return fail_at(r, LG_EINVAL, 0, "no samples of event '%s'; the file has %s", r->want,
+                       event_list(r, false, list));
+    r->out->total_hits = r->selected_samples;
+    lg_profile_finish_edges(r->out);
+    return LG_OK;
+}
+
+/* Warnings wait until the file has loaded: a failed load reports its one error alone. */
+static void report_warnings(const reader_t *r)
+{
+    char list[EVENT_LIST_BUFFER];
+    if (r->want == NULL && r->nevents > 1)
+        note_at(r, LG_WARNING, r->events[1].first_line,
+                "%zu events are interleaved: read the first, '%s' (%" PRIu64 " sample%s), and "
+                "skipped %s; choose one with --event NAME",
+                r->nevents, r->events[0].name, r->events[0].samples,
+                r->events[0].samples == 1 ? "" : "s", event_list(r, false, list));
+    if (r->unknown_frames > 0) {
+        char leafless[64] = "";
+        if (r->leafless_samples > 0)
+            snprintf(leafless, sizeof leafless, "; %" PRIu64 " sample%s no known function",
+                     r->leafless_samples, r->leafless_samples == 1 ? " has" : "s have");
+        note_at(r, LG_NOTE, r->first_unknown_line,
+                "%" PRIu64 " of %" PRIu64 " frames have no symbol ([unknown]): they count for "
+                "no function and break the call chain where they are%s",
+                r->unknown_frames, r->frames_read, leafless);
+    }
+}
+
+/* Nothing partial on failure: a caller that ignores the error still sees no functions. */
+static void clear_profile(lg_profile_t *out)
+{
+    lg_profile_destroy(out);
+    lg_profile_init(out);
+}
+
+static void reader_destroy(reader_t *r)
+{
+    for (size_t i = 0; i < r->nevents; i++)
+        free(r->events[i].name);
+    free(r->events);
+    lg_strmap_destroy(&r->event_ids);
+    free(r->stamps);
+    free(r->edges.keys);
+    free(r->edges.slots);
+}
+
+lg_err_t lg_perf_script_load_event(const char *path, const char *event, lg_profile_t *out,
+                                   lg_diag_t *d)
+{
+    reader_t r = {.path = path, .want = event, .out = out, .d = d};
+    lg_strmap_init(&r.event_ids);
+    lg_err_t err;
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        err = lg_diag_fail(d, LG_EIO, path, "cannot open: %s", strerror(errno));
+    } else {
+        err = lg_profile_set_path(out, path);
+        if (err != LG_OK) {
+            err = lg_diag_fail(d, LG_ENOMEM, path, "out of memory");
+        } else {
+            out->format = "perf-script";
+            out->kind = LG_PROFILE_STATISTICAL;
+            out->has_call_edges = false;
+            err = read_lines(&r, f);
+        }
+        fclose(f); /* read-only: nothing is lost if closing fails */
+    }
+    if (err == LG_OK)
+        err = finish(&r);
+    if (err == LG_OK)
+        report_warnings(&r);
+    else
+        clear_profile(out);
+    reader_destroy(&r);
+    return err;
+}
+
+lg_err_t lg_perf_script_load(const char *path, lg_profile_t *out, lg_diag_t *d)
+{
+    return lg_perf_script_load_event(path, NULL, out, d);
+}
+
+lg_err_t lg_perf_script_load_with(const char *path, const lg_load_options_t *options,
+                                  lg_profile_t *out, lg_diag_t *d)
+{
+    return lg_perf_script_load_event(path, options != NULL ? options->event : NULL, out, d);
+}
