@@ -2,6 +2,7 @@
 #include "registry.h"
 
 #include "aprof.h"
+#include "br.h"
 #include "callgrind.h"
 #include "perf_script.h"
 #include "prf.h"
@@ -18,6 +19,9 @@ static const lg_loader_t loaders[] = {
      lg_callgrind_probe, lg_callgrind_load, NULL},
     {"perf-script", "Linux `perf script` text: sampled call stacks (-g), events, periods",
      lg_perf_script_probe, lg_perf_script_load, lg_perf_script_load_with},
+    {"br", "Business Rules! BASIC profiler file (DEBUG PROFILE SAMPLED/TIMED): sampled call "
+           "stacks, lines",
+     lg_br_probe, lg_br_load, NULL},
 };
 
 const lg_loader_t *lg_loaders(size_t *count)
