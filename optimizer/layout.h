@@ -42,6 +42,8 @@ lg_err_t lg_geometry_check(const lg_geometry_t *g, lg_diag_t *d);
 #define LG_CLIQUE_OVERSIZED 0x1u /* a single function larger than the cache */
 #define LG_CLIQUE_NO_CALLS 0x2u  /* executed functions with no call edges left to group by:
                                     packed by hotness only */
+#define LG_CLIQUE_FILLER 0x4u    /* never-executed functions placed to move the next clique to
+                                    the cache offset chosen for it (cache-aware placement) */
 
 typedef struct lg_clique {
     uint32_t *fns; /* indexes into lg_program_t.fns, in link order */
@@ -49,6 +51,8 @@ typedef struct lg_clique {
     uint64_t bytes; /* sum of sizes with alignment padding, as laid out from a fresh start */
     uint64_t hits;  /* sum of the members' hits */
     uint32_t flags; /* LG_CLIQUE_* */
+    uint64_t pad_before; /* bytes of padding the linker script inserts before this clique, when
+                            no filler code could reach the offset chosen for it; 0 usually */
 } lg_clique_t;
 
 typedef struct lg_layout {
@@ -60,6 +64,8 @@ typedef struct lg_layout {
     size_t ncold;
     uint32_t *excluded; /* executed but not movable (shared section, zero size), input order */
     size_t nexcluded;
+    uint64_t section_align; /* alignment in bytes the ordered code's start needs for the cache
+                               offsets the placement chose (way size); 0 or 1: none */
 } lg_layout_t;
 
 void lg_layout_init(lg_layout_t *l);

@@ -76,10 +76,16 @@ static lg_err_t write_body(const lg_lor_t *lor, const char *indent, FILE *out)
     if (qualify == NULL)
         return LG_ENOMEM;
     lg_err_t err = mark_shared_names(lor, qualify);
+    /* The cache offsets the placement chose hold only from an address aligned to the way size. */
+    if (err == LG_OK && lor->section_align > 1)
+        fprintf(out, "%s. = ALIGN(%" PRIu64 ");\n", indent, lor->section_align);
     for (size_t c = 0; c < lor->ncliques && err == LG_OK; c++) {
         const lg_lor_clique_t *cl = &lor->cliques[c];
-        fprintf(out, "%s/* clique %zu: %" PRIu64 " bytes, %" PRIu64 " hits */\n", indent, c + 1,
-                cl->bytes, cl->hits);
+        fprintf(out, "%s/* clique %zu: %" PRIu64 " bytes, %" PRIu64 " hits%s */\n", indent, c + 1,
+                cl->bytes, cl->hits,
+                (cl->flags & LG_CLIQUE_FILLER) ? ", never-executed code placed as filler" : "");
+        if (cl->pad_before > 0)
+            fprintf(out, "%s. = . + %" PRIu64 ";\n", indent, cl->pad_before);
         for (size_t i = cl->first; i < cl->first + cl->count; i++) {
             fputs(indent, out);
             lg_emit_ld_pattern(&lor->fns[i], qualify[i], out);

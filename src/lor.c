@@ -78,7 +78,8 @@ lg_err_t lg_lor_from_layout(const lg_program_t *prog, const lg_layout_t *layout,
         return LG_ENOMEM;
     for (size_t c = 0; c < layout->ncliques; c++) {
         const lg_clique_t *cl = &layout->cliques[c];
-        lor->cliques[c] = (lg_lor_clique_t){lor->nfns, cl->nfns, cl->bytes, cl->hits, cl->flags, 0};
+        lor->cliques[c] = (lg_lor_clique_t){lor->nfns, cl->nfns,        cl->bytes, cl->hits,
+                                            cl->flags, cl->pad_before, 0};
         lor->ncliques++;
         for (size_t i = 0; i < cl->nfns; i++) {
             const lg_fn_t *fn = &prog->fns[cl->fns[i]];
@@ -102,6 +103,7 @@ lg_err_t lg_lor_from_layout(const lg_program_t *prog, const lg_layout_t *layout,
         }
     }
     lor->ncold = layout->ncold;
+    lor->section_align = layout->section_align > 1 ? layout->section_align : 0;
     return LG_OK;
 }
 
@@ -158,6 +160,7 @@ static const struct {
 } clique_flag_words[] = {
     {LG_CLIQUE_OVERSIZED, "oversized"},
     {LG_CLIQUE_NO_CALLS, "uncalled"},
+    {LG_CLIQUE_FILLER, "filler"},
 };
 
 #define COUNT_OF(a) (sizeof(a) / sizeof *(a))
@@ -181,6 +184,8 @@ lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out)
             write_key(out, "format", lor->inputs[i].format);
         fputc('\n', out);
     }
+    if (lor->section_align > 1)
+        fprintf(out, "section align=%" PRIu64 "\n", lor->section_align);
     for (size_t c = 0; c < lor->ncliques; c++) {
         const lg_lor_clique_t *cl = &lor->cliques[c];
         double fill = lor->geometry.cache_size
@@ -190,6 +195,8 @@ lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out)
                 c + 1, cl->bytes, fill, cl->hits);
         fprintf(out, "clique %zu bytes=%" PRIu64 " hits=%" PRIu64 " functions=%zu", c + 1,
                 cl->bytes, cl->hits, cl->count);
+        if (cl->pad_before > 0)
+            fprintf(out, " pad=%" PRIu64, cl->pad_before);
         for (size_t k = 0; k < COUNT_OF(clique_flag_words); k++)
             if (cl->flags & clique_flag_words[k].bit)
                 fprintf(out, " %s", clique_flag_words[k].word);
@@ -379,13 +386,15 @@ static lg_err_t parse_clique(lg_lor_t *lor, size_t *cliques_cap, char **tok, int
         }
         uint64_t v;
         if (strcmp(tok[i], "bytes") == 0 || strcmp(tok[i], "hits") == 0 ||
-            strcmp(tok[i], "functions") == 0) {
+            strcmp(tok[i], "functions") == 0 || strcmp(tok[i], "pad") == 0) {
             if (!parse_u64(value, &v))
                 return bad_number(ctx, tok[i], value);
             if (tok[i][0] == 'b')
                 cl.bytes = v;
             else if (tok[i][0] == 'h')
                 cl.hits = v;
+            else if (tok[i][0] == 'p')
+                cl.pad_before = v;
         } else {
             lg_diag_add(ctx->d, LG_WARNING, where_of(ctx), "ignoring unknown clique key '%s'",
                         tok[i]);
@@ -518,6 +527,21 @@ static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, si
             }
         }
         return kind ? lg_lor_add_input(lor, kind, path, format) : LG_OK;
+    }
+    if (strcmp(kw, "section") == 0) {
+        for (int i = 1; i < n; i++) {
+            char *value = split_key(tok[i]);
+            if (value != NULL && strcmp(tok[i], "align") == 0) {
+                if (!parse_u64(value, &lor->section_align) ||
+                    (lor->section_align & (lor->section_align - 1)) != 0)
+                    return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                                        "expected a power of two for align, found '%s'", value);
+            } else {
+                lg_diag_add(ctx->d, LG_WARNING, where_of(ctx),
+                            "ignoring unknown section setting '%s'", tok[i]);
+            }
+        }
+        return LG_OK;
     }
     if (strcmp(kw, "cold") == 0) {
         if (n < 2 || !parse_u64(tok[1], &lor->ncold))

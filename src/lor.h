@@ -10,6 +10,7 @@
  *   algorithm cliques
  *   input profile=trace.prf format=prf
  *   input elf=app.elf
+ *   section align=8192
  *   clique 1 bytes=1184 hits=20010 functions=2
  *     fn GetLastNode size=64 hits=10000 section=.text.GetLastNode object=list.o
  *     fn BuildList size=96 hits=10 section=.text.BuildList inferred
@@ -50,6 +51,7 @@ typedef struct lg_lor_clique {
     uint64_t bytes; /* as stated (computed: laid out with alignment padding) */
     uint64_t hits;
     uint32_t flags; /* LG_CLIQUE_* */
+    uint64_t pad_before; /* bytes of padding before the clique (cache-aware placement) */
     size_t line;
 } lg_lor_clique_t;
 
@@ -70,6 +72,7 @@ typedef struct lg_lor {
     lg_lor_fn_t *fns; /* all clique members, in link order */
     size_t nfns;
     uint64_t ncold; /* never-executed functions left in input order (informational) */
+    uint64_t section_align; /* the ordered code starts at this alignment (bytes); 0: none */
 } lg_lor_t;
 
 void lg_lor_init(lg_lor_t *lor);

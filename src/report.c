@@ -241,6 +241,10 @@ static lg_err_t write_cliques(const lg_report_input_t *in, const uint32_t *cliqu
             fputs("   LARGER THAN THE CACHE", out);
         if (cl->flags & LG_CLIQUE_NO_CALLS)
             fputs("   (grouped by hotness: no calls between them)", out);
+        if (cl->flags & LG_CLIQUE_FILLER)
+            fputs("   (never-executed code placed as filler)", out);
+        if (cl->pad_before > 0)
+            fprintf(out, "   (%" PRIu64 " bytes of padding before it)", cl->pad_before);
         fputc('\n', out);
         int w = name_width(prog, cl->fns, cl->nfns);
         fprintf(out, "  %-*s %10s %14s %7s  %s\n", w, "function", "bytes", "hits", "share",

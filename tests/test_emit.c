@@ -56,10 +56,10 @@ static void sample(lg_lor_t *lor)
     lor->geometry = (lg_geometry_t){8192, 32, 1};
     lor->cliques = calloc(2, sizeof *lor->cliques);
     lor->ncliques = 1;
-    lor->cliques[0] = (lg_lor_clique_t){0, 0, 64, 100, 0, 0};
+    lor->cliques[0] = (lg_lor_clique_t){.first = 0, .bytes = 64, .hits = 100};
     add_fn(lor, "hot", ".text.hot.hot", "obj/x.o", 0);
     add_fn(lor, "guess", ".text.guess", NULL, LG_FN_SECTION_INFERRED);
-    lor->cliques[1] = (lg_lor_clique_t){lor->nfns, 0, 32, 5, 0, 0};
+    lor->cliques[1] = (lg_lor_clique_t){.first = lor->nfns, .bytes = 32, .hits = 5};
     lor->ncliques = 2;
     add_fn(lor, "helper", ".text.helper", "obj/a.o", LG_FN_LOCAL);
     add_fn(lor, "helper", ".text.helper", "lib/libz.a(b.o)", LG_FN_LOCAL);
@@ -162,7 +162,7 @@ static void test_report_is_complete_and_stable(void **state)
     layout.geometry = (lg_geometry_t){8192, 32, 1};
     layout.algorithm = "cliques";
     layout.cliques = calloc(1, sizeof *layout.cliques);
-    layout.cliques[0] = (lg_clique_t){malloc(2 * sizeof(uint32_t)), 2, 200, 30, 0};
+    layout.cliques[0] = (lg_clique_t){.fns = malloc(2 * sizeof(uint32_t)), .nfns = 2, .bytes = 200, .hits = 30};
     layout.cliques[0].fns[0] = 0;
     layout.cliques[0].fns[1] = 1;
     layout.ncliques = 1;

@@ -49,7 +49,8 @@ static void add_clique(lg_lor_t *lor, uint64_t bytes, uint64_t hits, uint32_t fl
 {
     lor->cliques = realloc(lor->cliques, (lor->ncliques + 1) * sizeof *lor->cliques);
     assert_non_null(lor->cliques);
-    lor->cliques[lor->ncliques++] = (lg_lor_clique_t){lor->nfns, 0, bytes, hits, flags, 0};
+    lor->cliques[lor->ncliques++] =
+        (lg_lor_clique_t){.first = lor->nfns, .bytes = bytes, .hits = hits, .flags = flags};
 }
 
 static void sample_lor(lg_lor_t *lor)
@@ -64,6 +65,10 @@ static void sample_lor(lg_lor_t *lor)
     add_fn(lor, NULL, "BuildList", ".text.hot.BuildList", NULL, 96, 10, LG_FN_LOCAL);
     add_clique(lor, 10000, 5, LG_CLIQUE_OVERSIZED);
     add_fn(lor, NULL, "odd \"name\"", ".text.x", NULL, 10000, 5, LG_FN_SECTION_INFERRED);
+    add_clique(lor, 40, 0, LG_CLIQUE_FILLER);
+    lor->cliques[lor->ncliques - 1].pad_before = 24;
+    add_fn(lor, NULL, "never_run", ".text.never_run", NULL, 40, 0, 0);
+    lor->section_align = 8192;
     lor->ncold = 7;
 }
 
@@ -81,8 +86,11 @@ static void test_round_trip_is_byte_identical(void **state)
     lg_test_diag_dump(&d);
     assert_int_equal(err, LG_OK);
     assert_int_equal(d.count, 0);
-    assert_int_equal(back.ncliques, 2);
-    assert_int_equal(back.nfns, 3);
+    assert_int_equal(back.ncliques, 3);
+    assert_int_equal(back.nfns, 4);
+    assert_int_equal(back.section_align, 8192);
+    assert_true(back.cliques[2].flags & LG_CLIQUE_FILLER);
+    assert_int_equal(back.cliques[2].pad_before, 24);
     assert_string_equal(back.fns[2].symbol, "odd \"name\"");
     assert_string_equal(back.fns[0].object, "list.o");
     assert_string_equal(back.fns[1].section, ".text.hot.BuildList");
