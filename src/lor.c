@@ -685,7 +685,10 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
             bytes = lg_place_after(bytes, lor->fns[i].size, lor->fns[i].align);
             hits = lg_sat_add(hits, lor->fns[i].hits);
         }
-        if (bytes > lor->geometry.cache_size && !(cl->flags & LG_CLIQUE_OVERSIZED)) {
+        /* Only the cliques algorithm promises groups that fit the cache; PH and C3 chains do
+         * not try to. */
+        bool cache_sized = lor->algorithm == NULL || strcmp(lor->algorithm, "cliques") == 0;
+        if (cache_sized && bytes > lor->geometry.cache_size && !(cl->flags & LG_CLIQUE_OVERSIZED)) {
             snprintf(where, sizeof where, "%s:%zu", path, cl->line);
             lg_diag_add(d, LG_WARNING, where,
                         "clique %zu is %" PRIu64 " bytes, larger than the %" PRIu32

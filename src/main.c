@@ -9,8 +9,8 @@
  * must be a profile in a known format (or the one --format names for the next profile).
  * Exit status: 0 success, 1 bad input or failed output, 2 bad usage.
  */
+#include "algorithms.h"
 #include "bind.h"
-#include "clique.h"
 #include "diag.h"
 #include "elfsym.h"
 #include "emit_callgraph.h"
@@ -58,6 +58,10 @@ static const char usage_text[] =
     "                         (--ld is the same)\n"
     "  --ld-include FILE      input-section lines to INCLUDE inside .text of a custom script\n"
     "  --report FILE          the clique report for people\n"
+    "Ordering:\n"
+    "  --algorithm NAME       cliques (call-proximity cliques, cache-sized), c3 (lld's\n"
+    "                         C3/hfsort), pettis-hansen, hot-first, input (keep the ELF's\n"
+    "                         order)  [default: cliques]\n"
     "Cache geometry (default: SH-4, 8K, 32-byte lines, direct-mapped):\n"
     "  --cache-size N         bytes; K and M suffixes accepted  [default: 8K]\n"
     "  --line-size N          bytes  [default: 32]\n"
@@ -153,6 +157,7 @@ typedef struct options {
     size_t rows;
     bool normalize; /* scale merged profiles to one volume (default), see lg_bind_normalize */
     lg_load_options_t load; /* options for the loaders that take them (--event) */
+    const char *algorithm;  /* --algorithm, see lg_algorithm_names */
 } options_t;
 
 /* Parses a byte count: digits with an optional K/M (KiB/MiB) suffix. */
@@ -194,6 +199,7 @@ static void parse_args(int argc, char **argv, options_t *o)
     o->geometry = (lg_geometry_t){LG_CACHE_SIZE_DEFAULT, LG_LINE_SIZE_DEFAULT, LG_WAYS_DEFAULT};
     o->rows = LG_REPORT_ROWS_DEFAULT;
     o->normalize = true;
+    o->algorithm = "cliques";
     o->inputs = calloc((size_t)argc, sizeof *o->inputs);
     if (o->inputs == NULL) {
         fputs("lorgen: out of memory\n", stderr);
@@ -258,7 +264,7 @@ static void parse_args(int argc, char **argv, options_t *o)
         static const char *const with_value[] = {
             "-o",       "--output",      "--ld-script", "--ld",   "--ld-include", "--report",
             "--cache-size", "--line-size", "--ways",    "--format", "-n",         "--rows",
-            "--weight",     "--event"};
+            "--weight",     "--event",     "--algorithm"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
             known = known || strcmp(name, with_value[k]) == 0;
@@ -287,6 +293,18 @@ static void parse_args(int argc, char **argv, options_t *o)
             o->rows = parse_count(name, value);
         else if (strcmp(name, "--event") == 0)
             o->load.event = value;
+        else if (strcmp(name, "--algorithm") == 0) {
+            size_t n;
+            const char *const *names = lg_algorithm_names(&n);
+            bool found = false;
+            for (size_t k = 0; k < n; k++)
+                found = found || strcmp(names[k], value) == 0;
+            if (!found)
+                usage_error("--algorithm: unknown algorithm '%s' (cliques, input, hot-first, "
+                            "pettis-hansen, c3)",
+                            value);
+            o->algorithm = value;
+        }
         else if (strcmp(name, "--weight") == 0) {
             char *end;
             errno = 0;
@@ -540,7 +558,7 @@ static int cmd_optimize(const options_t *o)
         warn_unbound(&prog);
         progress("bound %zu profiled functions to %zu ELF functions, %zu call arcs",
                  prog.nprofiled, prog.nfns, prog.narcs);
-        if (lg_clique_partition(&prog, &o->geometry, &layout, &d) != LG_OK)
+        if (lg_order(o->algorithm, &prog, &o->geometry, &layout, &d) != LG_OK)
             status = EXIT_BAD_INPUT;
         flush_diag(&d);
     }
