@@ -69,8 +69,8 @@ lg_err_t lg_classify(const lg_program_t *prog, const lg_callgraph_t *cg, lg_clas
         if (!executed) {
             out->cls[i] = LG_CLASS_COLD;
             out->ncold++;
-        } else if (f->size == 0 || (f->flags & LG_FN_SHARED_SECTION)) {
-            /* The linker cannot move it alone (shared section) or it has nothing to place. */
+        } else if (!lg_fn_movable(f)) {
+            /* Nothing to place, a section shared with others, or a section we do not know. */
             out->cls[i] = LG_CLASS_EXCLUDED;
             out->nexcluded++;
         } else {

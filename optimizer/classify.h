@@ -4,7 +4,7 @@
  * Definitions:
  *   executed     hits > 0, or an arc of weight > 0 into or out of the function (self arcs
  *                included)
- *   movable      size > 0 and a section of its own (no LG_FN_SHARED_SECTION)
+ *   movable      lg_fn_movable (program.h): size > 0 and a known section of its own
  *   cold         never executed: follows the ordered functions, in input order
  *   excluded     executed but not movable: the linker scripts cannot place it, input order
  *   candidate    executed and movable: what an ordering algorithm orders

@@ -66,6 +66,7 @@
 #include "clique.h"
 
 #include "callgraph.h"
+#include "classify.h"
 #include "mem.h"
 
 #include <stdbool.h>
@@ -85,9 +86,6 @@
 /* Sentinel function or clique index: "none". Function indexes are below UINT32_MAX because
  * lg_cg_new accepts at most UINT32_MAX functions. */
 #define LG_NONE UINT32_MAX
-
-/* Mask that extracts the function index from a rank key (its low 32 bits). */
-#define LG_RANK_INDEX_MASK 0xffffffffu
 
 /* Location the diagnostics of this pass carry. */
 #define LG_CLIQUE_WHERE "clique pass"
@@ -147,29 +145,6 @@ typedef struct work {
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
-/* Rank key: input_order in the high half, index in the low half; distinct for distinct
- * functions, so comparing keys is a total order. */
-static uint64_t rank_key(const lg_program_t *p, uint32_t i)
-{
-    return ((uint64_t)p->fns[i].input_order << 32) | i;
-}
-
-static uint32_t rank_index(uint64_t key)
-{
-    return (uint32_t)(key & LG_RANK_INDEX_MASK);
-}
-
-/* Size rounded up to a multiple of align, saturating (such a function is oversized anyway). */
-static uint64_t padded_size(const lg_fn_t *f)
-{
-    if (f->align <= LG_ALIGN_NO_PADDING)
-        return f->size;
-    uint64_t rem = f->size % f->align;
-    if (rem == 0)
-        return f->size;
-    uint64_t add = f->align - rem;
-    return f->size > UINT64_MAX - add ? UINT64_MAX : f->size + add;
-}
 
 /* The alignment the fill bound uses: 0 and 1 both mean LG_ALIGN_UNIT. */
 static uint64_t unit_align(const lg_fn_t *f)
@@ -235,11 +210,6 @@ static int hot_cmp(const void *pa, const void *pb)
     return cmp_u64_asc(a->rank, b->rank);
 }
 
-static int u64_cmp(const void *pa, const void *pb)
-{
-    return cmp_u64_asc(*(const uint64_t *)pa, *(const uint64_t *)pb);
-}
-
 static lg_err_t out_of_memory(work_t *w, const char *what)
 {
     return lg_diag_fail(w->d, LG_ENOMEM, LG_CLIQUE_WHERE, "out of memory for %s", what);
@@ -254,7 +224,7 @@ static bool heap_before(const work_t *w, const heap_entry_t *a, const heap_entry
     uint64_t ha = w->prog->fns[a->node].hits, hb = w->prog->fns[b->node].hits;
     if (ha != hb)
         return ha > hb;
-    return rank_key(w->prog, a->node) < rank_key(w->prog, b->node);
+    return lg_rank_key(w->prog, a->node) < lg_rank_key(w->prog, b->node);
 }
 
 static lg_err_t heap_push(work_t *w, uint64_t conn, uint32_t node)
@@ -356,7 +326,7 @@ static lg_err_t join(work_t *w, uint32_t ci, uint32_t x, bool first)
                 continue;
             if (best == NULL || e->weight > best->weight ||
                 (e->weight == best->weight &&
-                 rank_key(w->prog, e->node) < rank_key(w->prog, best->node)))
+                 lg_rank_key(w->prog, e->node) < lg_rank_key(w->prog, best->node)))
                 best = e;
         }
         /* x joined through a positive connection weight, so best exists; if it did not, the
@@ -410,7 +380,7 @@ static lg_err_t close_chain(work_t *w, uint32_t ci)
 /* Grows one clique from the seed pair (both free, fitting together). */
 static lg_err_t grow_clique(work_t *w, const seed_t *s)
 {
-    uint32_t lo = rank_index(s->lo_rank), hi = rank_index(s->hi_rank);
+    uint32_t lo = lg_rank_index(s->lo_rank), hi = lg_rank_index(s->hi_rank);
     uint32_t ci;
     LG_CHECK(open_clique(w, &ci));
     /* The lower-ranked end starts the chain; join() then puts the other end after it unless
@@ -454,31 +424,31 @@ static lg_err_t add_oversized(work_t *w, uint32_t x)
 
 /* ---- the steps -------------------------------------------------------------------------- */
 
-/* Step 1: states, padded sizes, oversized cliques; counts cold and excluded functions. */
-static lg_err_t classify(work_t *w, size_t *ncold, size_t *nexcluded)
+/* Step 1: the shared classification (classify.h) gives the states and padded sizes; oversized
+ * candidates get their cliques here. The cold and excluded lists move into the result. */
+static lg_err_t classify(work_t *w, lg_layout_t *res)
 {
     const lg_program_t *p = w->prog;
-    *ncold = *nexcluded = 0;
-    for (uint32_t i = 0; i < p->nfns; i++) {
-        const lg_fn_t *f = &p->fns[i];
+    lg_classes_t classes;
+    lg_err_t err = lg_classify(p, w->cg, &classes, "", w->d);
+    for (uint32_t i = 0; err == LG_OK && i < p->nfns; i++) {
         w->clique_of[i] = LG_NONE;
-        bool executed = f->hits > 0 || lg_cg_out_weight(w->cg, i) > 0 ||
-                        lg_cg_in_weight(w->cg, i) > 0;
-        if (!executed) {
-            w->state[i] = ST_COLD;
-            (*ncold)++;
-        } else if (!lg_fn_movable(f)) {
-            /* The linker cannot move it alone (shared section) or it has nothing to place. */
-            w->state[i] = ST_EXCLUDED;
-            (*nexcluded)++;
-        } else {
-            w->state[i] = ST_FREE;
-            w->pad[i] = padded_size(f);
-            if (w->pad[i] > w->cache)
-                LG_CHECK(add_oversized(w, i));
-        }
+        w->pad[i] = classes.padded[i];
+        w->state[i] = classes.cls[i] == LG_CLASS_COLD       ? ST_COLD
+                      : classes.cls[i] == LG_CLASS_EXCLUDED ? ST_EXCLUDED
+                                                            : ST_FREE;
+        if (w->state[i] == ST_FREE && w->pad[i] > w->cache)
+            err = add_oversized(w, i);
     }
-    return LG_OK;
+    if (err == LG_OK) {
+        res->cold = classes.cold;
+        res->ncold = classes.ncold;
+        res->excluded = classes.excluded;
+        res->nexcluded = classes.nexcluded;
+        classes.cold = classes.excluded = NULL;
+    }
+    lg_classes_destroy(&classes);
+    return err;
 }
 
 /* Step 2 and 3: seed edges, sorted once, each grown into a clique when still usable. */
@@ -501,7 +471,7 @@ static lg_err_t grow_from_edges(work_t *w)
             /* Each pair once (from its lower index), both ends free candidates. */
             if (v < u || w->state[v] != ST_FREE || w->nb[i].weight < LG_MIN_GROUP_WEIGHT)
                 continue;
-            uint64_t ku = rank_key(p, u), kv = rank_key(p, v);
+            uint64_t ku = lg_rank_key(p, u), kv = lg_rank_key(p, v);
             /* Every distinct pair has at least one non-self arc, so nseeds < cap. */
             seeds[nseeds++] = (seed_t){w->nb[i].weight, ku < kv ? ku : kv, ku < kv ? kv : ku};
         }
@@ -510,7 +480,7 @@ static lg_err_t grow_from_edges(work_t *w)
 
     lg_err_t err = LG_OK;
     for (size_t i = 0; i < nseeds && err == LG_OK; i++) {
-        uint32_t a = rank_index(seeds[i].lo_rank), b = rank_index(seeds[i].hi_rank);
+        uint32_t a = lg_rank_index(seeds[i].lo_rank), b = lg_rank_index(seeds[i].hi_rank);
         if (w->state[a] != ST_FREE || w->state[b] != ST_FREE)
             continue;
         fill_t pair = {0, 0, 0, 0};
@@ -538,14 +508,14 @@ static lg_err_t pack_leftovers(work_t *w)
     n = 0;
     for (uint32_t i = 0; i < p->nfns; i++)
         if (w->state[i] == ST_FREE)
-            keys[n++] = (hot_key_t){p->fns[i].hits, rank_key(p, i), 0};
+            keys[n++] = (hot_key_t){p->fns[i].hits, lg_rank_key(p, i), 0};
     qsort(keys, n, sizeof *keys, hot_cmp);
 
     lg_err_t err = LG_OK;
     size_t start = 0;
     fill_t fill = {0, 0, 0, 0};
     for (size_t i = 0; i <= n && err == LG_OK; i++) {
-        uint32_t x = i < n ? rank_index(keys[i].rank) : LG_NONE;
+        uint32_t x = i < n ? lg_rank_index(keys[i].rank) : LG_NONE;
         /* Close the run [start, i) at the end or when x would overflow it. */
         if (i > start && (i == n || !fits(w, &fill, x))) {
             uint32_t ci;
@@ -560,7 +530,7 @@ static lg_err_t pack_leftovers(work_t *w)
                 break;
             }
             for (size_t k = start; k < i; k++) {
-                uint32_t y = rank_index(keys[k].rank);
+                uint32_t y = lg_rank_index(keys[k].rank);
                 c->fns[k - start] = y;
                 take(w, ci, y);
             }
@@ -589,7 +559,7 @@ static lg_err_t order_cliques(work_t *w)
         return out_of_memory(w, "ordering the cliques");
     }
     for (size_t i = 0; i < n; i++)
-        keys[i] = (hot_key_t){w->cliques[i].hits, rank_key(w->prog, w->cliques[i].fns[0]), i};
+        keys[i] = (hot_key_t){w->cliques[i].hits, lg_rank_key(w->prog, w->cliques[i].fns[0]), i};
     qsort(keys, n, sizeof *keys, hot_cmp);
     for (size_t i = 0; i < n; i++)
         sorted[i] = w->cliques[keys[i].index];
@@ -597,31 +567,6 @@ static lg_err_t order_cliques(work_t *w)
     free(w->cliques);
     w->cliques = sorted;
     w->cliques_cap = n;
-    return LG_OK;
-}
-
-/* The functions in state st, in input order (rank), into a new array. */
-static lg_err_t list_state(work_t *w, uint8_t st, size_t count, uint32_t **out)
-{
-    *out = NULL;
-    if (count == 0)
-        return LG_OK;
-    uint64_t *keys = malloc(count * sizeof *keys);
-    uint32_t *list = malloc(count * sizeof *list);
-    if (keys == NULL || list == NULL) {
-        free(keys);
-        free(list);
-        return out_of_memory(w, "the cold and excluded lists");
-    }
-    size_t n = 0;
-    for (uint32_t i = 0; i < w->prog->nfns && n < count; i++)
-        if (w->state[i] == st)
-            keys[n++] = rank_key(w->prog, i);
-    qsort(keys, n, sizeof *keys, u64_cmp);
-    for (size_t i = 0; i < n; i++)
-        list[i] = rank_index(keys[i]);
-    free(keys);
-    *out = list;
     return LG_OK;
 }
 
@@ -661,17 +606,11 @@ static lg_err_t work_alloc(work_t *w)
 
 static lg_err_t partition(work_t *w, lg_layout_t *res)
 {
-    size_t ncold, nexcluded;
     LG_CHECK(work_alloc(w));
-    LG_CHECK(classify(w, &ncold, &nexcluded));
+    LG_CHECK(classify(w, res));
     LG_CHECK(grow_from_edges(w));
     LG_CHECK(pack_leftovers(w));
-    LG_CHECK(order_cliques(w));
-    LG_CHECK(list_state(w, ST_COLD, ncold, &res->cold));
-    res->ncold = ncold;
-    LG_CHECK(list_state(w, ST_EXCLUDED, nexcluded, &res->excluded));
-    res->nexcluded = nexcluded;
-    return LG_OK;
+    return order_cliques(w);
 }
 
 lg_err_t lg_clique_partition(const lg_program_t *prog, const lg_geometry_t *geo, lg_layout_t *out,
