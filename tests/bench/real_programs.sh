@@ -9,7 +9,8 @@
 #     apt configuration is not touched) and build it with -O2 -ffunction-sections, objects kept;
 #   - profile a TRAIN workload with the example tracer (-finstrument-functions) into a .prf;
 #   - link the same objects several ways (GNU ld default; lld default; lld fed lorgen's call
-#     graph, i.e. lld's C3/hfsort; lorgen's cliques) and check that every layout prints the same;
+#     graph, i.e. lld's C3/hfsort; lorgen with each --algorithm) and check that every layout
+#     prints the same;
 #   - run a different EVAL workload under cachegrind for each I1 geometry and print the misses
 #     and their ratio to the GNU ld default.
 set -euo pipefail
@@ -49,7 +50,8 @@ i1_misses() { # BINARY GEOMETRY ARGS...
 measure() {
   local name=$1 work=$2
   shift 2
-  local layouts=(gnu-default lld-default lld-c3 lorgen-cliques)
+  local layouts=(gnu-default lld-default lld-c3 lorgen-c3 lorgen-pettis-hansen lorgen-hot-first
+                 lorgen-cliques)
   local reference
   reference=$("$work/layouts/gnu-default" "$@" | md5sum)
   for l in "${layouts[@]}"; do
@@ -86,7 +88,12 @@ link_layouts() {
   gcc -fuse-ld=lld "${objs[@]}" $libs -o "$work/layouts/lld-default"
   gcc -fuse-ld=lld -Wl,--call-graph-ordering-file="$work/lorgen.cg" -Wl,--no-warn-symbol-ordering \
     "${objs[@]}" $libs -o "$work/layouts/lld-c3"
-  gcc "${objs[@]}" $libs -Wl,-T,"$work/lorgen.ld" -o "$work/layouts/lorgen-cliques"
+  for algorithm in cliques c3 pettis-hansen hot-first; do
+    "$lorgen" -q --algorithm "$algorithm" "$work/train.prf" "$work/layouts/probe-link" \
+      "${objs[@]}" --ld-script "$work/lorgen-$algorithm.ld"
+    gcc "${objs[@]}" $libs -Wl,-T,"$work/lorgen-$algorithm.ld" \
+      -o "$work/layouts/lorgen-$algorithm"
+  done
 }
 
 # ---- lua5.4 -----------------------------------------------------------------------------------
