@@ -51,7 +51,7 @@ measure() {
   local name=$1 work=$2
   shift 2
   local layouts=(gnu-default lld-default lld-c3 lorgen-c3 lorgen-pettis-hansen lorgen-hot-first
-                 lorgen-cliques)
+                 lorgen-cliques-noplace lorgen-cliques)
   local reference
   reference=$("$work/layouts/gnu-default" "$@" | md5sum)
   for l in "${layouts[@]}"; do
@@ -88,6 +88,10 @@ link_layouts() {
   gcc -fuse-ld=lld "${objs[@]}" $libs -o "$work/layouts/lld-default"
   gcc -fuse-ld=lld -Wl,--call-graph-ordering-file="$work/lorgen.cg" -Wl,--no-warn-symbol-ordering \
     "${objs[@]}" $libs -o "$work/layouts/lld-c3"
+  "$lorgen" -q --no-place "$work/train.prf" "$work/layouts/probe-link" "${objs[@]}" \
+    --ld-script "$work/lorgen-cliques-noplace.ld"
+  gcc "${objs[@]}" $libs -Wl,-T,"$work/lorgen-cliques-noplace.ld" \
+    -o "$work/layouts/lorgen-cliques-noplace"
   for algorithm in cliques c3 pettis-hansen hot-first; do
     "$lorgen" -q --algorithm "$algorithm" "$work/train.prf" "$work/layouts/probe-link" \
       "${objs[@]}" --ld-script "$work/lorgen-$algorithm.ld"

@@ -1,0 +1,831 @@
+/* placement.c - cache-aware placement of the cliques ("cache line coloring" on a linear layout).
+ *
+ * The clique pass (clique.c) decides which functions sit together; this pass decides where, in
+ * cache terms, each group lands. On a direct-mapped or low-associativity cache two hot pieces of
+ * code that map to the same sets evict each other however well each is packed
+ * (docs/benchmarks.md: shifting one clique order by a multiple of 1 KiB changes the misses
+ * four-fold). The ordered code starts at an address aligned to the way size (the pass sets
+ * layout->section_align and the linker-script writer emits it), so a section offset fixes the
+ * cache set of every line. The pass walks the cliques hottest first, keeps a map of how much
+ * heat every set already holds, and puts each clique at the offset where its hot lines meet the
+ * least heat, opening a gap before it when that pays. Never-executed functions fill the gaps, so
+ * the code grows by the padding only when no cold function fits.
+ *
+ * Definitions:
+ *   way size        Wsz = cache_size / ways: the bytes after which the sets repeat
+ *   set of a byte   (offset mod Wsz) / line_size, for a section offset (offset 0 is aligned to
+ *                   Wsz); N = Wsz / line_size sets
+ *   heat            of a function: its counter1_self when the program has counter data (some
+ *                   clique member has counter1_self > 0), else its hits; of a clique: the sum of
+ *                   its members' heats. A line's heat is the heat of the function bytes in it,
+ *                   spread evenly over each function's bytes (heat x bytes in the line / size),
+ *                   summed when two functions share the line
+ *   occupancy       per set, how many lines of heat > 0 are placed there and their summed heat
+ *   pressure        of a set: 0 while fewer than `ways` lines are placed in it (a new line
+ *                   still finds a way of its own), else their summed heat. For a direct-mapped
+ *                   cache, the heat placed in the set. The all-or-nothing step is LRU's: lines
+ *                   that take turns in a set with more of them than ways evict each other on
+ *                   every turn, whatever their heats, so once a set is full a newcomer competes
+ *                   with all of it. (Keeping the ways - 1 hottest lines out of the sum measured
+ *                   slightly worse with the replay estimate of estimate.h, and costs a list per
+ *                   set.)
+ *   conflict cost   of a clique at an offset: the sum over its lines of line heat x pressure of
+ *                   the line's set
+ *   natural offset  where the linker puts the clique with nothing inserted: its members laid
+ *                   out with lg_place_after from the end of what precedes it
+ *   gap             bytes inserted before a clique to move it: g = start - end of what precedes
+ *   candidates      the natural offset (gap 0) and every start S >= end that is a multiple of
+ *                   G with S - end < Wsz, where G = max(line size, the clique's largest
+ *                   alignment, Wsz / LG_PLACE_MAX_CANDIDATES): one per set the clique's first
+ *                   line can take (every set, unless the cache has more than
+ *                   LG_PLACE_MAX_CANDIDATES); from such an S the members sit at S + their
+ *                   offsets in the clique laid out from a fresh start
+ *   filler          never-executed movable functions (from layout->cold) put in a gap, as one
+ *                   clique flagged LG_CLIQUE_FILLER just before the clique that needed the gap
+ *   padding         what remains of a gap after the filler: the next clique's pad_before
+ *
+ * Steps:
+ *   * Check the layout (every function at most once, indexes in range, not placed already) and
+ *     the geometry. Skip the pass (layout unchanged, a note) when there is one set or Wsz is not
+ *     a power of two (no section alignment can fix the sets); when the cliques laid out back to
+ *     back fit in Wsz bytes, only set section_align: contiguous code shorter than a way cannot
+ *     conflict with itself.
+ *   * Order the cliques by heat, descending, then by their position in the layout (with hit
+ *     counts only, the layout's order is kept: the clique pass already orders by hits).
+ *   * For each clique in that order, with `end` the end of the code placed so far:
+ *     * its conflict cost at the natural offset, c0; if c0 == 0 (or its heat is 0) it goes
+ *       there;
+ *     * else every other candidate S costs its conflict cost plus the gap penalty
+ *       c0 x LG_PLACE_GAP_PENALTY_PER_WAY x (S - end) / Wsz: a gap must pay for itself. The
+ *       cheapest wins; ties go to the smaller gap, so with nothing to gain the natural offset
+ *       wins. Each cost is computed on the clique's heat folded onto the sets (lines N apart
+ *       add up), so one candidate costs at most N terms;
+ *     * a chosen gap is filled greedily from `end`: repeatedly the largest unused cold movable
+ *       function (ties: input order) that still ends at or before S when placed with
+ *       lg_place_after; whatever remains is padding (none when the first member's own alignment
+ *       reaches S). A gap whose padding would take the total past LG_PLACE_MAX_PAD_PERCENT of the
+ *       hot cliques' bytes is not opened (the clique goes to its natural offset);
+ *     * its lines are added to the occupancy at the offsets chosen.
+ *   * Rebuild cold without the filler functions (input order kept), report the padding and the
+ *     filler in one note.
+ *
+ * Bounds: a clique evaluates at most Wsz / G + 1 candidates of at most N terms each; the whole
+ * pass at most LG_PLACE_MAX_COST_TERMS terms, past which cliques go to their natural offsets
+ * (a note says how many). Filling scans at most LG_PLACE_FILL_SCAN_MAX cold functions per pick.
+ *
+ * What the model leaves out: which cliques actually run at the same time (all placed heat is
+ * assumed to compete: temporal information such as Gloy & Smith's TRG would refine it), code
+ * lorgen does not move (libraries, startup code, excluded functions: their sets are unknown),
+ * and where inside a function the heat is (spread evenly over its bytes).
+ *
+ * Every choice is made by a total order (strict improvement, smallest gap first; cliques by heat
+ * then position; filler by size then rank), so the output depends only on the inputs.
+ *
+ * Reference: A. H. Hashemi, D. R. Kaeli, B. Calder, "Efficient Procedure Mapping using Cache Line
+ * Coloring", PLDI 1997, doi:10.1145/258916.258931 (avoid the cache lines of already-placed hot
+ * code; fill the gaps with unpopular procedures); N. Gloy, M. D. Smith, "Procedure Placement
+ * Using Temporal-Ordering Information", ACM TOPLAS 21(5), 1999, doi:10.1145/330249.330254
+ * (choose each procedure's cache-relative offset by the weighted overlap of cache lines).
+ */
+#include "placement.h"
+
+#include "mem.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Location the diagnostics of this pass carry. */
+#define LG_PLACE_WHERE "cache placement"
+
+/* Fraction of a clique's conflict cost at its natural offset that a gap of a whole way must save
+ * (proportionally less for a smaller gap): a gap costs code size, so it must buy a real
+ * improvement, and with equal costs no gap is opened. */
+#define LG_PLACE_GAP_PENALTY_PER_WAY (1.0 / 32.0)
+
+/* Most offsets a clique is tried at besides its natural one: a cache with more sets is tried
+ * every Wsz / LG_PLACE_MAX_CANDIDATES bytes, which bounds the work per clique by this times the
+ * sets. */
+#define LG_PLACE_MAX_CANDIDATES 512u /* offsets */
+
+/* Most cold functions examined for one filler pick (past the ones too large by size): bounds
+ * the search when alignment keeps many candidates from fitting. */
+#define LG_PLACE_FILL_SCAN_MAX 4096u /* functions */
+
+/* Largest span of the laid-out code the pass accepts, so no offset sum can wrap. */
+#define LG_PLACE_MAX_SPAN (UINT64_C(1) << 62) /* bytes */
+
+/* Percent as a divisor. */
+#define LG_PERCENT 100u
+
+/* Per set: the lines placed there (see "occupancy", "pressure"). */
+typedef struct occupancy {
+    uint64_t ways;
+    double *heat;     /* per set: summed heat of the lines placed */
+    uint64_t *lines;  /* per set: lines of heat > 0 placed */
+    double *pressure; /* per set: 0 while lines < ways, else heat */
+} occupancy_t;
+
+/* A clique's heat folded onto the sets, relative to the set of its first line. */
+typedef struct fold {
+    double *heat;   /* per relative set; zero outside the sets listed */
+    uint32_t *sets; /* relative sets with heat, in first-touch order */
+    uint32_t n;
+} fold_t;
+
+/* Receives `copies` lines of heat `heat_each` each, in set `set`. */
+typedef void (*set_sink_fn)(void *ctx, uint32_t set, uint64_t copies, double heat_each);
+
+/* Turns byte ranges into lines and lines into sets, merging the line two functions share. */
+typedef struct line_walk {
+    uint64_t line_size; /* bytes */
+    uint32_t nsets;
+    set_sink_fn sink;
+    void *ctx;
+    bool pending; /* a partial line waits for the next function, which may share it */
+    uint64_t line;
+    double heat;
+} line_walk_t;
+
+/* A cold movable function available as filler. */
+typedef struct pool_entry {
+    uint64_t size; /* bytes */
+    uint64_t rank; /* input_order in the high half, function index in the low half */
+    uint32_t fn;
+} pool_entry_t;
+
+typedef struct pool {
+    pool_entry_t *e; /* size descending, then rank */
+    size_t n;
+    bool *taken; /* per entry: picked by the gap being planned */
+} pool_t;
+
+typedef struct place_key {
+    uint64_t heat;
+    size_t index; /* position in the layout */
+} place_key_t;
+
+typedef struct work {
+    const lg_program_t *prog;
+    lg_diag_t *d;
+    uint64_t line;  /* bytes */
+    uint64_t way;   /* Wsz, bytes */
+    uint32_t nsets; /* Wsz / line */
+    bool counters;  /* heat is counter1_self, not hits */
+    occupancy_t occ;
+    fold_t fold_nat, fold_fresh;
+    uint64_t *pos;       /* member offsets at the offset chosen / natural offset */
+    uint64_t *pos_fresh; /* member offsets laid out from a fresh start */
+    pool_t pool;
+    uint32_t *picks; /* pool entries picked for the gap being planned */
+    size_t npicks, picks_cap;
+    bool *used; /* per function: taken as filler */
+    lg_clique_t *out;
+    size_t nout;
+    uint64_t terms;      /* conflict-cost terms evaluated */
+    uint64_t pad_total;  /* bytes */
+    uint64_t pad_budget; /* bytes */
+    uint64_t filler_bytes;
+    size_t over_terms;  /* cliques placed at their natural offset because of the term bound */
+    size_t over_budget; /* gaps not opened because of the padding bound */
+} work_t;
+
+/* ---- small helpers ---------------------------------------------------------------------- */
+
+static lg_err_t out_of_memory(lg_diag_t *d, const char *what)
+{
+    return lg_diag_fail(d, LG_ENOMEM, LG_PLACE_WHERE, "out of memory for %s", what);
+}
+
+static uint64_t align_up(uint64_t offset, uint64_t align)
+{
+    uint64_t a = align > 1 ? align : 1;
+    return (offset + a - 1) / a * a;
+}
+
+static uint64_t fn_align(const lg_fn_t *f)
+{
+    return f->align > 1 ? f->align : 1;
+}
+
+static uint64_t fn_heat(const work_t *w, uint32_t i)
+{
+    const lg_fn_t *f = &w->prog->fns[i];
+    return w->counters ? f->counter1_self : f->hits;
+}
+
+static bool is_pow2_u64(uint64_t x)
+{
+    return x != 0 && (x & (x - 1)) == 0;
+}
+
+/* Offsets of the members laid out from `start`; returns where the last one ends. */
+static uint64_t lay_out(const lg_program_t *p, const lg_clique_t *c, uint64_t start, uint64_t *pos)
+{
+    uint64_t end = start;
+    for (size_t k = 0; k < c->nfns; k++) {
+        const lg_fn_t *f = &p->fns[c->fns[k]];
+        pos[k] = align_up(end, f->align);
+        end = pos[k] + f->size;
+    }
+    return end;
+}
+
+static uint64_t clique_align(const lg_program_t *p, const lg_clique_t *c)
+{
+    uint64_t a = 1;
+    for (size_t k = 0; k < c->nfns; k++)
+        if (fn_align(&p->fns[c->fns[k]]) > a)
+            a = fn_align(&p->fns[c->fns[k]]);
+    return a;
+}
+
+/* ---- lines to sets ---------------------------------------------------------------------- */
+
+/* `count` consecutive lines from `line`, each of heat h: set s gets every line congruent to it. */
+static void walk_lines(line_walk_t *lw, uint64_t line, uint64_t count, double h)
+{
+    uint64_t q = count / lw->nsets, r = count % lw->nsets;
+    uint64_t m = count < lw->nsets ? count : lw->nsets;
+    uint32_t s = (uint32_t)(line % lw->nsets);
+    for (uint64_t i = 0; i < m; i++) {
+        lw->sink(lw->ctx, s, q + (i < r), h);
+        s = s + 1 == lw->nsets ? 0 : s + 1;
+    }
+}
+
+static void walk_flush(line_walk_t *lw)
+{
+    if (lw->pending)
+        walk_lines(lw, lw->line, 1, lw->heat);
+    lw->pending = false;
+}
+
+/* A line only partly covered by one function: it may share it with the next one. */
+static void walk_partial(line_walk_t *lw, uint64_t line, double h)
+{
+    if (lw->pending && lw->line == line) {
+        lw->heat += h;
+        return;
+    }
+    walk_flush(lw);
+    lw->pending = true;
+    lw->line = line;
+    lw->heat = h;
+}
+
+/* size bytes of heat `heat` at offset pos (functions must come in increasing offsets). */
+static void walk_bytes(line_walk_t *lw, uint64_t pos, uint64_t size, double heat)
+{
+    if (size == 0 || heat <= 0)
+        return;
+    uint64_t L = lw->line_size;
+    uint64_t first = pos / L, last = (pos + size - 1) / L;
+    if (first == last) {
+        walk_partial(lw, first, heat);
+        return;
+    }
+    double per_byte = heat / (double)size;
+    walk_partial(lw, first, per_byte * (double)((first + 1) * L - pos));
+    if (last - first > 1) {
+        walk_flush(lw);
+        walk_lines(lw, first + 1, last - first - 1, per_byte * (double)L);
+    }
+    walk_partial(lw, last, per_byte * (double)(pos + size - last * L));
+}
+
+/* The members of c at offsets pos (relative to a line-aligned base), into a sink. */
+static void walk_clique(const work_t *w, const lg_clique_t *c, const uint64_t *pos, uint64_t base,
+                        set_sink_fn sink, void *ctx)
+{
+    line_walk_t lw = {w->line, w->nsets, sink, ctx, false, 0, 0.0};
+    for (size_t k = 0; k < c->nfns; k++)
+        walk_bytes(&lw, pos[k] - base, w->prog->fns[c->fns[k]].size, (double)fn_heat(w, c->fns[k]));
+    walk_flush(&lw);
+}
+
+/* ---- the fold and the occupancy --------------------------------------------------------- */
+
+static void fold_sink(void *ctx, uint32_t set, uint64_t copies, double h)
+{
+    fold_t *f = ctx;
+    if (h * (double)copies <= 0)
+        return; /* keeps "heat 0" meaning "not listed" */
+    if (f->heat[set] == 0)
+        f->sets[f->n++] = set;
+    f->heat[set] += h * (double)copies;
+}
+
+static void fold_clear(fold_t *f)
+{
+    for (uint32_t i = 0; i < f->n; i++)
+        f->heat[f->sets[i]] = 0;
+    f->n = 0;
+}
+
+/* Conflict cost of the folded heat with its relative set 0 at set `base`. */
+static double fold_cost(const work_t *w, const fold_t *f, uint32_t base)
+{
+    double cost = 0;
+    for (uint32_t i = 0; i < f->n; i++) {
+        uint32_t s = f->sets[i] + base;
+        if (s >= w->nsets)
+            s -= w->nsets;
+        cost += f->heat[f->sets[i]] * w->occ.pressure[s];
+    }
+    return cost;
+}
+
+/* `copies` lines of heat h each join set `set`. */
+static void occupancy_sink(void *ctx, uint32_t set, uint64_t copies, double h)
+{
+    occupancy_t *o = ctx;
+    o->heat[set] += h * (double)copies;
+    o->lines[set] += copies;
+    o->pressure[set] = o->lines[set] >= o->ways ? o->heat[set] : 0;
+}
+
+/* ---- filler ----------------------------------------------------------------------------- */
+
+/* Size descending, then rank (ranks are distinct: a total order). */
+static int pool_cmp(const void *pa, const void *pb)
+{
+    const pool_entry_t *a = pa, *b = pb;
+    if (a->size != b->size)
+        return a->size > b->size ? -1 : 1;
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+static lg_err_t pool_build(work_t *w, const lg_layout_t *l)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < l->ncold; k++)
+        n += lg_fn_movable(&w->prog->fns[l->cold[k]]);
+    w->pool.e = malloc((n ? n : 1) * sizeof *w->pool.e);
+    w->pool.taken = calloc(n ? n : 1, sizeof *w->pool.taken);
+    if (w->pool.e == NULL || w->pool.taken == NULL)
+        return out_of_memory(w->d, "the filler functions");
+    for (size_t k = 0; k < l->ncold; k++) {
+        uint32_t x = l->cold[k];
+        const lg_fn_t *f = &w->prog->fns[x];
+        if (lg_fn_movable(f))
+            w->pool.e[w->pool.n++] =
+                (pool_entry_t){f->size, ((uint64_t)f->input_order << 32) | x, x};
+    }
+    qsort(w->pool.e, w->pool.n, sizeof *w->pool.e, pool_cmp);
+    return LG_OK;
+}
+
+/* First pool entry whose size is at most rem (sizes descend). */
+static size_t pool_first_within(const work_t *w, uint64_t rem)
+{
+    size_t lo = 0, hi = w->pool.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w->pool.e[mid].size > rem)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Picks filler for [from, to) greedily (largest that fits first); returns where it ends. The
+ * picks stay marked taken until plan_commit or plan_drop. */
+static lg_err_t plan_fill(work_t *w, uint64_t from, uint64_t to, uint64_t *end)
+{
+    uint64_t cur = from;
+    w->npicks = 0;
+    while (cur < to) {
+        size_t found = SIZE_MAX, scanned = 0;
+        for (size_t i = pool_first_within(w, to - cur);
+             i < w->pool.n && scanned < LG_PLACE_FILL_SCAN_MAX; i++) {
+            if (w->pool.taken[i])
+                continue;
+            scanned++;
+            const lg_fn_t *f = &w->prog->fns[w->pool.e[i].fn];
+            if (lg_place_after(cur, f->size, f->align) <= to) {
+                found = i;
+                break;
+            }
+        }
+        if (found == SIZE_MAX)
+            break;
+        if (!lg_grow((void **)&w->picks, &w->picks_cap, w->npicks + 1, sizeof *w->picks))
+            return out_of_memory(w->d, "the filler functions");
+        w->picks[w->npicks++] = (uint32_t)found;
+        w->pool.taken[found] = true;
+        const lg_fn_t *f = &w->prog->fns[w->pool.e[found].fn];
+        cur = lg_place_after(cur, f->size, f->align);
+    }
+    *end = cur;
+    return LG_OK;
+}
+
+static void plan_drop(work_t *w)
+{
+    for (size_t i = 0; i < w->npicks; i++)
+        w->pool.taken[w->picks[i]] = false;
+    w->npicks = 0;
+}
+
+/* Turns the picks into a filler clique appended to out, and removes them from the pool. */
+static lg_err_t plan_commit(work_t *w)
+{
+    if (w->npicks == 0)
+        return LG_OK;
+    lg_clique_t *c = &w->out[w->nout];
+    memset(c, 0, sizeof *c);
+    c->fns = malloc(w->npicks * sizeof *c->fns);
+    if (c->fns == NULL) {
+        plan_drop(w);
+        return out_of_memory(w->d, "a filler clique");
+    }
+    w->nout++;
+    c->flags = LG_CLIQUE_FILLER;
+    for (size_t i = 0; i < w->npicks; i++) {
+        uint32_t x = w->pool.e[w->picks[i]].fn;
+        const lg_fn_t *f = &w->prog->fns[x];
+        c->fns[c->nfns++] = x;
+        c->bytes = lg_place_after(c->bytes, f->size, f->align);
+        c->hits = lg_sat_add(c->hits, f->hits);
+        w->filler_bytes += f->size;
+        w->used[x] = true;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < w->pool.n; i++) {
+        if (w->pool.taken[i]) {
+            w->pool.taken[i] = false;
+            continue;
+        }
+        w->pool.e[m++] = w->pool.e[i];
+    }
+    w->pool.n = m;
+    w->npicks = 0;
+    return LG_OK;
+}
+
+/* ---- choosing offsets ------------------------------------------------------------------- */
+
+/* Best start for clique c after `end`: *start = the start chosen, *shifted = false for the
+ * natural offset. pos receives the natural offsets. */
+static void choose_offset(work_t *w, const lg_clique_t *c, uint64_t end, uint64_t *start,
+                          bool *shifted)
+{
+    *shifted = false;
+    *start = end;
+    uint64_t heat = 0;
+    for (size_t k = 0; k < c->nfns; k++)
+        heat = lg_sat_add(heat, fn_heat(w, c->fns[k]));
+    if (heat == 0)
+        return;
+
+    uint64_t base_nat = end - end % w->line;
+    walk_clique(w, c, w->pos, base_nat, fold_sink, &w->fold_nat);
+    uint32_t set_nat = (uint32_t)((base_nat / w->line) % w->nsets);
+    double c0 = fold_cost(w, &w->fold_nat, set_nat);
+    w->terms += w->fold_nat.n;
+    fold_clear(&w->fold_nat);
+    if (c0 <= 0)
+        return;
+
+    uint64_t g = clique_align(w->prog, c);
+    if (g < w->line)
+        g = w->line;
+    while (w->way / g > LG_PLACE_MAX_CANDIDATES)
+        g *= 2; /* both powers of two: g stays a divisor of the way */
+    uint64_t first = align_up(end, g);
+    if (first - end >= w->way)
+        return; /* an alignment beyond the way size: no other offset reachable within a way */
+    uint64_t ncand = (w->way - (first - end) + g - 1) / g;
+
+    lay_out(w->prog, c, 0, w->pos_fresh);
+    walk_clique(w, c, w->pos_fresh, 0, fold_sink, &w->fold_fresh);
+    if (w->terms + ncand * w->fold_fresh.n > LG_PLACE_MAX_COST_TERMS) {
+        w->over_terms++;
+        fold_clear(&w->fold_fresh);
+        return;
+    }
+    w->terms += ncand * w->fold_fresh.n;
+
+    double best = c0;
+    uint32_t step = (uint32_t)((g / w->line) % w->nsets);
+    uint32_t set = (uint32_t)((first / w->line) % w->nsets);
+    for (uint64_t k = 0; k < ncand; k++) {
+        uint64_t s = first + k * g;
+        if (s != end) { /* s == end lays the clique out exactly as the natural offset does */
+            double cost = fold_cost(w, &w->fold_fresh, set) +
+                          c0 * LG_PLACE_GAP_PENALTY_PER_WAY * (double)(s - end) / (double)w->way;
+            if (cost < best) {
+                best = cost;
+                *start = s;
+                *shifted = true;
+            }
+        }
+        set += step;
+        if (set >= w->nsets)
+            set -= w->nsets;
+    }
+    fold_clear(&w->fold_fresh);
+}
+
+/* Places clique c (a hot clique of the layout) after `*end`, appending any filler and c itself
+ * to out; c's member array moves to out. */
+static lg_err_t place_clique(work_t *w, const lg_clique_t *c, uint64_t *end)
+{
+    uint64_t nat_end = lay_out(w->prog, c, *end, w->pos);
+    uint64_t start;
+    bool shifted;
+    choose_offset(w, c, *end, &start, &shifted);
+
+    uint64_t pad = 0;
+    if (shifted) {
+        uint64_t fill_end = *end;
+        LG_CHECK(plan_fill(w, *end, start, &fill_end));
+        uint64_t a1 = fn_align(&w->prog->fns[c->fns[0]]);
+        pad = align_up(fill_end, a1) == start ? 0 : start - fill_end;
+        if (w->pad_total + pad > w->pad_budget) {
+            plan_drop(w);
+            w->over_budget++;
+            shifted = false;
+            pad = 0;
+        } else {
+            LG_CHECK(plan_commit(w));
+        }
+    }
+
+    uint64_t new_end = nat_end;
+    if (shifted) {
+        new_end = lay_out(w->prog, c, start, w->pos);
+        w->pad_total += pad;
+    }
+    walk_clique(w, c, w->pos, 0, occupancy_sink, &w->occ);
+
+    lg_clique_t *o = &w->out[w->nout++];
+    *o = *c;
+    o->pad_before = pad;
+    o->bytes = lay_out(w->prog, c, 0, w->pos_fresh);
+    o->hits = 0;
+    for (size_t k = 0; k < c->nfns; k++)
+        o->hits = lg_sat_add(o->hits, w->prog->fns[c->fns[k]].hits);
+    *end = new_end;
+    return LG_OK;
+}
+
+/* ---- checks ----------------------------------------------------------------------------- */
+
+static lg_err_t check_index(const lg_program_t *p, uint8_t *seen, uint32_t i, const char *list,
+                            size_t at, lg_diag_t *d)
+{
+    if (i >= p->nfns)
+        return lg_diag_fail(d, LG_EINVAL, LG_PLACE_WHERE,
+                            "%s %zu names function %u: expected below %zu", list, at, i, p->nfns);
+    if (seen[i])
+        return lg_diag_fail(d, LG_EINVAL, LG_PLACE_WHERE,
+                            "%s %zu names function %s, already in the layout", list, at,
+                            p->fns[i].symbol ? p->fns[i].symbol : "?");
+    seen[i] = 1;
+    return LG_OK;
+}
+
+/* Every function at most once and in range, nothing placed already, and a bound on the span so
+ * that no offset computation can wrap. */
+static lg_err_t check_layout(const lg_program_t *p, const lg_layout_t *l, uint64_t way,
+                             lg_diag_t *d)
+{
+    uint8_t *seen = calloc(p->nfns ? p->nfns : 1, 1);
+    if (seen == NULL)
+        return out_of_memory(d, "checking the layout");
+    lg_err_t err = LG_OK;
+    uint64_t span = 0, max_align = 1;
+    for (size_t c = 0; c < l->ncliques && err == LG_OK; c++) {
+        const lg_clique_t *cl = &l->cliques[c];
+        if ((cl->flags & LG_CLIQUE_FILLER) || cl->pad_before > 0) {
+            err = lg_diag_fail(d, LG_EINVAL, LG_PLACE_WHERE,
+                               "clique %zu has filler or padding: the layout is placed already", c);
+            break;
+        }
+        for (size_t k = 0; k < cl->nfns && err == LG_OK; k++) {
+            uint32_t i = cl->fns[k];
+            err = check_index(p, seen, i, "clique", c, d);
+            if (err == LG_OK) {
+                span = lg_sat_add(span, lg_sat_add(p->fns[i].size, fn_align(&p->fns[i])));
+                if (fn_align(&p->fns[i]) > max_align)
+                    max_align = fn_align(&p->fns[i]);
+            }
+        }
+    }
+    for (size_t k = 0; k < l->ncold && err == LG_OK; k++) {
+        err = check_index(p, seen, l->cold[k], "cold entry", k, d);
+        if (err == LG_OK)
+            span = lg_sat_add(span,
+                              lg_sat_add(p->fns[l->cold[k]].size, fn_align(&p->fns[l->cold[k]])));
+    }
+    for (size_t k = 0; k < l->nexcluded && err == LG_OK; k++)
+        err = check_index(p, seen, l->excluded[k], "excluded entry", k, d);
+    free(seen);
+    if (err != LG_OK)
+        return err;
+    /* Per clique at most a gap below a way, plus alignment to G (<= way or max_align). */
+    uint64_t per_clique = lg_sat_add(lg_sat_add(way, way), max_align);
+    if (l->ncliques > 0 && per_clique > LG_PLACE_MAX_SPAN / l->ncliques)
+        span = UINT64_MAX;
+    else
+        span = lg_sat_add(span, per_clique * l->ncliques);
+    if (span > LG_PLACE_MAX_SPAN)
+        return lg_diag_fail(d, LG_ELIMIT, LG_PLACE_WHERE,
+                            "the layout may span more than %llu bytes: too large to place",
+                            (unsigned long long)LG_PLACE_MAX_SPAN);
+    return LG_OK;
+}
+
+/* ---- the pass --------------------------------------------------------------------------- */
+
+/* Heat descending, then position in the layout. */
+static int key_cmp(const void *pa, const void *pb)
+{
+    const place_key_t *a = pa, *b = pb;
+    if (a->heat != b->heat)
+        return a->heat > b->heat ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+static void work_free(work_t *w)
+{
+    free(w->occ.heat);
+    free(w->occ.lines);
+    free(w->occ.pressure);
+    free(w->fold_nat.heat);
+    free(w->fold_nat.sets);
+    free(w->fold_fresh.heat);
+    free(w->fold_fresh.sets);
+    free(w->pos);
+    free(w->pos_fresh);
+    free(w->pool.e);
+    free(w->pool.taken);
+    free(w->picks);
+    free(w->used);
+    if (w->out != NULL) {
+        /* Filler member arrays are ours; the hot cliques' still belong to the layout. */
+        for (size_t i = 0; i < w->nout; i++)
+            if (w->out[i].flags & LG_CLIQUE_FILLER)
+                free(w->out[i].fns);
+        free(w->out);
+    }
+}
+
+static lg_err_t work_alloc(work_t *w, const lg_layout_t *l, uint32_t ways)
+{
+    size_t maxn = 1;
+    for (size_t c = 0; c < l->ncliques; c++)
+        if (l->cliques[c].nfns > maxn)
+            maxn = l->cliques[c].nfns;
+    size_t nsets = w->nsets;
+    w->occ.ways = ways;
+    w->occ.heat = calloc(nsets, sizeof *w->occ.heat);
+    w->occ.lines = calloc(nsets, sizeof *w->occ.lines);
+    w->occ.pressure = calloc(nsets, sizeof *w->occ.pressure);
+    w->fold_nat.heat = calloc(nsets, sizeof *w->fold_nat.heat);
+    w->fold_nat.sets = calloc(nsets, sizeof *w->fold_nat.sets);
+    w->fold_fresh.heat = calloc(nsets, sizeof *w->fold_fresh.heat);
+    w->fold_fresh.sets = calloc(nsets, sizeof *w->fold_fresh.sets);
+    w->pos = calloc(maxn, sizeof *w->pos);
+    w->pos_fresh = calloc(maxn, sizeof *w->pos_fresh);
+    w->used = calloc(w->prog->nfns ? w->prog->nfns : 1, sizeof *w->used);
+    /* At most one filler clique before each hot clique. */
+    w->out = calloc(2 * l->ncliques, sizeof *w->out);
+    if (!w->occ.heat || !w->occ.lines || !w->occ.pressure || !w->fold_nat.heat ||
+        !w->fold_nat.sets || !w->fold_fresh.heat || !w->fold_fresh.sets || !w->pos ||
+        !w->pos_fresh || !w->used || !w->out)
+        return out_of_memory(w->d, "the cache placement");
+    return pool_build(w, l);
+}
+
+/* Runs the placement into w->out; the layout is only read. */
+static lg_err_t place_all(work_t *w, const lg_layout_t *l, uint32_t ways)
+{
+    LG_CHECK(work_alloc(w, l, ways));
+    place_key_t *keys = malloc(l->ncliques * sizeof *keys);
+    if (keys == NULL)
+        return out_of_memory(w->d, "ordering the cliques");
+    uint64_t hot_bytes = 0;
+    for (size_t c = 0; c < l->ncliques; c++) {
+        const lg_clique_t *cl = &l->cliques[c];
+        uint64_t heat = 0;
+        for (size_t k = 0; k < cl->nfns; k++)
+            heat = lg_sat_add(heat, fn_heat(w, cl->fns[k]));
+        keys[c] = (place_key_t){heat, c};
+        hot_bytes += lay_out(w->prog, cl, 0, w->pos);
+    }
+    qsort(keys, l->ncliques, sizeof *keys, key_cmp);
+    w->pad_budget = hot_bytes / LG_PERCENT * LG_PLACE_MAX_PAD_PERCENT +
+                    hot_bytes % LG_PERCENT * LG_PLACE_MAX_PAD_PERCENT / LG_PERCENT;
+
+    lg_err_t err = LG_OK;
+    uint64_t end = 0;
+    for (size_t i = 0; i < l->ncliques && err == LG_OK; i++)
+        err = place_clique(w, &l->cliques[keys[i].index], &end);
+    free(keys);
+    return err;
+}
+
+/* True when some clique member has counter data. */
+static bool has_counters(const lg_program_t *p, const lg_layout_t *l)
+{
+    for (size_t c = 0; c < l->ncliques; c++)
+        for (size_t k = 0; k < l->cliques[c].nfns; k++)
+            if (p->fns[l->cliques[c].fns[k]].counter1_self > 0)
+                return true;
+    return false;
+}
+
+lg_err_t lg_place_for_cache(const lg_program_t *prog, const lg_geometry_t *geo, lg_layout_t *layout,
+                            lg_diag_t *d)
+{
+    LG_CHECK(lg_geometry_check(geo, d));
+    uint64_t way = geo->cache_size / geo->ways;
+    LG_CHECK(check_layout(prog, layout, way, d));
+    if (layout->ncliques == 0)
+        return LG_OK;
+    uint64_t nsets = way / geo->line_size;
+    if (nsets < 2) {
+        lg_diag_add(d, LG_NOTE, LG_PLACE_WHERE,
+                    "placement skipped: a %u-byte %u-way cache has one set, where code lands "
+                    "cannot matter",
+                    geo->cache_size, geo->ways);
+        return LG_OK;
+    }
+    if (!is_pow2_u64(way)) {
+        lg_diag_add(d, LG_NOTE, LG_PLACE_WHERE,
+                    "placement skipped: the way size (%llu bytes) is not a power of two, so no "
+                    "section alignment fixes the cache sets",
+                    (unsigned long long)way);
+        return LG_OK;
+    }
+
+    /* Contiguous code no longer than a way maps every line to a set of its own. */
+    uint64_t span = 0;
+    for (size_t c = 0; c < layout->ncliques; c++) {
+        const lg_clique_t *cl = &layout->cliques[c];
+        for (size_t k = 0; k < cl->nfns; k++)
+            span = lg_place_after(span, prog->fns[cl->fns[k]].size, prog->fns[cl->fns[k]].align);
+    }
+    if (span <= way) {
+        layout->section_align = way;
+        return LG_OK;
+    }
+
+    work_t w;
+    memset(&w, 0, sizeof w);
+    w.prog = prog;
+    w.d = d;
+    w.line = geo->line_size;
+    w.way = way;
+    w.nsets = (uint32_t)nsets;
+    w.counters = has_counters(prog, layout);
+    lg_err_t err = place_all(&w, layout, geo->ways);
+
+    uint32_t *cold = NULL;
+    size_t ncold = 0;
+    if (err == LG_OK && layout->ncold > 0) {
+        cold = malloc(layout->ncold * sizeof *cold);
+        if (cold == NULL)
+            err = out_of_memory(d, "the cold functions");
+        else
+            for (size_t k = 0; k < layout->ncold; k++)
+                if (!w.used[layout->cold[k]])
+                    cold[ncold++] = layout->cold[k];
+    }
+    if (err != LG_OK) {
+        free(cold);
+        work_free(&w);
+        return err;
+    }
+
+    /* Commit: the hot cliques' member arrays moved to w.out; the old arrays go. */
+    free(layout->cliques);
+    free(layout->cold);
+    layout->cliques = w.out;
+    layout->ncliques = w.nout;
+    layout->cold = cold;
+    layout->ncold = ncold;
+    layout->section_align = way;
+    w.out = NULL;
+    if (w.pad_total > 0 || w.filler_bytes > 0)
+        lg_diag_add(d, LG_NOTE, LG_PLACE_WHERE,
+                    "placement added %llu bytes of padding (%llu bytes of cold code used as "
+                    "filler)",
+                    (unsigned long long)w.pad_total, (unsigned long long)w.filler_bytes);
+    if (w.over_terms > 0)
+        lg_diag_add(d, LG_NOTE, LG_PLACE_WHERE,
+                    "cliques kept at their natural offset because choosing one would pass the "
+                    "bound of %u cost terms: %zu",
+                    (unsigned)LG_PLACE_MAX_COST_TERMS, w.over_terms);
+    if (w.over_budget > 0)
+        lg_diag_add(d, LG_NOTE, LG_PLACE_WHERE,
+                    "cliques kept at their natural offset because the padding would pass %u%% "
+                    "of the hot code's bytes: %zu",
+                    (unsigned)LG_PLACE_MAX_PAD_PERCENT, w.over_budget);
+    work_free(&w);
+    return LG_OK;
+}
