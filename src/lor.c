@@ -705,3 +705,55 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
     free(next);
     return err;
 }
+
+lg_err_t lg_lor_to_layout(const lg_lor_t *lor, const lg_program_t *prog, lg_layout_t *out,
+                          lg_diag_t *d)
+{
+    lg_strmap_t by_symbol;
+    lg_strmap_init(&by_symbol);
+    uint32_t *next = malloc((prog->nfns ? prog->nfns : 1) * sizeof *next);
+    bool *listed = calloc(prog->nfns ? prog->nfns : 1, sizeof *listed);
+    out->cliques = calloc(lor->ncliques ? lor->ncliques : 1, sizeof *out->cliques);
+    out->cold = malloc((prog->nfns ? prog->nfns : 1) * sizeof *out->cold);
+    lg_err_t err = next && listed && out->cliques && out->cold ? LG_OK : LG_ENOMEM;
+    for (size_t i = 0; i < prog->nfns && err == LG_OK; i++)
+        if (!lg_strmap_put_chained(&by_symbol, next, prog->fns[i].symbol, (uint32_t)i))
+            err = LG_ENOMEM;
+    out->geometry = lor->geometry;
+    out->algorithm = "lor";
+    out->section_align = lor->section_align;
+    for (size_t c = 0; c < lor->ncliques && err == LG_OK; c++) {
+        const lg_lor_clique_t *cl = &lor->cliques[c];
+        lg_clique_t *oc = &out->cliques[out->ncliques++];
+        *oc = (lg_clique_t){.bytes = cl->bytes, .hits = cl->hits, .flags = cl->flags,
+                            .pad_before = cl->pad_before};
+        oc->fns = malloc((cl->count ? cl->count : 1) * sizeof *oc->fns);
+        if (oc->fns == NULL) {
+            err = LG_ENOMEM;
+            break;
+        }
+        for (size_t i = cl->first; i < cl->first + cl->count; i++) {
+            size_t count;
+            int64_t k = find_fn(prog, &by_symbol, next, &lor->fns[i], &count);
+            if (k < 0) {
+                err = lg_diag_fail(d, LG_EINVAL, "", "function '%s' is not in the ELF inputs",
+                                   lor->fns[i].symbol);
+                break;
+            }
+            if (!listed[k])
+                oc->fns[oc->nfns++] = (uint32_t)k;
+            listed[k] = true;
+        }
+    }
+    for (size_t i = 0; i < prog->nfns && err == LG_OK; i++)
+        if (!listed[i])
+            out->cold[out->ncold++] = (uint32_t)i;
+    lg_strmap_destroy(&by_symbol);
+    free(next);
+    free(listed);
+    if (err != LG_OK) {
+        lg_layout_destroy(out);
+        lg_layout_init(out);
+    }
+    return err;
+}

@@ -85,6 +85,12 @@ lg_err_t lg_lor_add_input(lg_lor_t *lor, const char *kind, const char *path, con
 /* Fills lor (initialised, no cliques yet) from an optimizer result. */
 lg_err_t lg_lor_from_layout(const lg_program_t *prog, const lg_layout_t *layout, lg_lor_t *lor);
 
+/* Builds the layout a checked .LOR describes (lg_lor_check first): its cliques with their
+ * flags and padding, then every function it does not list in input order as cold. Fills out
+ * (initialised by the caller). Fails with LG_EINVAL when a listed function is not in prog. */
+lg_err_t lg_lor_to_layout(const lg_lor_t *lor, const lg_program_t *prog, lg_layout_t *out,
+                          lg_diag_t *d);
+
 /* Writes the text form. Returns LG_EIO if the stream reports an error. */
 lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out);
 

@@ -3,6 +3,7 @@
  *   lorgen [options] PROFILE... ELF... -o OUT.lor [--ld-script F] [--ld-include F] [--report F]
  *   lorgen script FILE.lor ELF... [--ld-script F] [--ld-include F]
  *   lorgen callgraph PROFILE... [ELF...] -o FILE
+ *   lorgen eval PROFILE... ELF... [--lor FILE]
  *   lorgen formats
  *
  * Inputs are told apart by content: ELF files and ar archives are program inputs, anything else
@@ -15,6 +16,7 @@
 #include "elfsym.h"
 #include "emit_callgraph.h"
 #include "emit_ld.h"
+#include "estimate.h"
 #include "layout.h"
 #include "lor.h"
 #include "outfile.h"
@@ -47,6 +49,7 @@ static const char usage_text[] =
     "              [--report F]\n"
     "       lorgen script FILE.lor ELF... [--ld-script F] [--ld-include F]\n"
     "       lorgen callgraph PROFILE... [ELF...] -o FILE\n"
+    "       lorgen eval PROFILE... ELF... [--lor FILE]\n"
     "       lorgen formats\n"
     "\n"
     "Reads profiles and the program's ELF (linked executable and/or its object files and\n"
@@ -162,6 +165,7 @@ typedef struct options {
     lg_load_options_t load; /* options for the loaders that take them (--event) */
     const char *algorithm;  /* --algorithm, see lg_algorithm_names */
     bool place;             /* cache-aware placement after the cliques (default; --no-place) */
+    const char *lor;        /* eval: the order to estimate (default: the one lorgen computes) */
 } options_t;
 
 /* Parses a byte count: digits with an optional K/M (KiB/MiB) suffix. */
@@ -212,7 +216,7 @@ static void parse_args(int argc, char **argv, options_t *o)
     }
     int i = 1;
     if (argc > 1 && (strcmp(argv[1], "script") == 0 || strcmp(argv[1], "callgraph") == 0 ||
-                     strcmp(argv[1], "formats") == 0)) {
+                     strcmp(argv[1], "formats") == 0 || strcmp(argv[1], "eval") == 0)) {
         o->command = argv[1];
         i = 2;
     }
@@ -273,7 +277,7 @@ static void parse_args(int argc, char **argv, options_t *o)
         static const char *const with_value[] = {
             "-o",       "--output",      "--ld-script", "--ld",   "--ld-include", "--report",
             "--cache-size", "--line-size", "--ways",    "--format", "-n",         "--rows",
-            "--weight",     "--event",     "--algorithm"};
+            "--weight",     "--event",     "--algorithm", "--lor"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
             known = known || strcmp(name, with_value[k]) == 0;
@@ -302,6 +306,8 @@ static void parse_args(int argc, char **argv, options_t *o)
             o->rows = parse_count(name, value);
         else if (strcmp(name, "--event") == 0)
             o->load.event = value;
+        else if (strcmp(name, "--lor") == 0)
+            o->lor = value;
         else if (strcmp(name, "--algorithm") == 0) {
             size_t n;
             const char *const *names = lg_algorithm_names(&n);
@@ -517,6 +523,28 @@ static lg_err_t write_report(const void *ctx, FILE *out, lg_diag_t *d)
     return lg_report_write(ctx, out);
 }
 
+/* ---- Estimates ------------------------------------------------------------------------------ */
+
+/* Estimated misses of the linked ELF's order (before) and of layout (after). Returns false,
+ * silently, when the ELF inputs give no addresses (objects only); the estimate then has no
+ * baseline. */
+static bool estimate_pair(const lg_program_t *prog, const lg_layout_t *layout,
+                          const lg_geometry_t *geo, lg_estimate_t *before, lg_estimate_t *after,
+                          lg_diag_t *d)
+{
+    uint64_t *addr = malloc((prog->nfns ? prog->nfns : 1) * sizeof *addr);
+    if (addr == NULL || lg_addresses_from_elf(prog, addr, NULL) != LG_OK) {
+        free(addr);
+        return false;
+    }
+    bool ok = lg_estimate_misses(prog, addr, geo, NULL, before, d) == LG_OK &&
+              lg_addresses_from_layout(prog, layout, lg_addresses_text_base(prog), addr, d) ==
+                  LG_OK &&
+              lg_estimate_misses(prog, addr, geo, NULL, after, d) == LG_OK;
+    free(addr);
+    return ok;
+}
+
 /* ---- Commands ------------------------------------------------------------------------------- */
 
 static void warn_unbound(const lg_program_t *prog)
@@ -588,8 +616,20 @@ static int cmd_optimize(const options_t *o)
         }
     }
     if (status == 0) {
-        lg_report_input_t report = {&prog,           &layout, &lor,   binds,
-                                    in.nprofiles,    o->normalize, o->rows};
+        lg_report_input_t report = {&prog, &layout, &lor, binds, in.nprofiles, o->normalize,
+                                    o->rows, 0, 0};
+        if (o->report != NULL) {
+            lg_estimate_t before, after;
+            lg_estimate_init(&before);
+            lg_estimate_init(&after);
+            if (estimate_pair(&prog, &layout, &o->geometry, &before, &after, &d)) {
+                report.misses_before = before.misses;
+                report.misses_after = after.misses;
+            }
+            lg_estimate_destroy(&before);
+            lg_estimate_destroy(&after);
+            flush_diag(&d);
+        }
         output_t outs[] = {
             {o->output, write_lor, &lor},
             {o->ld_script, write_ld_script, &lor},
@@ -745,6 +785,78 @@ static int cmd_callgraph(const options_t *o)
     return status;
 }
 
+/* lorgen eval: estimated misses of the ELF's current order and of a proposed one (a .LOR, or
+ * the order lorgen would compute), by replaying the profiles through the cache model. */
+static int cmd_eval(const options_t *o)
+{
+    lg_diag_t d;
+    lg_diag_init(&d);
+    if (lg_geometry_check(&o->geometry, &d) != LG_OK) {
+        flush_diag(&d);
+        return EXIT_USAGE;
+    }
+    inputs_t in;
+    int status = load_inputs(o, &in, true, &d);
+    if (status == 0 && (in.nprofiles == 0 || in.nelf == 0)) {
+        message(LG_ERROR, "", "eval: expected profiles and the program's linked ELF");
+        status = EXIT_USAGE;
+    }
+    lg_bind_input_t *binds = status == 0 ? bind_inputs(o, &in) : NULL;
+    lg_program_t prog;
+    lg_layout_t layout;
+    lg_lor_t lor;
+    lg_program_init(&prog);
+    lg_layout_init(&layout);
+    lg_lor_init(&lor);
+    if (status == 0 && lg_bind(binds, in.nprofiles, &in.elf, &prog, &d) != LG_OK)
+        status = EXIT_BAD_INPUT;
+    const char *proposed = o->algorithm;
+    if (status == 0 && o->lor != NULL) {
+        size_t len;
+        char *text = read_text_file(o->lor, &len);
+        if (text == NULL || lg_lor_parse(text, len, o->lor, &lor, &d) != LG_OK ||
+            lg_lor_check(&lor, &prog, o->lor, &d) != LG_OK ||
+            lg_lor_to_layout(&lor, &prog, &layout, &d) != LG_OK)
+            status = EXIT_BAD_INPUT;
+        free(text);
+        proposed = o->lor;
+    } else if (status == 0) {
+        if (lg_order(o->algorithm, &prog, &o->geometry, &layout, &d) != LG_OK ||
+            (o->place && strcmp(o->algorithm, "cliques") == 0 &&
+             lg_place_for_cache(&prog, &o->geometry, &layout, &d) != LG_OK))
+            status = EXIT_BAD_INPUT;
+    }
+    flush_diag(&d);
+    lg_estimate_t before, after;
+    lg_estimate_init(&before);
+    lg_estimate_init(&after);
+    if (status == 0 && !estimate_pair(&prog, &layout, &o->geometry, &before, &after, &d)) {
+        message(LG_ERROR, "", "eval: the ELF inputs give no addresses: give the linked program");
+        status = EXIT_BAD_INPUT;
+    }
+    flush_diag(&d);
+    if (status == 0) {
+        printf("cache %" PRIu32 " bytes, %" PRIu32 "-byte lines, %" PRIu32
+               "-way; replay estimate%s\n",
+               o->geometry.cache_size, o->geometry.line_size, o->geometry.ways,
+               after.scale < 1.0 ? " (profile counts scaled down to bound the work)" : "");
+        printf("%-32s %14s %14s %7s\n", "order", "accesses", "misses", "ratio");
+        printf("%-32s %14" PRIu64 " %14" PRIu64 " %7.3f\n", "ELF (current)", before.accesses,
+               before.misses, 1.0);
+        printf("%-32s %14" PRIu64 " %14" PRIu64 " %7.3f\n", proposed, after.accesses,
+               after.misses, before.misses ? (double)after.misses / (double)before.misses : 0.0);
+    }
+    lg_estimate_destroy(&before);
+    lg_estimate_destroy(&after);
+    free(binds);
+    lg_lor_destroy(&lor);
+    lg_layout_destroy(&layout);
+    lg_program_destroy(&prog);
+    free_inputs(&in);
+    lg_diag_destroy(&d);
+    return status;
+}
+
 static int cmd_formats(void)
 {
     size_t n;
@@ -774,6 +886,8 @@ int main(int argc, char **argv)
         status = cmd_script(&o);
     } else if (strcmp(o.command, "callgraph") == 0) {
         status = cmd_callgraph(&o);
+    } else if (strcmp(o.command, "eval") == 0) {
+        status = cmd_eval(&o);
     } else {
         status = cmd_formats();
     }

@@ -110,6 +110,10 @@ static void write_summary(const lg_report_input_t *in, uint64_t total_hits, FILE
     fprintf(out, "  %-32s %" PRIu64 " bytes (%.1f%% of the cache)\n", "hot code", hot_bytes,
             pct(hot_bytes, g->cache_size));
     fprintf(out, "  %-32s %" PRIu64 "\n", "total hits of bound functions", total_hits);
+    if (in->misses_before > 0 || in->misses_after > 0)
+        fprintf(out, "  %-32s %" PRIu64 " -> %" PRIu64 " (x%.2f; replay estimate, see lorgen eval)\n",
+                "estimated misses, ELF -> new", in->misses_before, in->misses_after,
+                in->misses_before ? (double)in->misses_after / (double)in->misses_before : 0.0);
     if (!prog->has_call_edges)
         fputs("  note: the profiles have no call information; cliques group functions by\n"
               "        hotness only\n",

@@ -31,6 +31,9 @@ typedef struct lg_report_input {
     size_t nprofiles;
     bool normalized; /* scales include per-profile normalization (lg_bind_normalize) */
     size_t max_rows; /* rows per edge table and per left-out list; 0 = all */
+    /* Estimated misses (lorgen eval's model) of the linked ELF's order and of the new one;
+     * both 0 when not estimated (no linked ELF). */
+    uint64_t misses_before, misses_after;
 } lg_report_input_t;
 
 lg_err_t lg_report_write(const lg_report_input_t *in, FILE *out);

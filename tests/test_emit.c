@@ -169,7 +169,7 @@ static void test_report_is_complete_and_stable(void **state)
     layout.cold = malloc(sizeof(uint32_t));
     layout.cold[0] = 2;
     layout.ncold = 1;
-    lg_report_input_t in = {&prog, &layout, NULL, NULL, 0, false, 10};
+    lg_report_input_t in = {.prog = &prog, .layout = &layout, .max_rows = 10};
     memout_t m1, m2;
     assert_int_equal(lg_report_write(&in, mem_open(&m1)), LG_OK);
     assert_int_equal(lg_report_write(&in, mem_open(&m2)), LG_OK);

@@ -34,6 +34,14 @@ gcc host/*.o -Wl,-T,fw.ld -o fw-relinked
 cmp -s base.out relinked.out || fail "the relinked program prints a different result"
 check_order fw-relinked nm fw.lor
 
+step "lorgen eval estimates the ELF's order and the proposed one"
+"$lorgen" eval -q fw.prf fw-host host/*.o >eval.txt
+grep -q '^ELF (current) ' eval.txt || fail "eval printed no row for the current order"
+grep -q '^cliques ' eval.txt || fail "eval printed no row for the proposed order"
+"$lorgen" eval -q --lor fw.lor fw.prf fw-host host/*.o | grep -q '^fw.lor ' ||
+  fail "eval --lor printed no row for the .LOR"
+grep -q 'estimated misses, ELF -> new' fw.txt || fail "the report has no miss estimate"
+
 step "same inputs, byte-identical outputs"
 "$lorgen" fw.prf fw-host host/*.o -o again.lor --ld-script again.ld --report again.txt
 cmp fw.lor again.lor && cmp fw.ld again.ld && cmp fw.txt again.txt
