@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define EXIT_BAD_INPUT 1
 #define EXIT_USAGE 2
@@ -201,6 +202,15 @@ static size_t parse_count(const char *option, const char *text)
     return (size_t)v;
 }
 
+static bool is_command(const char *word)
+{
+    static const char *const commands[] = {"script", "callgraph", "formats", "eval"};
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (strcmp(word, commands[i]) == 0)
+            return true;
+    return false;
+}
+
 static void parse_args(int argc, char **argv, options_t *o)
 {
     memset(o, 0, sizeof *o);
@@ -215,8 +225,7 @@ static void parse_args(int argc, char **argv, options_t *o)
         exit(EXIT_BAD_INPUT);
     }
     int i = 1;
-    if (argc > 1 && (strcmp(argv[1], "script") == 0 || strcmp(argv[1], "callgraph") == 0 ||
-                     strcmp(argv[1], "formats") == 0 || strcmp(argv[1], "eval") == 0)) {
+    if (argc > 1 && is_command(argv[1])) {
         o->command = argv[1];
         i = 2;
     }
@@ -226,6 +235,12 @@ static void parse_args(int argc, char **argv, options_t *o)
     for (; i < argc; i++) {
         char *arg = argv[i];
         if (options_done || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            /* "lorgen -q eval ...": a command after options, unless a file has its name. */
+            if (o->command == NULL && o->ninputs == 0 && !options_done && is_command(arg) &&
+                access(arg, F_OK) != 0) {
+                o->command = arg;
+                continue;
+            }
             o->inputs[o->ninputs++] =
                 (input_arg_t){arg, pending_format, pending_weight > 0.0 ? pending_weight : 1.0};
             pending_format = NULL;
