@@ -12,7 +12,10 @@
 #     graph, i.e. lld's C3/hfsort; lorgen with each --algorithm) and check that every layout
 #     prints the same;
 #   - run a different EVAL workload under cachegrind for each I1 geometry and print the misses
-#     and their ratio to the GNU ld default.
+#     and their ratio to the GNU ld default;
+#   - estimate each layout's misses with `lorgen eval` (TRAIN profile, the binary's own
+#     addresses) and print, per geometry, Kendall's tau between estimate and cachegrind: +1 when
+#     the estimate ranks the layouts exactly as cachegrind does, 0 for no relation.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
@@ -63,16 +66,36 @@ measure() {
   for g in "${geometries[@]}"; do printf '%22s' "I1=$g"; done
   printf '\n'
   declare -A base
+  : >"$work/pairs.txt"
   for l in "${layouts[@]}"; do
     printf '%-16s' "$l"
     for g in "${geometries[@]}"; do
-      local m
+      local m est
       m=$(i1_misses "$work/layouts/$l" "$g" "$@")
       [ "$l" = gnu-default ] && base[$g]=$m
       printf '%22s' "$m ($(awk -v a="$m" -v b="${base[$g]}" 'BEGIN { printf "%.2f", b ? a / b : 0 }'))"
+      # lorgen eval's estimate of this binary's own addresses, from the TRAIN profile.
+      IFS=, read -r size ways line <<<"$g"
+      est=$("$lorgen" eval -q --cache-size "$size" --ways "$ways" --line-size "$line" \
+        "$work/train.prf" "$work/layouts/$l" "$work"/obj/*.o | awk '/^ELF \(current\)/ { print $4 }')
+      echo "$g $l $m $est" >>"$work/pairs.txt"
     done
     printf '\n'
   done
+  # Kendall's tau between the estimate and cachegrind, per geometry, over the layouts.
+  printf '%-16s' "eval vs cachegrind (tau)"
+  for g in "${geometries[@]}"; do
+    printf '%22s' "$(awk -v g="$g" '$1 == g { m[n] = $3; e[n] = $4; n++ }
+      END {
+        c = 0; d = 0
+        for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) {
+          s = (m[i] - m[j]) * (e[i] - e[j])
+          if (s > 0) c++; else if (s < 0) d++
+        }
+        printf "%+.2f", (c + d) ? (c - d) / (c + d) : 0
+      }' "$work/pairs.txt")"
+  done
+  printf '\n'
 }
 
 # link_layouts WORKDIR OBJECTS_GLOB LIBS: the layouts from WORKDIR/train.prf.
