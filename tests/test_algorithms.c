@@ -691,43 +691,10 @@ static void test_c3_without_calls_keeps_input_order(void **state)
 
 /* ---- random programs -------------------------------------------------------------------- */
 
-static uint64_t rng_state;
-
-static uint64_t rng(void) /* xorshift64*: fixed sequence for a fixed seed */
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 2685821657736338717ull;
-}
-
-static int arc_order(const void *pa, const void *pb)
-{
-    const lg_arc_t *a = pa, *b = pb;
-    if (a->caller != b->caller)
-        return a->caller < b->caller ? -1 : 1;
-    return (a->callee > b->callee) - (a->callee < b->callee);
-}
-
-/* Sorts and merges p's arcs as program.h requires. */
-static void normalise_arcs(lg_program_t *p)
-{
-    qsort(p->arcs, p->narcs, sizeof *p->arcs, arc_order);
-    size_t m = 0;
-    for (size_t k = 0; k < p->narcs; k++) {
-        if (m > 0 && p->arcs[m - 1].caller == p->arcs[k].caller &&
-            p->arcs[m - 1].callee == p->arcs[k].callee)
-            p->arcs[m - 1].weight += p->arcs[k].weight;
-        else
-            p->arcs[m++] = p->arcs[k];
-    }
-    p->narcs = m;
-}
-
 static void shuffle_arcs(lg_program_t *p)
 {
     for (size_t k = p->narcs; k > 1; k--) {
-        size_t j = (size_t)(rng() % k);
+        size_t j = (size_t)(lg_test_rng() % k);
         lg_arc_t t = p->arcs[k - 1];
         p->arcs[k - 1] = p->arcs[j];
         p->arcs[j] = t;
@@ -762,31 +729,31 @@ static void alloc_fns(lg_program_t *p, uint32_t n, size_t narcs)
 static void make_random_program(lg_program_t *p, uint32_t n, size_t narcs, uint64_t seed)
 {
     static const uint64_t aligns[] = {0, 1, 2, 4, 16, 32};
-    rng_state = seed;
+    lg_test_seed(seed);
     alloc_fns(p, n, narcs);
     for (uint32_t i = 0; i < n; i++) {
         lg_fn_t *f = &p->fns[i];
-        uint64_t r = rng() % 1000;
-        f->size = r < 10 ? 0 : r < 15 ? 9000 + rng() % 4000 : 1 + rng() % 700;
-        f->align = aligns[rng() % NELEMS(aligns)];
-        f->hits = rng() % 10 < 3 ? 0 : rng() % 1000000;
-        if (rng() % 100 < 2)
+        uint64_t r = lg_test_rng() % 1000;
+        f->size = r < 10 ? 0 : r < 15 ? 9000 + lg_test_rng() % 4000 : 1 + lg_test_rng() % 700;
+        f->align = aligns[lg_test_rng() % NELEMS(aligns)];
+        f->hits = lg_test_rng() % 10 < 3 ? 0 : lg_test_rng() % 1000000;
+        if (lg_test_rng() % 100 < 2)
             f->flags |= LG_FN_SHARED_SECTION;
     }
     for (size_t k = 0; k < narcs; k++) {
-        uint32_t a = (uint32_t)(rng() % n), b;
-        uint64_t r = rng() % 100;
+        uint32_t a = (uint32_t)(lg_test_rng() % n), b;
+        uint64_t r = lg_test_rng() % 100;
         if (r < 60)
-            b = (uint32_t)((a + rng() % 64) % n); /* near: includes a itself */
+            b = (uint32_t)((a + lg_test_rng() % 64) % n); /* near: includes a itself */
         else if (r < 70)
-            b = (uint32_t)(rng() % 16); /* hubs */
+            b = (uint32_t)(lg_test_rng() % 16); /* hubs */
         else
-            b = (uint32_t)(rng() % n);
-        uint64_t w = rng() % 20 == 0 ? 0 : rng() % 100000;
-        p->arcs[k] = rng() % 2 ? (lg_arc_t){a, b, w} : (lg_arc_t){b, a, w};
+            b = (uint32_t)(lg_test_rng() % n);
+        uint64_t w = lg_test_rng() % 20 == 0 ? 0 : lg_test_rng() % 100000;
+        p->arcs[k] = lg_test_rng() % 2 ? (lg_arc_t){a, b, w} : (lg_arc_t){b, a, w};
     }
     p->narcs = narcs;
-    normalise_arcs(p);
+    lg_calls_merge(p->arcs, &p->narcs);
 }
 
 static void test_large_random_program(void **state)
@@ -855,26 +822,26 @@ static void test_large_random_program(void **state)
 static void make_small_random_program(lg_program_t *p, uint64_t seed)
 {
     static const uint64_t aligns[] = {0, 1, 2, 4, 16};
-    rng_state = seed;
-    uint32_t n = 4 + (uint32_t)(rng() % 40);
-    size_t narcs = n * (1 + rng() % 3);
+    lg_test_seed(seed);
+    uint32_t n = 4 + (uint32_t)(lg_test_rng() % 40);
+    size_t narcs = n * (1 + lg_test_rng() % 3);
     alloc_fns(p, n, narcs);
     for (uint32_t i = 0; i < n; i++) {
         lg_fn_t *f = &p->fns[i];
-        uint64_t r = rng() % 100;
-        f->size = r < 3 ? 0 : r < 20 ? 200000 + rng() % 200000 : 1 + rng() % 3000;
-        f->align = aligns[rng() % NELEMS(aligns)];
-        f->hits = rng() % 4 == 0 ? 0 : rng() % 1000;
-        if (rng() % 50 == 0)
+        uint64_t r = lg_test_rng() % 100;
+        f->size = r < 3 ? 0 : r < 20 ? 200000 + lg_test_rng() % 200000 : 1 + lg_test_rng() % 3000;
+        f->align = aligns[lg_test_rng() % NELEMS(aligns)];
+        f->hits = lg_test_rng() % 4 == 0 ? 0 : lg_test_rng() % 1000;
+        if (lg_test_rng() % 50 == 0)
             f->flags |= LG_FN_SHARED_SECTION;
     }
     for (size_t k = 0; k < narcs; k++) {
-        uint32_t a = (uint32_t)(rng() % n), b = (uint32_t)(rng() % n);
-        uint64_t w = rng() % 25 == 0 ? 0 : 1 + (rng() >> 24);
+        uint32_t a = (uint32_t)(lg_test_rng() % n), b = (uint32_t)(lg_test_rng() % n);
+        uint64_t w = lg_test_rng() % 25 == 0 ? 0 : 1 + (lg_test_rng() >> 24);
         p->arcs[k] = (lg_arc_t){a, b, w};
     }
     p->narcs = narcs;
-    normalise_arcs(p);
+    lg_calls_merge(p->arcs, &p->narcs);
     /* Input order differs from the index order: reverse halves. */
     for (uint32_t i = 0; i < n; i++)
         p->fns[i].input_order = i < n / 2 ? n / 2 - 1 - i : i;

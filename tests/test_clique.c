@@ -574,30 +574,12 @@ static void test_errors_leave_the_layout_empty(void **state)
 
 /* ---- a large random program ------------------------------------------------------------- */
 
-static uint64_t rng_state;
-
-static uint64_t rng(void) /* xorshift64*: fixed sequence for a fixed seed */
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 2685821657736338717ull;
-}
-
-static int arc_order(const void *pa, const void *pb)
-{
-    const lg_arc_t *a = pa, *b = pb;
-    if (a->caller != b->caller)
-        return a->caller < b->caller ? -1 : 1;
-    return (a->callee > b->callee) - (a->callee < b->callee);
-}
-
 /* n functions and about narcs arcs, mostly between nearby functions, some heavy hubs, some
  * self arcs, zero weights, shared sections, empty and oversized functions. */
 static void make_random_program(lg_program_t *p, uint32_t n, size_t narcs, uint64_t seed)
 {
     static const uint64_t aligns[] = {0, 1, 2, 4, 16, 32};
-    rng_state = seed;
+    lg_test_seed(seed);
     lg_program_init(p);
     p->fns = calloc(n, sizeof *p->fns);
     assert_non_null(p->fns);
@@ -613,38 +595,30 @@ static void make_random_program(lg_program_t *p, uint32_t n, size_t narcs, uint6
         assert_non_null(f->section);
         f->address = UINT64_MAX;
         f->input_order = i;
-        uint64_t r = rng() % 1000;
-        f->size = r < 10 ? 0 : r < 15 ? 9000 + rng() % 4000 : 1 + rng() % 700;
-        f->align = aligns[rng() % (sizeof aligns / sizeof aligns[0])];
-        f->hits = rng() % 10 < 3 ? 0 : rng() % 1000000;
-        if (rng() % 100 < 2)
+        uint64_t r = lg_test_rng() % 1000;
+        f->size = r < 10 ? 0 : r < 15 ? 9000 + lg_test_rng() % 4000 : 1 + lg_test_rng() % 700;
+        f->align = aligns[lg_test_rng() % (sizeof aligns / sizeof aligns[0])];
+        f->hits = lg_test_rng() % 10 < 3 ? 0 : lg_test_rng() % 1000000;
+        if (lg_test_rng() % 100 < 2)
             f->flags |= LG_FN_SHARED_SECTION;
     }
     p->arcs = calloc(narcs, sizeof *p->arcs);
     assert_non_null(p->arcs);
     for (size_t k = 0; k < narcs; k++) {
-        uint32_t a = (uint32_t)(rng() % n), b;
-        uint64_t r = rng() % 100;
+        uint32_t a = (uint32_t)(lg_test_rng() % n), b;
+        uint64_t r = lg_test_rng() % 100;
         if (r < 60)
-            b = (uint32_t)((a + rng() % 64) % n); /* near: includes a itself */
+            b = (uint32_t)((a + lg_test_rng() % 64) % n); /* near: includes a itself */
         else if (r < 70)
-            b = (uint32_t)(rng() % 16); /* hubs */
+            b = (uint32_t)(lg_test_rng() % 16); /* hubs */
         else
-            b = (uint32_t)(rng() % n);
-        uint64_t w = rng() % 20 == 0 ? 0 : rng() % 100000;
-        p->arcs[k] = rng() % 2 ? (lg_arc_t){a, b, w} : (lg_arc_t){b, a, w};
+            b = (uint32_t)(lg_test_rng() % n);
+        uint64_t w = lg_test_rng() % 20 == 0 ? 0 : lg_test_rng() % 100000;
+        p->arcs[k] = lg_test_rng() % 2 ? (lg_arc_t){a, b, w} : (lg_arc_t){b, a, w};
     }
     /* program.h: arcs sorted by (caller, callee) and unique. */
-    qsort(p->arcs, narcs, sizeof *p->arcs, arc_order);
-    size_t m = 0;
-    for (size_t k = 0; k < narcs; k++) {
-        if (m > 0 && p->arcs[m - 1].caller == p->arcs[k].caller &&
-            p->arcs[m - 1].callee == p->arcs[k].callee)
-            p->arcs[m - 1].weight += p->arcs[k].weight;
-        else
-            p->arcs[m++] = p->arcs[k];
-    }
-    p->narcs = m;
+    p->narcs = narcs;
+    lg_calls_merge(p->arcs, &p->narcs);
     p->has_call_edges = true;
 }
 
@@ -682,7 +656,7 @@ static void test_large_random_program(void **state)
     assert_int_equal(lg_clique_partition(&p, &g, &l2, NULL), LG_OK);
     assert_same_layout(&l1, &l2);
     for (size_t k = p.narcs; k > 1; k--) {
-        size_t j = (size_t)(rng() % k);
+        size_t j = (size_t)(lg_test_rng() % k);
         lg_arc_t t = p.arcs[k - 1];
         p.arcs[k - 1] = p.arcs[j];
         p.arcs[j] = t;

@@ -702,39 +702,6 @@ static void test_errors_leave_the_layout_unchanged(void **state)
 
 /* ---- random programs -------------------------------------------------------------------- */
 
-static uint64_t rng_state;
-
-static uint64_t rng(void) /* xorshift64*: fixed sequence for a fixed seed */
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 2685821657736338717ull;
-}
-
-static int arc_order(const void *pa, const void *pb)
-{
-    const lg_arc_t *a = pa, *b = pb;
-    if (a->caller != b->caller)
-        return a->caller < b->caller ? -1 : 1;
-    return (a->callee > b->callee) - (a->callee < b->callee);
-}
-
-/* Sorts the arcs by (caller, callee) and merges duplicates, as program.h requires. */
-static void normalise_arcs(lg_program_t *p)
-{
-    qsort(p->arcs, p->narcs, sizeof *p->arcs, arc_order);
-    size_t m = 0;
-    for (size_t k = 0; k < p->narcs; k++) {
-        if (m > 0 && p->arcs[m - 1].caller == p->arcs[k].caller &&
-            p->arcs[m - 1].callee == p->arcs[k].callee)
-            p->arcs[m - 1].weight += p->arcs[k].weight;
-        else
-            p->arcs[m++] = p->arcs[k];
-    }
-    p->narcs = m;
-}
-
 /* n functions of `min_size`..`max_size` bytes (a few oversized, empty or in shared sections)
  * with skewed hits, counter data when `counters`, and a call structure: each executed function
  * calls a few others nearby and a few hubs. */
@@ -742,7 +709,7 @@ static void make_random_program(lg_program_t *p, uint32_t n, uint64_t min_size, 
                                 bool counters, bool odd_ones, uint64_t seed)
 {
     static const uint64_t aligns[] = {0, 1, 2, 4, 16, 32, 64};
-    rng_state = seed;
+    lg_test_seed(seed);
     lg_program_init(p);
     p->fns = calloc(n, sizeof *p->fns);
     assert_non_null(p->fns);
@@ -758,19 +725,19 @@ static void make_random_program(lg_program_t *p, uint32_t n, uint64_t min_size, 
         assert_non_null(f->section);
         f->address = UINT64_MAX;
         f->input_order = i;
-        uint64_t r = rng() % 1000;
-        f->size = min_size + rng() % (max_size - min_size + 1);
+        uint64_t r = lg_test_rng() % 1000;
+        f->size = min_size + lg_test_rng() % (max_size - min_size + 1);
         if (odd_ones && r < 10)
             f->size = 0;
         else if (odd_ones && r < 15)
-            f->size = 9000 + rng() % 4000;
-        f->align = aligns[rng() % (sizeof aligns / sizeof aligns[0])];
+            f->size = 9000 + lg_test_rng() % 4000;
+        f->align = aligns[lg_test_rng() % (sizeof aligns / sizeof aligns[0])];
         /* Skewed: a few very hot functions, many lukewarm, 40% never run. */
-        uint64_t h = rng() % 100;
-        f->hits = h < 40 ? 0 : h < 45 ? 100000 + rng() % 900000 : 1 + rng() % 5000;
+        uint64_t h = lg_test_rng() % 100;
+        f->hits = h < 40 ? 0 : h < 45 ? 100000 + lg_test_rng() % 900000 : 1 + lg_test_rng() % 5000;
         if (counters && f->hits > 0)
-            f->counter1_self = f->hits * (1 + rng() % 50);
-        if (odd_ones && rng() % 100 < 2)
+            f->counter1_self = f->hits * (1 + lg_test_rng() % 50);
+        if (odd_ones && lg_test_rng() % 100 < 2)
             f->flags |= LG_FN_SHARED_SECTION;
     }
     size_t cap = (size_t)n * 4;
@@ -780,21 +747,21 @@ static void make_random_program(lg_program_t *p, uint32_t n, uint64_t min_size, 
         if (p->fns[a].hits == 0)
             continue;
         for (int k = 0; k < 3; k++) {
-            uint32_t b = k == 2 ? (uint32_t)(rng() % 16) : (uint32_t)((a + 1 + rng() % 32) % n);
+            uint32_t b = k == 2 ? (uint32_t)(lg_test_rng() % 16) : (uint32_t)((a + 1 + lg_test_rng() % 32) % n);
             if (p->fns[b].hits == 0)
                 continue;
             uint64_t w = p->fns[a].hits < p->fns[b].hits ? p->fns[a].hits : p->fns[b].hits;
             p->arcs[p->narcs++] = (lg_arc_t){a, b, 1 + w / 2};
         }
     }
-    normalise_arcs(p);
+    lg_calls_merge(p->arcs, &p->narcs);
     p->has_call_edges = true;
 }
 
 static void shuffle_arcs(lg_program_t *p)
 {
     for (size_t k = p->narcs; k > 1; k--) {
-        size_t j = (size_t)(rng() % k);
+        size_t j = (size_t)(lg_test_rng() % k);
         lg_arc_t t = p->arcs[k - 1];
         p->arcs[k - 1] = p->arcs[j];
         p->arcs[j] = t;
@@ -861,7 +828,7 @@ static void test_random_programs_keep_the_invariants(void **state)
             shuffle_arcs(&p);
             cliques_then_place(&p, g, &l3, NULL);
             assert_same_layout(&l1, &l3);
-            normalise_arcs(&p);
+            lg_calls_merge(p.arcs, &p.narcs);
             lg_layout_destroy(&l1);
             lg_layout_destroy(&l2);
             lg_layout_destroy(&l3);

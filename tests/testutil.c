@@ -81,3 +81,18 @@ bool lg_test_have(const char *program)
     snprintf(command, sizeof command, "command -v '%s' >/dev/null 2>&1", program);
     return lg_test_run(command) == 0;
 }
+
+static uint64_t rng_state;
+
+void lg_test_seed(uint64_t seed)
+{
+    rng_state = seed;
+}
+
+uint64_t lg_test_rng(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 2685821657736338717ull;
+}

@@ -24,6 +24,11 @@ void lg_test_diag_dump(const lg_diag_t *d);
 /* Runs a shell command; returns its exit status (-1 if it could not run). */
 int lg_test_run(const char *command);
 
+/* A fixed pseudo-random sequence for generated test programs (xorshift64*): the same seed
+ * gives the same numbers on every run. */
+void lg_test_seed(uint64_t seed);
+uint64_t lg_test_rng(void);
+
 /* True when a program is on PATH. */
 bool lg_test_have(const char *program);
 
