@@ -13,9 +13,16 @@
 /* Bytes of a file's start that probes look at. */
 #define LG_PROBE_BYTES 4096u
 
+/* Told how far a long load has come: done and total in bytes of the file being read. */
+typedef void (*lg_progress_fn)(void *ctx, const char *path, uint64_t done, uint64_t total);
+
 /* Options some formats take. */
 typedef struct lg_load_options {
     const char *event; /* perf script: the one event to read when several are interleaved */
+    /* winIDEA binary timeline layout: 0 detect from the data, 10 version 1.0, 11 version 1.1 */
+    unsigned bin_version;
+    lg_progress_fn progress; /* called now and then by loaders of large files; may be NULL */
+    void *progress_ctx;
 } lg_load_options_t;
 
 typedef struct lg_loader {

@@ -23,6 +23,7 @@ void lg_profile_destroy(lg_profile_t *p)
     }
     free(p->funcs);
     free(p->edges);
+    free(p->proximity);
     free(p->costs);
     free(p->next_same_name);
     free(p->path);
@@ -112,9 +113,21 @@ lg_err_t lg_profile_add_edge(lg_profile_t *p, uint32_t caller, uint32_t callee, 
     return LG_OK;
 }
 
+lg_err_t lg_profile_add_proximity(lg_profile_t *p, uint32_t a, uint32_t b, uint64_t weight)
+{
+    if (a >= p->nfuncs || b >= p->nfuncs || a == b)
+        return LG_EINVAL;
+    if (!lg_grow((void **)&p->proximity, &p->proximity_cap, p->nproximity + 1,
+                 sizeof *p->proximity))
+        return LG_ENOMEM;
+    p->proximity[p->nproximity++] = (lg_call_t){a < b ? a : b, a < b ? b : a, weight};
+    return LG_OK;
+}
+
 void lg_profile_finish_edges(lg_profile_t *p)
 {
     lg_calls_merge(p->edges, &p->nedges);
+    lg_calls_merge(p->proximity, &p->nproximity);
 }
 
 lg_err_t lg_profile_intern(lg_profile_t *p, const char *name, const char *link_label,

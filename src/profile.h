@@ -75,6 +75,13 @@ typedef struct lg_profile {
     lg_pedge_t *edges; /* after lg_profile_finish_edges: sorted by (caller, callee), unique */
     size_t nedges, edges_cap;
 
+    /* Temporal proximity, from profiles with a timeline: unordered pairs of functions that ran
+     * close together in time (the loader's rule is in its docs), caller < callee, weight = how
+     * often. Sorted and unique after lg_profile_finish_edges. Empty without a timeline. */
+    lg_call_t *proximity;
+    size_t nproximity, proximity_cap;
+    bool has_timeline; /* the profile was made from a timeline (events in time order) */
+
     lg_pcost_t *costs; /* per-position costs, in the order added; may repeat a (func, position) */
     size_t ncosts, costs_cap;
     lg_pos_kind_t cost_positions;
@@ -115,7 +122,11 @@ int64_t lg_profile_find(const lg_profile_t *p, const char *name, const char *lin
  * lg_profile_finish_edges. */
 lg_err_t lg_profile_add_edge(lg_profile_t *p, uint32_t caller, uint32_t callee, uint64_t weight);
 
-/* Sorts edges by (caller, callee) and merges repeated pairs. Call once after loading. */
+/* Records that functions a and b (a != b, either order) ran close together weight more times. */
+lg_err_t lg_profile_add_proximity(lg_profile_t *p, uint32_t a, uint32_t b, uint64_t weight);
+
+/* Sorts edges by (caller, callee) and merges repeated pairs; the same for proximity pairs. Call
+ * once after loading. */
 void lg_profile_finish_edges(lg_profile_t *p);
 
 #endif

@@ -1,0 +1,74 @@
+/* timeline.h - from a time-ordered stream of Entry / Suspend / Resume / Exit events to what the
+ * optimizer uses: caller -> callee call counts, net and gross time per function, and temporal
+ * proximity (which functions run close together in time).
+ *
+ * Timeline formats (winIDEA .BIN, the Text1 and XML timelines) resolve each event's area to a
+ * profile function and feed the events here in file order. Events of different streams (cores,
+ * or contexts within a core) may interleave; each stream has its own shadow stack. Memory grows
+ * with functions, streams and distinct function pairs, never with the number of events.
+ *
+ * What lands in the profile at lg_timeline_finish:
+ *   hits             += Entry events of the function
+ *   counter1_total   += gross time in ns (Entry to Exit, callees included)
+ *   counter1_self    += net time in ns (callees and suspended spans excluded)
+ *   edges            caller -> callee, one per Entry of callee while caller is on top of the
+ *                    stream's stack
+ *   proximity        pairs that ran close together (the rule is in timeline.c and the docs)
+ *   kind = LG_PROFILE_TRACE, has_call_edges = true, has_timeline = true, counter1_unit = "ns"
+ * Streams that start inside calls, are cut at the end, or have an Exit that is not on top are
+ * repaired by documented rules; every repair is counted (lg_tl_stats_t) and reported in one
+ * warning by lg_timeline_finish, never silently.
+ */
+#ifndef LG_TIMELINE_H
+#define LG_TIMELINE_H
+
+#include "diag.h"
+#include "profile.h"
+
+#include <stdint.h>
+
+/* Event kinds; the values are winIDEA's event type codes. */
+typedef enum lg_tl_kind {
+    LG_TL_EXIT = 0,    /* the function returns */
+    LG_TL_SUSPEND = 1, /* the function calls another (or is preempted) */
+    LG_TL_RESUME = 2,  /* the function continues after a call (or preemption) */
+    LG_TL_ENTRY = 3,   /* the function is called */
+} lg_tl_kind_t;
+
+/* Most streams (cores x contexts) one timeline may have. */
+#define LG_TL_MAX_STREAMS 4096u
+
+/* How often each repair rule was applied; all zero for a well-formed timeline. */
+typedef struct lg_tl_stats {
+    uint64_t events;         /* events fed */
+    uint64_t started_inside; /* Exit / Suspend / Resume of a function with no open frame */
+    uint64_t exit_not_top;   /* Exit of a function below the top: the frames above it closed */
+    uint64_t open_at_end;    /* frames still open at the end: closed at the stream's last time */
+    uint64_t time_backwards; /* an event earlier than its stream's previous event */
+} lg_tl_stats_t;
+
+typedef struct lg_timeline lg_timeline_t;
+
+/* Starts a timeline that will add to profile (whose functions the events index). profile must
+ * outlive the timeline. Returns LG_OK or LG_ENOMEM. */
+lg_err_t lg_timeline_create(lg_profile_t *profile, lg_timeline_t **out);
+
+/* Feeds one event of stream (a caller-chosen dense id < LG_TL_MAX_STREAMS, e.g. per core and
+ * context) for profile function func. Returns LG_OK; LG_EINVAL for a func or stream out of
+ * range or an unknown kind; LG_ENOMEM. Meant for a hot loop: amortized O(1) plus the proximity
+ * update. */
+lg_err_t lg_timeline_event(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_tl_kind_t kind,
+                           int64_t time_ns);
+
+/* Closes open frames, writes hits, times, edges and proximity into the profile (then calls
+ * lg_profile_finish_edges) and reports the repairs in one warning to d naming the profile's
+ * path. Returns LG_OK or LG_ENOMEM. Call once. */
+lg_err_t lg_timeline_finish(lg_timeline_t *t, lg_diag_t *d);
+
+/* The repair counters so far. */
+const lg_tl_stats_t *lg_timeline_stats(const lg_timeline_t *t);
+
+/* Frees the timeline (not the profile); accepts NULL. */
+void lg_timeline_destroy(lg_timeline_t *t);
+
+#endif
