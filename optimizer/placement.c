@@ -19,18 +19,28 @@
  *                   clique member has counter1_self > 0), else its hits; of a clique: the sum of
  *                   its members' heats. A line's heat is the heat of the function bytes in it,
  *                   spread evenly over each function's bytes (heat x bytes in the line / size),
- *                   summed when two functions share the line
+ *                   summed when two functions share the line. A function larger than a way
+ *                   that has hotspots (program.h: per-position costs) spreads its heat over
+ *                   the lines of its hotspots instead, in proportion to their cost: the lines it
+ *                   never runs take no heat, so other code can use their sets. Smaller
+ *                   functions keep the even spread: their hot lines fill few sets anyway, and a
+ *                   workload other than the profiled one may run their other lines (measured
+ *                   on lua: hot lines for every function were no better, and worse on EVAL)
  *   occupancy       per set, how many lines of heat > 0 are placed there and their summed heat
- *   pressure        of a set: 0 while fewer than `ways` lines are placed in it (a new line
- *                   still finds a way of its own), else their summed heat. For a direct-mapped
- *                   cache, the heat placed in the set. The all-or-nothing step is LRU's: lines
- *                   that take turns in a set with more of them than ways evict each other on
- *                   every turn, whatever their heats, so once a set is full a newcomer competes
- *                   with all of it. (Keeping the ways - 1 hottest lines out of the sum measured
- *                   slightly worse with the replay estimate of estimate.h, and costs a list per
- *                   set.)
- *   conflict cost   of a clique at an offset: the sum over its lines of line heat x pressure of
- *                   the line's set
+ *   conflict        between a line of heat a and a line of heat b in one set: min(a, b). Each
+ *                   time the cooler line runs it may evict the hotter one and be evicted by it
+ *                   again, so the cooler one bounds the misses they cause each other; a line
+ *                   that runs a million times next to one that runs ten times costs about ten
+ *                   misses, not a million. (The product a x b, used before, made every clique
+ *                   flee the hottest lines and open gaps for nothing; with min, lua's I1
+ *                   misses on the EVAL workload fell at all four benchmark geometries,
+ *                   docs/benchmarks.md.) A set holding fewer than `ways` lines costs nothing: a
+ *                   new line still finds a way of its own. LRU's step: once a set is full, lines
+ *                   that take turns in it evict each other whatever their heats
+ *   conflict cost   of a clique at an offset: over the sets its lines fold onto (k lines of
+ *                   summed heat h), against the n placed lines of summed heat H there when
+ *                   n >= ways: min(h x n, H x k), which is the sum of min(a, b) over the pairs
+ *                   when the lines of each side have equal heats, and an upper bound otherwise
  *   natural offset  where the linker puts the clique with nothing inserted: its members laid
  *                   out with lg_place_after from the end of what precedes it
  *   gap             bytes inserted before a clique to move it: g = start - end of what precedes
@@ -76,7 +86,8 @@
  * What the model leaves out: which cliques actually run at the same time (all placed heat is
  * assumed to compete: temporal information such as Gloy & Smith's TRG would refine it), code
  * lorgen does not move (libraries, startup code, excluded functions: their sets are unknown),
- * and where inside a function the heat is (spread evenly over its bytes).
+ * and, without per-position costs, where inside a function the heat is (spread evenly over its
+ * bytes).
  *
  * Every choice is made by a total order (strict improvement, smallest gap first; cliques by heat
  * then position; filler by size then rank), so the output depends only on the inputs.
@@ -118,17 +129,17 @@
 /* Percent as a divisor. */
 #define LG_PERCENT 100u
 
-/* Per set: the lines placed there (see "occupancy", "pressure"). */
+/* Per set: the lines placed there (see "occupancy"). */
 typedef struct occupancy {
     uint64_t ways;
-    double *heat;     /* per set: summed heat of the lines placed */
-    uint64_t *lines;  /* per set: lines of heat > 0 placed */
-    double *pressure; /* per set: 0 while lines < ways, else heat */
+    double *heat;    /* per set: summed heat of the lines placed */
+    uint64_t *lines; /* per set: lines of heat > 0 placed */
 } occupancy_t;
 
 /* A clique's heat folded onto the sets, relative to the set of its first line. */
 typedef struct fold {
     double *heat;   /* per relative set; zero outside the sets listed */
+    double *lines;  /* per relative set: lines folded there */
     uint32_t *sets; /* relative sets with heat, in first-touch order */
     uint32_t n;
 } fold_t;
@@ -172,6 +183,10 @@ typedef struct work {
     uint64_t way;   /* Wsz, bytes */
     uint32_t nsets; /* Wsz / line */
     bool counters;  /* heat is counter1_self, not hits */
+    /* Per function: its hotspots are prog->hotspots[hs_first[f]..hs_first[f + 1]), and their
+     * summed cost hs_total[f]; both NULL when the program has no hotspots. */
+    size_t *hs_first;
+    double *hs_total;
     occupancy_t occ;
     fold_t fold_nat, fold_fresh;
     uint64_t *pos;       /* member offsets at the offset chosen / natural offset */
@@ -294,13 +309,29 @@ static void walk_bytes(line_walk_t *lw, uint64_t pos, uint64_t size, double heat
     walk_partial(lw, last, per_byte * (double)(pos + size - last * L));
 }
 
+/* A function with hotspots at offset pos: its heat goes to the lines its hotspots fall in, in
+ * proportion to their cost (the lines it never executes get none). */
+static void walk_hotspots(const work_t *w, line_walk_t *lw, uint32_t f, uint64_t pos, double heat)
+{
+    const lg_hotspot_t *hs = w->prog->hotspots;
+    double per_cost = heat / w->hs_total[f];
+    for (size_t i = w->hs_first[f]; i < w->hs_first[f + 1]; i++)
+        walk_partial(lw, (pos + hs[i].offset) / lw->line_size, per_cost * (double)hs[i].cost);
+}
+
 /* The members of c at offsets pos (relative to a line-aligned base), into a sink. */
 static void walk_clique(const work_t *w, const lg_clique_t *c, const uint64_t *pos, uint64_t base,
                         set_sink_fn sink, void *ctx)
 {
     line_walk_t lw = {w->line, w->nsets, sink, ctx, false, 0, 0.0};
-    for (size_t k = 0; k < c->nfns; k++)
-        walk_bytes(&lw, pos[k] - base, w->prog->fns[c->fns[k]].size, (double)fn_heat(w, c->fns[k]));
+    for (size_t k = 0; k < c->nfns; k++) {
+        uint32_t f = c->fns[k];
+        double heat = (double)fn_heat(w, f);
+        if (w->hs_total != NULL && w->hs_total[f] > 0 && heat > 0 && w->prog->fns[f].size > w->way)
+            walk_hotspots(w, &lw, f, pos[k] - base, heat);
+        else
+            walk_bytes(&lw, pos[k] - base, w->prog->fns[f].size, heat);
+    }
     walk_flush(&lw);
 }
 
@@ -314,12 +345,15 @@ static void fold_sink(void *ctx, uint32_t set, uint64_t copies, double h)
     if (f->heat[set] == 0)
         f->sets[f->n++] = set;
     f->heat[set] += h * (double)copies;
+    f->lines[set] += (double)copies;
 }
 
 static void fold_clear(fold_t *f)
 {
-    for (uint32_t i = 0; i < f->n; i++)
+    for (uint32_t i = 0; i < f->n; i++) {
         f->heat[f->sets[i]] = 0;
+        f->lines[f->sets[i]] = 0;
+    }
     f->n = 0;
 }
 
@@ -331,7 +365,11 @@ static double fold_cost(const work_t *w, const fold_t *f, uint32_t base)
         uint32_t s = f->sets[i] + base;
         if (s >= w->nsets)
             s -= w->nsets;
-        cost += f->heat[f->sets[i]] * w->occ.pressure[s];
+        if (w->occ.lines[s] < w->occ.ways)
+            continue;
+        double ours = f->heat[f->sets[i]] * (double)w->occ.lines[s];
+        double theirs = w->occ.heat[s] * f->lines[f->sets[i]];
+        cost += ours < theirs ? ours : theirs; /* "conflict cost" */
     }
     return cost;
 }
@@ -342,7 +380,6 @@ static void occupancy_sink(void *ctx, uint32_t set, uint64_t copies, double h)
     occupancy_t *o = ctx;
     o->heat[set] += h * (double)copies;
     o->lines[set] += copies;
-    o->pressure[set] = o->lines[set] >= o->ways ? o->heat[set] : 0;
 }
 
 /* ---- filler ----------------------------------------------------------------------------- */
@@ -654,8 +691,9 @@ static void work_free(work_t *w)
 {
     free(w->occ.heat);
     free(w->occ.lines);
-    free(w->occ.pressure);
     free(w->fold_nat.heat);
+    free(w->fold_nat.lines);
+    free(w->fold_fresh.lines);
     free(w->fold_nat.sets);
     free(w->fold_fresh.heat);
     free(w->fold_fresh.sets);
@@ -665,6 +703,8 @@ static void work_free(work_t *w)
     free(w->pool.taken);
     free(w->picks);
     free(w->used);
+    free(w->hs_first);
+    free(w->hs_total);
     if (w->out != NULL) {
         /* Filler member arrays are ours; the hot cliques' still belong to the layout. */
         for (size_t i = 0; i < w->nout; i++)
@@ -672,6 +712,25 @@ static void work_free(work_t *w)
                 free(w->out[i].fns);
         free(w->out);
     }
+}
+
+/* hs_first and hs_total from prog->hotspots (sorted by function, then offset). */
+static lg_err_t index_hotspots(work_t *w)
+{
+    const lg_program_t *p = w->prog;
+    if (p->nhotspots == 0)
+        return LG_OK;
+    w->hs_first = calloc(p->nfns + 1, sizeof *w->hs_first);
+    w->hs_total = calloc(p->nfns ? p->nfns : 1, sizeof *w->hs_total);
+    if (w->hs_first == NULL || w->hs_total == NULL)
+        return out_of_memory(w->d, "the hotspot index");
+    for (size_t i = 0; i < p->nhotspots; i++) {
+        w->hs_first[p->hotspots[i].fn + 1]++;
+        w->hs_total[p->hotspots[i].fn] += (double)p->hotspots[i].cost;
+    }
+    for (size_t f = 0; f < p->nfns; f++)
+        w->hs_first[f + 1] += w->hs_first[f];
+    return LG_OK;
 }
 
 static lg_err_t work_alloc(work_t *w, const lg_layout_t *l, uint32_t ways)
@@ -684,9 +743,10 @@ static lg_err_t work_alloc(work_t *w, const lg_layout_t *l, uint32_t ways)
     w->occ.ways = ways;
     w->occ.heat = calloc(nsets, sizeof *w->occ.heat);
     w->occ.lines = calloc(nsets, sizeof *w->occ.lines);
-    w->occ.pressure = calloc(nsets, sizeof *w->occ.pressure);
     w->fold_nat.heat = calloc(nsets, sizeof *w->fold_nat.heat);
     w->fold_nat.sets = calloc(nsets, sizeof *w->fold_nat.sets);
+    w->fold_nat.lines = calloc(nsets, sizeof *w->fold_nat.lines);
+    w->fold_fresh.lines = calloc(nsets, sizeof *w->fold_fresh.lines);
     w->fold_fresh.heat = calloc(nsets, sizeof *w->fold_fresh.heat);
     w->fold_fresh.sets = calloc(nsets, sizeof *w->fold_fresh.sets);
     w->pos = calloc(maxn, sizeof *w->pos);
@@ -694,10 +754,11 @@ static lg_err_t work_alloc(work_t *w, const lg_layout_t *l, uint32_t ways)
     w->used = calloc(w->prog->nfns ? w->prog->nfns : 1, sizeof *w->used);
     /* At most one filler clique before each hot clique. */
     w->out = calloc(2 * l->ncliques, sizeof *w->out);
-    if (!w->occ.heat || !w->occ.lines || !w->occ.pressure || !w->fold_nat.heat ||
-        !w->fold_nat.sets || !w->fold_fresh.heat || !w->fold_fresh.sets || !w->pos ||
-        !w->pos_fresh || !w->used || !w->out)
+    if (!w->occ.heat || !w->occ.lines || !w->fold_nat.heat || !w->fold_nat.sets ||
+        !w->fold_nat.lines || !w->fold_fresh.lines || !w->fold_fresh.heat || !w->fold_fresh.sets ||
+        !w->pos || !w->pos_fresh || !w->used || !w->out)
         return out_of_memory(w->d, "the cache placement");
+    LG_CHECK(index_hotspots(w));
     return pool_build(w, l);
 }
 

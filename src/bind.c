@@ -10,6 +10,7 @@
  */
 #include "bind.h"
 
+#include "hotspots.h"
 #include "mem.h"
 #include "strmap.h"
 
@@ -33,10 +34,10 @@ typedef struct binder {
     size_t nnames;
     lg_strmap_t by_symbol;
     uint32_t *next_symbol;
-    char **base_names;       /* per fn: symbol without clone suffixes (owned) */
-    lg_strmap_t by_base;     /* base name -> first fn */
-    uint32_t *next_base;     /* per fn: next fn with the same base name */
-    bool *bound;             /* per fn: some profile function bound to it */
+    char **base_names;   /* per fn: symbol without clone suffixes (owned) */
+    lg_strmap_t by_base; /* base name -> first fn */
+    uint32_t *next_base; /* per fn: next fn with the same base name */
+    bool *bound;         /* per fn: some profile function bound to it */
 } binder_t;
 
 size_t lg_clone_base_len(const char *name)
@@ -92,8 +93,7 @@ static int cmp_by_place(const void *a, const void *b)
     const lg_elfsym_t *y = &g_sort_elf->syms[*(const uint32_t *)b];
     if (x->file != y->file)
         return x->file < y->file ? -1 : 1;
-    if (x->section_index != y->section_index &&
-        g_sort_elf->files[x->file].kind == LG_ELF_OBJECT)
+    if (x->section_index != y->section_index && g_sort_elf->files[x->file].kind == LG_ELF_OBJECT)
         return x->section_index < y->section_index ? -1 : 1;
     if (x->value != y->value)
         return x->value < y->value ? -1 : 1;
@@ -365,8 +365,8 @@ static int64_t lookup_symbol(const binder_t *b, const char *name, const lg_pfunc
 }
 
 /* bind_one results that are not a function index. */
-#define BIND_ABSENT (-1)    /* no symbol: most likely inlined everywhere in this build */
-#define BIND_UNUSABLE (-2)  /* ambiguous, or a symbol without a size */
+#define BIND_ABSENT (-1)   /* no symbol: most likely inlined everywhere in this build */
+#define BIND_UNUSABLE (-2) /* ambiguous, or a symbol without a size */
 
 static int64_t bind_one(const binder_t *b, const lg_pfunc_t *f, char *reason, size_t reason_len)
 {
@@ -484,17 +484,17 @@ static lg_err_t push_arc(lg_program_t *p, size_t *cap, int64_t from, int64_t to,
  * how often each called U; a caller that was itself inlined passes its share up in turn, at
  * most LG_INLINE_MAX_DEPTH levels. Calls *into* an inlined function need no arc: it sits
  * inside its caller already. */
-#define LG_INLINE_MAX_DEPTH 8u                 /* levels of nested inlining followed */
+#define LG_INLINE_MAX_DEPTH 8u                   /* levels of nested inlining followed */
 #define LG_INLINE_MAX_STEPS (4u * 1024u * 1024u) /* caller visits per profile, bounding work */
 
 typedef struct inline_ctx {
     const lg_profile_t *prof;
     const int64_t *map;
-    size_t *in_first;     /* per function: its in-edges are in_edges[in_first[f]..in_first[f+1]) */
-    uint32_t *in_edges;   /* indexes into prof->edges, grouped by callee */
-    double *in_total;     /* per function: call weight into it from other functions */
-    double *credit;       /* per (bound caller, bound callee) pair found: weight credited */
-    lg_arc_t *pairs;      /* the pairs credit[] belongs to */
+    size_t *in_first;   /* per function: its in-edges are in_edges[in_first[f]..in_first[f+1]) */
+    uint32_t *in_edges; /* indexes into prof->edges, grouped by callee */
+    double *in_total;   /* per function: call weight into it from other functions */
+    double *credit;     /* per (bound caller, bound callee) pair found: weight credited */
+    lg_arc_t *pairs;    /* the pairs credit[] belongs to */
     size_t npairs, pairs_cap;
     size_t steps;
     bool truncated;
@@ -586,10 +586,51 @@ static lg_err_t credit_inlined_calls(binder_t *b, const lg_profile_t *prof, cons
     return err;
 }
 
+/* Proximity pairs whose functions both bind, scaled; a pair that binds to one function is no
+ * pair. */
+static lg_err_t bind_proximity(lg_program_t *p, size_t *cap, const lg_profile_t *prof,
+                               const int64_t *map, double scale)
+{
+    for (size_t i = 0; i < prof->nproximity; i++) {
+        int64_t a = map[prof->proximity[i].caller], c = map[prof->proximity[i].callee];
+        if (a < 0 || c < 0 || a == c)
+            continue;
+        if (!lg_grow((void **)&p->proximity, cap, p->nproximity + 1, sizeof *p->proximity))
+            return LG_ENOMEM;
+        p->proximity[p->nproximity++] =
+            (lg_arc_t){(uint32_t)(a < c ? a : c), (uint32_t)(a < c ? c : a),
+                       lg_scale_count(prof->proximity[i].weight, scale)};
+    }
+    return LG_OK;
+}
+
+/* Per-position costs to hotspots (hotspots.h), with a note when some could not be used. */
+static lg_err_t bind_positions(binder_t *b, size_t *cap, const lg_profile_t *prof,
+                               const int64_t *map, double scale)
+{
+    lg_hotspot_stats_t st;
+    LG_CHECK(lg_hotspots_bind(b->prog, cap, prof, map, scale, &st));
+    const char *path = prof->path ? prof->path : "";
+    if (st.bound > 0 && st.bias != 0)
+        lg_diag_add(b->d, LG_NOTE, path,
+                    "instruction positions are offset by 0x%llx from the ELF's addresses (a "
+                    "position-independent executable's load address); they were shifted back",
+                    (unsigned long long)st.bias);
+    if (st.dropped > 0)
+        lg_diag_add(b->d, LG_NOTE, path,
+                    "%zu of %zu per-position costs (cost %llu) were not used: %s", st.dropped,
+                    st.bound + st.dropped, (unsigned long long)st.dropped_cost,
+                    prof->cost_positions == LG_POS_LINE
+                        ? "source-line positions are not mapped to code offsets yet"
+                        : "they fall outside their function in the ELF (another build "
+                          "profiled?) or belong to unbound functions");
+    return LG_OK;
+}
+
 static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t ninputs)
 {
     lg_program_t *p = b->prog;
-    size_t unbound_cap = 0, arcs_cap = 0;
+    size_t unbound_cap = 0, arcs_cap = 0, hotspots_cap = 0, proximity_cap = 0;
     uint64_t dropped_edges = 0, dropped_weight = 0, credited = 0;
     for (size_t k = 0; k < ninputs; k++) {
         const lg_profile_t *prof = inputs[k].profile;
@@ -612,11 +653,17 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
         }
         if (err == LG_OK)
             err = credit_inlined_calls(b, prof, map, scale, &arcs_cap, &credited);
+        if (err == LG_OK)
+            err = bind_proximity(p, &proximity_cap, prof, map, scale);
+        if (err == LG_OK)
+            err = bind_positions(b, &hotspots_cap, prof, map, scale);
         free(map);
         if (err != LG_OK)
             return err;
     }
     lg_calls_merge(p->arcs, &p->narcs);
+    lg_calls_merge(p->proximity, &p->nproximity);
+    lg_hotspots_finish(p);
     if (p->nunbound > 0)
         qsort(p->unbound, p->nunbound, sizeof *p->unbound, cmp_unbound);
     for (size_t i = 0; i < p->nfns; i++)

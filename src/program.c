@@ -25,6 +25,8 @@ void lg_program_destroy(lg_program_t *p)
     }
     free(p->fns);
     free(p->arcs);
+    free(p->hotspots);
+    free(p->proximity);
     free(p->unbound);
     memset(p, 0, sizeof *p);
 }

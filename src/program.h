@@ -45,6 +45,15 @@ typedef struct lg_fn {
 /* caller and callee index lg_program_t.fns. */
 typedef lg_call_t lg_arc_t;
 
+/* Cost at one offset inside a function: where inside it the time goes, from profiles with
+ * per-position costs (callgrind with instruction positions). Lets placement see the hot lines
+ * of a function larger than the cache instead of spreading its heat evenly. */
+typedef struct lg_hotspot {
+    uint32_t fn;     /* index into lg_program_t.fns */
+    uint64_t offset; /* bytes from the function's start; < its size */
+    uint64_t cost;   /* summed over profiles (after per-profile scaling) */
+} lg_hotspot_t;
+
 typedef struct lg_unbound {
     char *name;   /* profiled name */
     uint64_t hits;
@@ -56,6 +65,12 @@ typedef struct lg_program {
     size_t nfns;
     lg_arc_t *arcs; /* sorted by (caller, callee), unique */
     size_t narcs;
+    lg_hotspot_t *hotspots; /* sorted by (fn, offset), unique; empty without positions */
+    size_t nhotspots;
+    /* Temporal proximity from timelines: pairs (caller < callee) that ran close together in
+     * time, summed over profiles; sorted, unique; empty without a timeline. */
+    lg_arc_t *proximity;
+    size_t nproximity;
     lg_unbound_t *unbound; /* profiled functions that could not be placed, by hits descending */
     size_t nunbound;
     bool has_call_edges;      /* at least one profile had call information */

@@ -11,6 +11,7 @@
 
 #include "clique.h"
 #include "layout.h"
+#include "mem.h"
 #include "placement.h"
 #include "program.h"
 
@@ -373,9 +374,11 @@ static lg_geometry_t geometry(uint32_t cache_size, uint32_t ways)
 /* ---- scenarios -------------------------------------------------------------------------- */
 
 /* A direct-mapped 1 KiB cache (32 sets). a and b run together and are the hottest by counter
- * data (a > b > c), but by hits the layout has c between them, which puts b on a's sets. */
+ * data (a > b > c), but by hits the layout has c between them, which puts b on a's sets. c is
+ * small and hot per line: 1200 over 4 lines, against a's 3000 and b's 2000 over 16 lines each,
+ * so on a's sets it would cost min(300, 187.5) per line and on b's min(300, 125). */
 static const fn_spec_t trio_fns[] = {
-    {"a", 512, 4, 300, 3000, 0}, {"c", 512, 4, 200, 100, 0},
+    {"a", 512, 4, 300, 3000, 0}, {"c", 128, 4, 200, 1200, 0},
     {"b", 512, 4, 100, 2000, 0}, {"z300", 300, 1, 0, 0, 0},
     {"z0", 0, 1, 0, 0, 0},       {"zs", 400, 1, 0, 0, LG_FN_SHARED_SECTION},
     {"z212", 212, 1, 0, 0, 0},   {"z100", 100, 1, 0, 0, 0},
@@ -478,10 +481,11 @@ static void test_alignment_is_respected(void **state)
     (void)state;
     /* c's members are 64-aligned and the filler 16-aligned: the offsets the pass chose must be
      * where the linker puts them. b (natural offset 500) would share a's last line: a 12-byte
-     * pad moves it to set 16. c would land on a's sets at 1024; it goes to 1536 (b's sets),
+     * pad moves it to set 16. c would land on a's sets at 1024; hotter per line than b but
+     * cooler than a, it goes to 1536 (b's sets),
      * after y and y2, which end at 1530: c's own alignment reaches 1536, so no padding. */
     const fn_spec_t fns[] = {
-        {"a", 500, 4, 3, 3000, 0}, {"b", 510, 4, 2, 2000, 0}, {"c", 200, 64, 1, 100, 0},
+        {"a", 500, 4, 3, 3000, 0}, {"b", 510, 4, 2, 2000, 0}, {"c", 200, 64, 1, 1000, 0},
         {"c2", 200, 64, 1, 0, 0},  {"y", 250, 16, 0, 0, 0},   {"y2", 250, 16, 0, 0, 0},
     };
     lg_program_t p;
@@ -513,9 +517,9 @@ static void test_alignment_is_respected(void **state)
 static void test_second_way_absorbs_a_second_line(void **state)
 {
     (void)state;
-    /* 2 KiB 2-way (way size 1 KiB): c may share a's sets, since each set has two ways; f, the
-     * fifth, would be the third line of a set either way and goes where the evicted line is
-     * cooler (e's sets rather than c's). */
+    /* 2 KiB 2-way (way size 1 KiB): c may share a's sets, since each set has two ways, and e
+     * b's. f, the fifth, is the third line of a set wherever it goes; cooler than every line
+     * there, it costs its own heat against two lines anywhere, so it stays where it falls. */
     const fn_spec_t fns[] = {
         {"a", 512, 4, 3000, 0, 0}, {"b", 512, 4, 2000, 0, 0}, {"c", 512, 4, 100, 0, 0},
         {"e", 512, 4, 50, 0, 0},   {"f", 512, 4, 10, 0, 0},
@@ -529,35 +533,127 @@ static void test_second_way_absorbs_a_second_line(void **state)
     lg_diag_init(&d);
     place_ok(&p, g, &l, &d);
     assert_int_equal(l.ncliques, 5);
-    for (size_t c = 0; c < 4; c++)
+    for (size_t c = 0; c < 5; c++)
         assert_int_equal(l.cliques[c].pad_before, 0);
-    assert_true(share_sets(&p, &l, "a", "c", 32)); /* 1-way: c would move off a's sets */
-    assert_string_equal(clique_names(&p, &l, 4), "f");
-    assert_int_equal(l.cliques[4].pad_before, 512);
-    assert_true(share_sets(&p, &l, "e", "f", 32));
-    assert_false(share_sets(&p, &l, "c", "f", 32));
-    assert_true(lg_test_diag_has(&d, LG_NOTE, "added 512 bytes of padding"));
+    assert_true(share_sets(&p, &l, "a", "c", 32));
+    assert_true(share_sets(&p, &l, "b", "e", 32));
+    assert_true(share_sets(&p, &l, "a", "f", 32));
+    assert_int_equal(d.count, 0);
     lg_layout_destroy(&l);
     lg_diag_destroy(&d);
+    lg_program_destroy(&p);
+}
 
-    /* The same program direct-mapped with a 1 KiB way moves c off a's sets, and e too (onto
-     * b's and c's, cooler than a's); f would need 512 more bytes of padding, past half of the
-     * 2560 hot bytes, so it stays where it falls. */
-    g = geometry(1024, 1);
+static void test_padding_is_bounded(void **state)
+{
+    (void)state;
+    /* 1 KiB direct-mapped. a covers sets 0-23 (125 per line), b sets 24-31 (12.5 per line); c
+     * (45 per line) lands on a's sets and would be better on b's, but the 768-byte gap would
+     * pass half of the 1088 hot bytes, so it stays where it falls. */
+    const fn_spec_t fns[] = {
+        {"a", 768, 4, 3, 3000, 0},
+        {"b", 256, 4, 2, 100, 0},
+        {"c", 64, 4, 1, 90, 0},
+    };
+    lg_program_t p;
+    MAKE(&p, fns);
+    lg_geometry_t g = geometry(1024, 1);
+    lg_layout_t l;
+    make_layout(&p, g, "a|b|c", "", "", &l);
+    lg_diag_t d;
     lg_diag_init(&d);
-    make_layout(&p, g, "a|b|c|e|f", "", "", &l);
     place_ok(&p, g, &l, &d);
-    assert_false(share_sets(&p, &l, "a", "c", 32));
-    assert_false(share_sets(&p, &l, "a", "e", 32));
-    assert_int_equal(l.cliques[2].pad_before, 512);
-    assert_int_equal(l.cliques[3].pad_before, 512);
-    assert_int_equal(l.cliques[4].pad_before, 0);
-    assert_true(share_sets(&p, &l, "a", "f", 32));
-    assert_true(lg_test_diag_has(&d, LG_NOTE, "placement added 1024 bytes of padding"));
+    assert_int_equal(l.ncliques, 3);
+    assert_int_equal(l.cliques[2].pad_before, 0);
+    assert_true(share_sets(&p, &l, "a", "c", 32));
     assert_true(
         lg_test_diag_has(&d, LG_NOTE, "the padding would pass 50% of the hot code's bytes: 1"));
     lg_layout_destroy(&l);
     lg_diag_destroy(&d);
+
+    /* With b hotter than c per line no gap pays: the same layout, and no note. */
+    const fn_spec_t hot_b[] = {
+        {"a", 768, 4, 3, 3000, 0},
+        {"b", 256, 4, 2, 1000, 0},
+        {"c", 64, 4, 1, 90, 0},
+    };
+    lg_program_t q;
+    MAKE(&q, hot_b);
+    lg_diag_init(&d);
+    make_layout(&q, g, "a|b|c", "", "", &l);
+    place_ok(&q, g, &l, &d);
+    assert_int_equal(l.cliques[2].pad_before, 0);
+    assert_int_equal(d.count, 0);
+    lg_layout_destroy(&l);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&q);
+    lg_program_destroy(&p);
+}
+
+/* Gives function fn hotspots of equal cost at every line of [from, to) bytes. */
+static void add_hot_lines(lg_program_t *p, size_t *cap, uint32_t fn, uint64_t from, uint64_t to)
+{
+    for (uint64_t o = from; o < to; o += LINE) {
+        assert_true(lg_grow((void **)&p->hotspots, cap, p->nhotspots + 1, sizeof *p->hotspots));
+        p->hotspots[p->nhotspots++] = (lg_hotspot_t){fn, o, 100};
+    }
+}
+
+static void test_hot_lines_of_a_large_function(void **state)
+{
+    (void)state;
+    /* 1 KiB direct-mapped. x (2 KiB, larger than the cache) runs only its lines at offsets
+     * 0-255 and 1024-1279: sets 0-7. y, hot, falls at 2048, on sets 0-7 too. With the hot
+     * lines known, y moves off them (a gap filled with cold z); spread evenly, x weighs on
+     * every set alike and y stays where it falls. */
+    const fn_spec_t fns[] = {
+        {"x", 2048, 4, 2, 10000, 0},
+        {"y", 256, 4, 1, 5000, 0},
+        {"z", 256, 4, 0, 0, 0},
+        {"small", 512, 4, 0, 0, 0},
+    };
+    lg_geometry_t g = geometry(1024, 1);
+    lg_program_t p;
+    MAKE(&p, fns);
+    size_t cap = 0;
+    add_hot_lines(&p, &cap, 0, 0, 256);
+    add_hot_lines(&p, &cap, 0, 1024, 1280);
+    lg_layout_t l;
+    make_layout(&p, g, "x|y", "z", "small", &l);
+    place_ok(&p, g, &l, NULL);
+    uint64_t off[4];
+    offsets(&p, &l, off);
+    assert_int_equal(off[1] % 1024, 256);
+    assert_string_equal(clique_names(&p, &l, 1), "z");
+    lg_layout_destroy(&l);
+
+    free(p.hotspots);
+    p.hotspots = NULL;
+    p.nhotspots = 0;
+    make_layout(&p, g, "x|y", "z", "small", &l);
+    place_ok(&p, g, &l, NULL);
+    offsets(&p, &l, off);
+    assert_int_equal(off[1], 2048);
+    lg_layout_destroy(&l);
+    lg_program_destroy(&p);
+
+    /* Hotspots of a function no larger than a way are not used: y (256 bytes) with all its heat
+     * in its first line still weighs on all eight of its sets. */
+    const fn_spec_t fns2[] = {
+        {"y", 256, 4, 2, 5000, 0},
+        {"a", 896, 4, 1, 4000, 0},
+    };
+    MAKE(&p, fns2);
+    cap = 0;
+    add_hot_lines(&p, &cap, 0, 0, 32);
+    make_layout(&p, g, "y|a", "", "", &l);
+    place_ok(&p, g, &l, NULL);
+    offsets(&p, &l, off);
+    /* a (28 lines) falls at 256 and wraps onto sets 0-3 of y. With y's heat spread, every start
+     * puts 4 of a's lines on y's sets at the same cost, so a stays; had y's first line alone
+     * been hot, a would have moved to start on set 1, off it. */
+    assert_int_equal(off[1], 256);
+    lg_layout_destroy(&l);
     lg_program_destroy(&p);
 }
 
@@ -568,7 +664,7 @@ static void test_hits_only_keep_the_clique_order(void **state)
     const fn_spec_t fns[] = {
         {"a", 512, 4, 300, 0, 0},
         {"b", 512, 4, 200, 0, 0},
-        {"c", 512, 4, 100, 0, 0},
+        {"c", 128, 4, 100, 0, 0}, /* 25 hits per line: hotter per line than a and b */
         {"z", 512, 4, 0, 0, 0},
     };
     lg_program_t p;
@@ -747,7 +843,8 @@ static void make_random_program(lg_program_t *p, uint32_t n, uint64_t min_size, 
         if (p->fns[a].hits == 0)
             continue;
         for (int k = 0; k < 3; k++) {
-            uint32_t b = k == 2 ? (uint32_t)(lg_test_rng() % 16) : (uint32_t)((a + 1 + lg_test_rng() % 32) % n);
+            uint32_t b = k == 2 ? (uint32_t)(lg_test_rng() % 16)
+                                : (uint32_t)((a + 1 + lg_test_rng() % 32) % n);
             if (p->fns[b].hits == 0)
                 continue;
             uint64_t w = p->fns[a].hits < p->fns[b].hits ? p->fns[a].hits : p->fns[b].hits;
@@ -952,6 +1049,8 @@ int main(void)
         cmocka_unit_test(test_gap_without_filler_becomes_padding),
         cmocka_unit_test(test_alignment_is_respected),
         cmocka_unit_test(test_second_way_absorbs_a_second_line),
+        cmocka_unit_test(test_padding_is_bounded),
+        cmocka_unit_test(test_hot_lines_of_a_large_function),
         cmocka_unit_test(test_hits_only_keep_the_clique_order),
         cmocka_unit_test(test_everything_fits_keeps_the_order),
         cmocka_unit_test(test_geometry_without_placement),

@@ -1,0 +1,49 @@
+/* hotspots.h - bind a profile's per-position costs (instruction addresses) to offsets inside
+ * the program's functions, so that placement sees where inside a large function its time goes.
+ *
+ * A position is an instruction address of the profiled run. It lands in a function when
+ *   function address + bias <= position < function address + bias + size
+ * where the bias is the load offset of the profiled run: 0 for a fixed-address executable, the
+ * load base for a position-independent one (valgrind loads PIEs at 0x108000). The bias is not in
+ * the profile, so it is chosen from the data: the candidates are 0 and, for the functions with
+ * the most position cost, the page-aligned distance between their lowest position and their
+ * address; the candidate under which the most cost lands inside its own function wins (ties: the
+ * smaller bias). Costs that land outside their function (another build was profiled) are dropped
+ * and counted. Source-line positions need the debug line tables to become offsets; they are not
+ * used yet and are counted as dropped.
+ */
+#ifndef LG_HOTSPOTS_H
+#define LG_HOTSPOTS_H
+
+#include "diag.h"
+#include "profile.h"
+#include "program.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Alignment of a load bias: the page size of every target lorgen serves. */
+#define LG_HOTSPOT_BIAS_ALIGN 4096u /* bytes */
+/* Functions (those with the most position cost) whose distance to their profile positions is
+ * tried as the load bias. */
+#define LG_HOTSPOT_BIAS_CANDIDATES 16u /* functions */
+
+/* What binding one profile's positions did. */
+typedef struct lg_hotspot_stats {
+    uint64_t bias;         /* load bias chosen (see above) */
+    size_t bound;          /* positions that landed inside their function */
+    size_t dropped;        /* positions outside their function, of unbound functions, or lines */
+    uint64_t dropped_cost; /* their summed cost */
+} lg_hotspot_stats_t;
+
+/* Appends prof's per-position costs to p->hotspots (capacity *cap), for the profile functions
+ * that map[i] (>= 0) binds to a program function, costs multiplied by scale. The program's
+ * functions need addresses (a linked ELF among the inputs); without them nothing binds.
+ * Returns LG_OK or LG_ENOMEM. */
+lg_err_t lg_hotspots_bind(lg_program_t *p, size_t *cap, const lg_profile_t *prof,
+                          const int64_t *map, double scale, lg_hotspot_stats_t *stats);
+
+/* Sorts p->hotspots by (fn, offset) and sums repeated positions (saturating). */
+void lg_hotspots_finish(lg_program_t *p);
+
+#endif
