@@ -41,6 +41,14 @@
  *                   summed heat h), against the n placed lines of summed heat H there when
  *                   n >= ways: min(h x n, H x k), which is the sum of min(a, b) over the pairs
  *                   when the lines of each side have equal heats, and an upper bound otherwise
+ *   temporal cost   used instead of the conflict cost when the program has proximity pairs
+ *                   (a profile made from a timeline; affinity.h): for each member m, the
+ *                   affinity of m to the sets its lines take (each set once) that already hold
+ *                   `ways` lines, divided by the number of those sets; summed over the members.
+ *                   For a member that shares all its sets with a placed function g this is
+ *                   w(m, g), the proximity weight that estimates their conflict misses
+ *                   (Gloy & Smith); code that never runs near the placed code costs nothing
+ *                   wherever it lands, however hot both are
  *   natural offset  where the linker puts the clique with nothing inserted: its members laid
  *                   out with lg_place_after from the end of what precedes it
  *   gap             bytes inserted before a clique to move it: g = start - end of what precedes
@@ -83,11 +91,10 @@
  * pass at most LG_PLACE_MAX_COST_TERMS terms, past which cliques go to their natural offsets
  * (a note says how many). Filling scans at most LG_PLACE_FILL_SCAN_MAX cold functions per pick.
  *
- * What the model leaves out: which cliques actually run at the same time (all placed heat is
- * assumed to compete: temporal information such as Gloy & Smith's TRG would refine it), code
- * lorgen does not move (libraries, startup code, excluded functions: their sets are unknown),
- * and, without per-position costs, where inside a function the heat is (spread evenly over its
- * bytes).
+ * What the model leaves out: without a timeline, which cliques actually run at the same time
+ * (all placed heat is assumed to compete); code lorgen does not move (libraries, startup code,
+ * excluded functions: their sets are unknown); and, without per-position costs, where inside a
+ * function the heat is (spread evenly over its bytes).
  *
  * Every choice is made by a total order (strict improvement, smallest gap first; cliques by heat
  * then position; filler by size then rank), so the output depends only on the inputs.
@@ -100,6 +107,7 @@
  */
 #include "placement.h"
 
+#include "affinity.h"
 #include "mem.h"
 
 #include <stdbool.h>
@@ -187,6 +195,10 @@ typedef struct work {
      * summed cost hs_total[f]; both NULL when the program has no hotspots. */
     size_t *hs_first;
     double *hs_total;
+    /* With proximity pairs (a timeline): the affinity map, and per member of the clique being
+     * placed its affinity to every set (member k at aff_sets[k * nsets]); else NULL. */
+    lg_affinity_t *aff;
+    double *aff_sets;
     occupancy_t occ;
     fold_t fold_nat, fold_fresh;
     uint64_t *pos;       /* member offsets at the offset chosen / natural offset */
@@ -502,6 +514,44 @@ static lg_err_t plan_commit(work_t *w)
     return LG_OK;
 }
 
+/* ---- temporal conflict cost ------------------------------------------------------------- */
+
+/* Temporal conflict cost of c's members at offsets pos - base (base line-aligned, on set
+ * base_set): see "temporal cost" above. Counts the terms it evaluates into *terms. */
+static double temporal_cost(const work_t *w, const lg_clique_t *c, const uint64_t *pos,
+                            uint64_t base, uint32_t base_set, uint64_t *terms)
+{
+    double cost = 0;
+    for (size_t k = 0; k < c->nfns; k++) {
+        uint32_t m = c->fns[k];
+        const lg_fn_t *f = &w->prog->fns[m];
+        if (f->size == 0 || !lg_affinity_has_pairs(w->aff, m))
+            continue;
+        const double *affinity = w->aff_sets + k * w->nsets;
+        uint64_t first = (pos[k] - base) / w->line;
+        uint64_t lines = (pos[k] - base + f->size - 1) / w->line - first + 1;
+        uint64_t sets = lines < w->nsets ? lines : w->nsets;
+        uint32_t s = (uint32_t)((first + base_set) % w->nsets);
+        double shared = 0;
+        for (uint64_t i = 0; i < sets; i++) {
+            if (w->occ.lines[s] >= w->occ.ways)
+                shared += affinity[s];
+            s = s + 1 == w->nsets ? 0 : s + 1;
+        }
+        cost += shared / (double)sets;
+        *terms += sets;
+    }
+    return cost;
+}
+
+/* Fills aff_sets for the members of c. */
+static void member_affinities(work_t *w, const lg_clique_t *c)
+{
+    for (size_t k = 0; k < c->nfns; k++)
+        if (lg_affinity_has_pairs(w->aff, c->fns[k]))
+            lg_affinity_sets(w->aff, c->fns[k], w->aff_sets + k * w->nsets);
+}
+
 /* ---- choosing offsets ------------------------------------------------------------------- */
 
 /* Best start for clique c after `end`: *start = the start chosen, *shifted = false for the
@@ -518,11 +568,17 @@ static void choose_offset(work_t *w, const lg_clique_t *c, uint64_t end, uint64_
         return;
 
     uint64_t base_nat = end - end % w->line;
-    walk_clique(w, c, w->pos, base_nat, fold_sink, &w->fold_nat);
     uint32_t set_nat = (uint32_t)((base_nat / w->line) % w->nsets);
-    double c0 = fold_cost(w, &w->fold_nat, set_nat);
-    w->terms += w->fold_nat.n;
-    fold_clear(&w->fold_nat);
+    double c0;
+    if (w->aff != NULL) {
+        member_affinities(w, c);
+        c0 = temporal_cost(w, c, w->pos, base_nat, set_nat, &w->terms);
+    } else {
+        walk_clique(w, c, w->pos, base_nat, fold_sink, &w->fold_nat);
+        c0 = fold_cost(w, &w->fold_nat, set_nat);
+        w->terms += w->fold_nat.n;
+        fold_clear(&w->fold_nat);
+    }
     if (c0 <= 0)
         return;
 
@@ -537,13 +593,19 @@ static void choose_offset(work_t *w, const lg_clique_t *c, uint64_t end, uint64_
     uint64_t ncand = (w->way - (first - end) + g - 1) / g;
 
     lay_out(w->prog, c, 0, w->pos_fresh);
-    walk_clique(w, c, w->pos_fresh, 0, fold_sink, &w->fold_fresh);
-    if (w->terms + ncand * w->fold_fresh.n > LG_PLACE_MAX_COST_TERMS) {
+    uint64_t per_candidate = 0;
+    if (w->aff != NULL)
+        temporal_cost(w, c, w->pos_fresh, 0, 0, &per_candidate);
+    else {
+        walk_clique(w, c, w->pos_fresh, 0, fold_sink, &w->fold_fresh);
+        per_candidate = w->fold_fresh.n;
+    }
+    if (w->terms + ncand * per_candidate > LG_PLACE_MAX_COST_TERMS) {
         w->over_terms++;
         fold_clear(&w->fold_fresh);
         return;
     }
-    w->terms += ncand * w->fold_fresh.n;
+    w->terms += ncand * per_candidate;
 
     double best = c0;
     uint32_t step = (uint32_t)((g / w->line) % w->nsets);
@@ -551,8 +613,11 @@ static void choose_offset(work_t *w, const lg_clique_t *c, uint64_t end, uint64_
     for (uint64_t k = 0; k < ncand; k++) {
         uint64_t s = first + k * g;
         if (s != end) { /* s == end lays the clique out exactly as the natural offset does */
-            double cost = fold_cost(w, &w->fold_fresh, set) +
-                          c0 * LG_PLACE_GAP_PENALTY_PER_WAY * (double)(s - end) / (double)w->way;
+            uint64_t unused = 0;
+            double conflict = w->aff != NULL ? temporal_cost(w, c, w->pos_fresh, 0, set, &unused)
+                                             : fold_cost(w, &w->fold_fresh, set);
+            double cost =
+                conflict + c0 * LG_PLACE_GAP_PENALTY_PER_WAY * (double)(s - end) / (double)w->way;
             if (cost < best) {
                 best = cost;
                 *start = s;
@@ -597,6 +662,9 @@ static lg_err_t place_clique(work_t *w, const lg_clique_t *c, uint64_t *end)
         w->pad_total += pad;
     }
     walk_clique(w, c, w->pos, 0, occupancy_sink, &w->occ);
+    if (w->aff != NULL)
+        for (size_t k = 0; k < c->nfns; k++)
+            lg_affinity_place(w->aff, c->fns[k], w->pos[k]);
 
     lg_clique_t *o = &w->out[w->nout++];
     *o = *c;
@@ -705,6 +773,8 @@ static void work_free(work_t *w)
     free(w->used);
     free(w->hs_first);
     free(w->hs_total);
+    lg_affinity_destroy(w->aff);
+    free(w->aff_sets);
     if (w->out != NULL) {
         /* Filler member arrays are ours; the hot cliques' still belong to the layout. */
         for (size_t i = 0; i < w->nout; i++)
@@ -759,6 +829,15 @@ static lg_err_t work_alloc(work_t *w, const lg_layout_t *l, uint32_t ways)
         !w->pos || !w->pos_fresh || !w->used || !w->out)
         return out_of_memory(w->d, "the cache placement");
     LG_CHECK(index_hotspots(w));
+    if (w->prog->nproximity > 0) {
+        if (lg_affinity_create(w->prog, w->nsets, w->line, &w->aff) != LG_OK)
+            return out_of_memory(w->d, "the temporal affinity map");
+        if (maxn > SIZE_MAX / sizeof *w->aff_sets / nsets)
+            return out_of_memory(w->d, "the temporal affinity map");
+        w->aff_sets = malloc(maxn * nsets * sizeof *w->aff_sets);
+        if (w->aff_sets == NULL)
+            return out_of_memory(w->d, "the temporal affinity map");
+    }
     return pool_build(w, l);
 }
 

@@ -657,6 +657,58 @@ static void test_hot_lines_of_a_large_function(void **state)
     lg_program_destroy(&p);
 }
 
+/* Gives the program one proximity pair. */
+static void set_pair(lg_program_t *p, uint32_t a, uint32_t b, uint64_t weight)
+{
+    free(p->proximity);
+    p->proximity = malloc(sizeof *p->proximity);
+    assert_non_null(p->proximity);
+    p->proximity[0] = (lg_arc_t){a < b ? a : b, a < b ? b : a, weight};
+    p->nproximity = 1;
+}
+
+static void test_timeline_decides_who_shares_sets(void **state)
+{
+    (void)state;
+    /* 1 KiB direct-mapped: a on sets 0-15, c on 16-31; b falls on a's sets. By heat alone b
+     * costs the same on either (it is cooler per line than both), so it stays. With a timeline
+     * saying b runs close to a, it moves onto c's sets; saying it runs close to c, it stays
+     * on a's, which never run near it. */
+    const fn_spec_t fns[] = {
+        {"a", 512, 4, 3, 3000, 0}, {"c", 512, 4, 2, 2000, 0}, {"b", 512, 4, 1, 1000, 0},
+        {"z300", 300, 1, 0, 0, 0}, {"z212", 212, 1, 0, 0, 0},
+    };
+    lg_geometry_t g = geometry(1024, 1);
+    lg_program_t p;
+    lg_layout_t l;
+    uint64_t off[5];
+    MAKE(&p, fns);
+
+    make_layout(&p, g, "a|c|b", "z300 z212", "", &l);
+    place_ok(&p, g, &l, NULL);
+    offsets(&p, &l, off);
+    assert_int_equal(off[2], 1024);
+    lg_layout_destroy(&l);
+
+    set_pair(&p, 0, 2, 1000); /* a - b */
+    make_layout(&p, g, "a|c|b", "z300 z212", "", &l);
+    place_ok(&p, g, &l, NULL);
+    offsets(&p, &l, off);
+    assert_int_equal(off[2], 1536);
+    assert_string_equal(clique_names(&p, &l, 2), "z300 z212");
+    assert_false(share_sets(&p, &l, "a", "b", 32));
+    lg_layout_destroy(&l);
+
+    set_pair(&p, 1, 2, 1000); /* c - b */
+    make_layout(&p, g, "a|c|b", "z300 z212", "", &l);
+    place_ok(&p, g, &l, NULL);
+    offsets(&p, &l, off);
+    assert_int_equal(off[2], 1024);
+    assert_false(share_sets(&p, &l, "c", "b", 32));
+    lg_layout_destroy(&l);
+    lg_program_destroy(&p);
+}
+
 static void test_hits_only_keep_the_clique_order(void **state)
 {
     (void)state;
@@ -1051,6 +1103,7 @@ int main(void)
         cmocka_unit_test(test_second_way_absorbs_a_second_line),
         cmocka_unit_test(test_padding_is_bounded),
         cmocka_unit_test(test_hot_lines_of_a_large_function),
+        cmocka_unit_test(test_timeline_decides_who_shares_sets),
         cmocka_unit_test(test_hits_only_keep_the_clique_order),
         cmocka_unit_test(test_everything_fits_keeps_the_order),
         cmocka_unit_test(test_geometry_without_placement),
