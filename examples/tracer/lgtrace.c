@@ -42,6 +42,7 @@
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 
+#include "lgtimeline.h"
 #include "prf.h"
 
 #include <elf.h>
@@ -62,6 +63,12 @@
 /* Every function here must stay out of the instrumentation, even if a build adds
  * -finstrument-functions to this file by mistake: an instrumented hook would call itself. */
 #define LGT_NOINSTR __attribute__((no_instrument_function))
+
+/* The timeline writer (lgtimeline.c) is optional: linked in, LGTRACE_TIMELINE works; left out,
+ * these are NULL and the tracer writes the .prf only. */
+#pragma weak lgtl_open
+#pragma weak lgtl_event
+#pragma weak lgtl_close
 
 /* Most call-path nodes, the root included. Past it, calls on new paths become ghosts. */
 #define LGT_MAX_NODES (1u << 20)
@@ -121,6 +128,7 @@ static struct {
     bool node_cap_reached, depth_cap_reached;
     uint64_t unmatched_exits; /* exits with no matching open frame */
     char out_path[LGT_PATH_MAX];
+    bool timeline; /* events also go to the timeline writer (LGTRACE_TIMELINE) */
 } lgt;
 
 static _Thread_local unsigned char lgt_role; /* LGT_ROLE_*, per thread */
@@ -182,6 +190,16 @@ LGT_NOINSTR static void start(void)
     if (atexit(finish) != 0) {
         fprintf(stderr, "lgtrace: error: cannot register the exit handler; not tracing\n");
         return;
+    }
+    const char *timeline = getenv("LGTRACE_TIMELINE");
+    if (timeline != NULL && *timeline != '\0') {
+        if (lgtl_open == NULL)
+            fprintf(stderr, "lgtrace: LGTRACE_TIMELINE: warning: lgtimeline.c is not linked in; "
+                            "no timeline\n");
+        else if (lgtl_open(timeline))
+            lgt.timeline = true;
+        else
+            fprintf(stderr, "lgtrace: warning: no timeline; the .prf is still written\n");
     }
     lgt.nodes[0].parent = 0; /* the root; mmap'd memory is already zero */
     lgt.nnodes = 1;
@@ -246,6 +264,8 @@ LGT_NOINSTR static void drop_unwound(uintptr_t sp, uintptr_t site)
         lgt.depth--;
         lgt.nodes[top->node].time_ns += t - top->start_ns;
         lgt.unwound_frames++;
+        if (lgt.timeline)
+            lgtl_event(lgt.nodes[top->node].fn, LGTL_EXIT, t);
     }
 }
 
@@ -291,6 +311,12 @@ LGT_NOINSTR void __cyg_profile_func_enter(void *this_fn, void *call_site)
             start_ghost(sp, site);
         } else {
             lgt.nodes[n].hits++;
+            if (lgt.timeline) {
+                uint64_t t = now_ns();
+                if (lgt.depth > 0)
+                    lgtl_event(lgt.nodes[lgt.stack[lgt.depth - 1u].node].fn, LGTL_SUSPEND, t);
+                lgtl_event((uintptr_t)this_fn, LGTL_ENTRY, t);
+            }
             lgt_frame_t *f = &lgt.stack[lgt.depth++];
             f->node = n;
             f->sp = sp;
@@ -324,7 +350,11 @@ LGT_NOINSTR void __cyg_profile_func_exit(void *this_fn, void *call_site)
             while (lgt.depth >= i) {
                 lgt_frame_t *f = &lgt.stack[--lgt.depth];
                 lgt.nodes[f->node].time_ns += t - f->start_ns;
+                if (lgt.timeline)
+                    lgtl_event(lgt.nodes[f->node].fn, LGTL_EXIT, t);
             }
+            if (lgt.timeline && lgt.depth > 0)
+                lgtl_event(lgt.nodes[lgt.stack[lgt.depth - 1u].node].fn, LGTL_RESUME, t);
         }
     }
     lgt.busy = false;
@@ -820,6 +850,22 @@ LGT_NOINSTR static void report_limits(void)
                 lgt.out_path, (unsigned long long)lgt.unmatched_exits);
 }
 
+/* Names for the timeline's main file (lgtimeline.h): the symbol covering fn, else its address. */
+LGT_NOINSTR static void timeline_name(void *ctx, uintptr_t fn, const char **name, const char **file)
+{
+    static char by_address[24];
+    const lgt_symtab_t *t = ctx;
+    const lgt_sym_t *sym = symtab_find(t, fn);
+    if (sym != NULL) {
+        *name = sym->name;
+        *file = sym->bind == STB_LOCAL ? sym->file : NULL;
+        return;
+    }
+    snprintf(by_address, sizeof by_address, "0x%llx", (unsigned long long)((uint64_t)fn - t->bias));
+    *name = by_address;
+    *file = NULL;
+}
+
 LGT_NOINSTR static void write_profile(void)
 {
     const char *why = NULL;
@@ -905,6 +951,8 @@ LGT_NOINSTR static void write_profile(void)
         fprintf(stderr, "lgtrace: %s: note: %u functions, %u call paths, %llu calls, %zu bytes\n",
                 lgt.out_path, o.nfuncs, n - 1u, (unsigned long long)h.total_hits, w.size);
 out:
+    if (lgt.timeline)
+        lgtl_close(timeline_name, &t);
     if (have_writer)
         lg_prf_writer_destroy(&w);
     free(o.funcs);
@@ -929,6 +977,8 @@ LGT_NOINSTR static void finish(void)
     while (lgt.depth > 0) { /* calls still open (exit() called below main): they end now */
         lgt_frame_t *f = &lgt.stack[--lgt.depth];
         lgt.nodes[f->node].time_ns += t - f->start_ns;
+        if (lgt.timeline)
+            lgtl_event(lgt.nodes[f->node].fn, LGTL_EXIT, t);
     }
     report_limits();
     write_profile();
