@@ -6,6 +6,8 @@
 #include "callgrind.h"
 #include "perf_script.h"
 #include "prf.h"
+#include "winidea_text1.h"
+#include "winidea_xml.h"
 
 #include <string.h>
 
@@ -22,6 +24,12 @@ static const lg_loader_t loaders[] = {
     {"br", "Business Rules! BASIC profiler file (DEBUG PROFILE SAMPLED/TIMED): sampled call "
            "stacks, lines",
      lg_br_probe, lg_br_load, NULL},
+    {"winidea-text1", "winIDEA profiler export, Text1 (and its .BIN timeline): calls and times "
+                      "from the timeline, else statistics",
+     lg_wi_text1_probe, lg_wi_text1_load, lg_wi_text1_load_with},
+    {"winidea-xml", "winIDEA profiler export, XML (and its .BIN timeline): calls and times from "
+                    "the timeline, else statistics",
+     lg_wi_xml_probe, lg_wi_xml_load, lg_wi_xml_load_with},
 };
 
 const lg_loader_t *lg_loaders(size_t *count)

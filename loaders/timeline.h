@@ -9,15 +9,18 @@
  *
  * What lands in the profile at lg_timeline_finish:
  *   hits             += Entry events of the function
- *   counter1_total   += gross time in ns (Entry to Exit, callees included)
+ *   counter1_total   += gross time in ns (Entry to Exit, callees included; a call of f made
+ *                       directly by f adds nothing, it is inside the outer call's time)
  *   counter1_self    += net time in ns (callees and suspended spans excluded)
  *   edges            caller -> callee, one per Entry of callee while caller is on top of the
  *                    stream's stack
- *   proximity        pairs that ran close together (the rule is in timeline.c and the docs)
+ *   proximity        pairs that ran close together (the rule is in timeline.c and
+ *                    docs/loaders/winidea-bin.md)
+ *   call_records     += Entries that had a caller on top
  *   kind = LG_PROFILE_TRACE, has_call_edges = true, has_timeline = true, counter1_unit = "ns"
- * Streams that start inside calls, are cut at the end, or have an Exit that is not on top are
- * repaired by documented rules; every repair is counted (lg_tl_stats_t) and reported in one
- * warning by lg_timeline_finish, never silently.
+ * Streams that start inside calls, are cut at the end, have an Exit that is not on top, or go
+ * back in time are repaired by documented rules; every repair is counted (lg_tl_stats_t) and
+ * reported in one warning by lg_timeline_finish, never silently.
  */
 #ifndef LG_TIMELINE_H
 #define LG_TIMELINE_H
@@ -37,14 +40,27 @@ typedef enum lg_tl_kind {
 
 /* Most streams (cores x contexts) one timeline may have. */
 #define LG_TL_MAX_STREAMS 4096u
+/* The proximity rule (timeline.c, docs/loaders/winidea-bin.md). How far back "close together in
+ * time" reaches, in distinct entered functions: Gloy and Smith size their window by the cache,
+ * and 16 functions of typical embedded size (a few hundred bytes) fill a small instruction
+ * cache. */
+#define LG_TL_PROXIMITY_WINDOW 16u
+/* Re-entering one of this many most recently entered functions adds no proximity weight. */
+#define LG_TL_PROXIMITY_RECENT 2u
+/* Most open frames one stream may have (24 bytes each): deeper means Exits are missing. */
+#define LG_TL_MAX_DEPTH (1u << 20)
 
 /* How often each repair rule was applied; all zero for a well-formed timeline. */
 typedef struct lg_tl_stats {
     uint64_t events;         /* events fed */
-    uint64_t started_inside; /* Exit / Suspend / Resume of a function with no open frame */
-    uint64_t exit_not_top;   /* Exit of a function below the top: the frames above it closed */
+    uint64_t started_inside; /* Exit / Suspend / Resume of a function with no open frame on an
+                                empty stack: a frame is assumed open since the stream began */
+    uint64_t exit_not_top;   /* Exit / Suspend / Resume of a function below the top: the frames
+                                above it closed */
     uint64_t open_at_end;    /* frames still open at the end: closed at the stream's last time */
     uint64_t time_backwards; /* an event earlier than its stream's previous event */
+    uint64_t unmatched;      /* Exit / Suspend / Resume of a function with no open frame while
+                                others are open (events lost): ignored */
 } lg_tl_stats_t;
 
 typedef struct lg_timeline lg_timeline_t;
@@ -55,10 +71,24 @@ lg_err_t lg_timeline_create(lg_profile_t *profile, lg_timeline_t **out);
 
 /* Feeds one event of stream (a caller-chosen dense id < LG_TL_MAX_STREAMS, e.g. per core and
  * context) for profile function func. Returns LG_OK; LG_EINVAL for a func or stream out of
- * range or an unknown kind; LG_ENOMEM. Meant for a hot loop: amortized O(1) plus the proximity
- * update. */
+ * range, an unknown kind, or after lg_timeline_finish; LG_ELIMIT when an Entry would open more
+ * than LG_TL_MAX_DEPTH frames on the stream; LG_ENOMEM. The caller words the diagnostic (it
+ * knows the file offset). Meant for a hot loop: amortized O(1) plus the proximity update. */
 lg_err_t lg_timeline_event(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_tl_kind_t kind,
                            int64_t time_ns);
+
+/* One event for lg_timeline_events. */
+typedef struct lg_tl_event {
+    int64_t time_ns;
+    uint32_t func;
+    uint16_t stream; /* < LG_TL_MAX_STREAMS */
+    uint8_t kind;    /* lg_tl_kind_t */
+} lg_tl_event_t;
+
+/* Feeds n events in order exactly as n calls of lg_timeline_event would, without a call per
+ * event (for readers of large timelines). On failure *done receives the index of the event that
+ * failed (the ones before it were fed) and its error is returned; on success *done is n. */
+lg_err_t lg_timeline_events(lg_timeline_t *t, const lg_tl_event_t *events, size_t n, size_t *done);
 
 /* Closes open frames, writes hits, times, edges and proximity into the profile (then calls
  * lg_profile_finish_edges) and reports the repairs in one warning to d naming the profile's

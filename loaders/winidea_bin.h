@@ -1,9 +1,10 @@
 /* winidea_bin.h - winIDEA's binary timeline (.BIN next to a Text1 or XML export): headerless
  * 24-byte little-endian records, layout version 1.0 or 1.1 (../shared/research/formats.md A.1;
- * docs/loaders/winidea.md has the detection rule).
+ * docs/loaders/winidea-bin.md has the detection rule and what is assumed).
  *   v1.1: HANDLE u32, FLAGS u32 (core = (FLAGS >> 4) & 0xFF, 0xFF unknown; type = FLAGS & 0xF),
  *         DATA u64, TIME s64 ns
  *   v1.0: HANDLE u32, EVENT u32 (type = (EVENT >> 24) & 0xF), DATA u64, TIME s64 ns
+ * Types: 0 Exit, 1 Suspend, 2 Resume, 3 Entry, 4 Data write. The file does not say its version.
  */
 #ifndef LG_WINIDEA_BIN_H
 #define LG_WINIDEA_BIN_H
@@ -24,15 +25,21 @@ typedef enum lg_wi_bin_version {
     LG_WI_BIN_V1_1 = 11,
 } lg_wi_bin_version_t;
 
-/* The layout version the records in data (len bytes, whole records) show, by the documented
- * rule; LG_WI_BIN_DETECT when they fit neither layout. */
+/* The layout version the first records in data (len bytes, whole records) show: 1.1 when every
+ * FLAGS word has bits 12-31 clear and a type of at most 4, 1.0 when every EVENT word has bits 0-3
+ * clear and a type (bits 24-27) of at most 4, 1.1 when both fit (only Exits: then the readings
+ * differ only in the core); LG_WI_BIN_DETECT when neither does. Looks at no more than the first
+ * 65536 records. */
 lg_wi_bin_version_t lg_wi_bin_detect(const uint8_t *data, size_t len);
 
-/* Streams the records of path through map into timeline (one stream per core). version
- * LG_WI_BIN_DETECT detects it. options->progress, when set, is told how far it got.
- * Errors (with path and byte offset / record index): size not a multiple of 24, an unknown
- * handle, an unknown event type, undetectable version. Returns LG_OK, LG_EIO, LG_EFORMAT,
- * LG_ENOMEM. */
+/* Streams the records of path through map into timeline: stream = core index for 1.1 (0xFF,
+ * unknown, is a stream of its own), stream 0 for 1.0. version LG_WI_BIN_DETECT detects it.
+ * Data writes and areas that are not functions are skipped. options (may be NULL): progress, when
+ * set, is told how far it got every 64 MiB and at the end. Errors, one diagnostic each, naming
+ * the file and, for a record, its byte offset and index ("PATH:0xOFFSET: record N"): size not a
+ * multiple of 24, an unknown handle, an unknown event type, undetectable version, and the
+ * timeline's LG_ELIMIT. Returns LG_OK, LG_EIO, LG_EFORMAT, LG_EINVAL (version), LG_ELIMIT,
+ * LG_ENOMEM. Does not finish the timeline. */
 lg_err_t lg_wi_bin_read(const char *path, lg_wi_bin_version_t version, const lg_wi_map_t *map,
                         lg_timeline_t *timeline, const lg_load_options_t *options, lg_diag_t *d);
 

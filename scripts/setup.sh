@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config          # build
-  libigraph-dev libelf-dev libcmocka-dev    # libraries
+  libigraph-dev libelf-dev libcmocka-dev libexpat1-dev  # libraries
   binutils valgrind python3 lld             # linkers and tools the tests use
   gcc-sh4-linux-gnu binutils-sh4-linux-gnu libc6-dev-sh4-cross  # SH-4 cross builds
   gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi

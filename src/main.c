@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define EXIT_BAD_INPUT 1
@@ -44,6 +45,11 @@
 
 /* Verbosity: 0 errors only (-q), 1 also warnings and notes (default), 2 also progress (-v). */
 static int g_verbosity = 1;
+
+/* Least time between two updates of the progress line on a terminal, in milliseconds: often
+ * enough to show that a long load moves, rarely enough to cost nothing. A load that ends sooner
+ * shows no line at all. */
+#define LG_PROGRESS_INTERVAL_MS 250
 
 static const char usage_text[] =
     "usage: lorgen [options] PROFILE... ELF... -o OUT.lor [--ld-script F] [--ld-include F]\n"
@@ -78,6 +84,8 @@ static const char usage_text[] =
     "  --weight W             count the next profile W times when merging  [default: 1]\n"
     "  --event NAME           perf script: read only this event when several are\n"
     "                         interleaved  [default: the first one seen]\n"
+    "  --bin-version V        winIDEA binary timeline (.BIN) layout, 1.0 or 1.1\n"
+    "                         [default: detected from the records]\n"
     "  --no-normalize         merge profiles as read; by default each is first scaled to\n"
     "                         the largest one's volume, so a long run does not drown a\n"
     "                         short one\n"
@@ -85,6 +93,7 @@ static const char usage_text[] =
     "  -n, --rows N           rows per table in the report, 0 for all  [default: 10]\n"
     "  -q, --quiet            errors only\n"
     "  -v, --verbose          also progress and statistics\n"
+    "                         (on a terminal, long loads always show how far they got)\n"
     "  -h, --help             this text\n"
     "  --version              the version\n";
 
@@ -131,6 +140,69 @@ static void progress(const char *fmt, ...)
     va_end(ap);
 }
 
+/* The progress line loaders update while they read a large file (lg_progress_fn): one line on
+ * the terminal, rewritten in place, cleared when the load ends. */
+typedef struct progress_line {
+    struct timespec last; /* of the last update, or of the load's start */
+    int width;            /* characters on the terminal line now; 0 when none */
+} progress_line_t;
+
+static progress_line_t g_progress_line;
+
+/* n bytes for people: "512 B", "42.0 MiB", "1.2 GiB". */
+static void format_bytes(uint64_t n, char *out, size_t size)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)n;
+    size_t u = 0;
+    while (v >= 1024.0 && u + 1 < sizeof units / sizeof *units) {
+        v /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        snprintf(out, size, "%" PRIu64 " B", n);
+    else
+        snprintf(out, size, "%.1f %s", v, units[u]);
+}
+
+static void show_progress(void *ctx, const char *path, uint64_t done, uint64_t total)
+{
+    progress_line_t *p = ctx;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long long ms =
+        (long long)(now.tv_sec - p->last.tv_sec) * 1000 + (now.tv_nsec - p->last.tv_nsec) / 1000000;
+    if (ms < LG_PROGRESS_INTERVAL_MS)
+        return;
+    p->last = now;
+    char have[32], all[32];
+    format_bytes(done, have, sizeof have);
+    format_bytes(total, all, sizeof all);
+    unsigned percent = total > 0 ? (unsigned)(done * 100.0 / (double)total) : 0;
+    int n = fprintf(stderr, "\rlorgen: reading %s: %u%% (%s of %s)", path, percent, have, all);
+    /* Blank out what a longer previous line left behind. */
+    if (n > 0 && n - 1 < p->width)
+        fprintf(stderr, "%*s", p->width - (n - 1), "");
+    if (n > 0 && n - 1 > p->width)
+        p->width = n - 1;
+    fflush(stderr);
+}
+
+/* Starts the interval for a new load: short loads never show the line. */
+static void progress_start(void)
+{
+    clock_gettime(CLOCK_MONOTONIC, &g_progress_line.last);
+}
+
+static void progress_clear(void)
+{
+    if (g_progress_line.width == 0)
+        return;
+    fprintf(stderr, "\r%*s\r", g_progress_line.width, "");
+    fflush(stderr);
+    g_progress_line.width = 0;
+}
+
 static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static _Noreturn void usage_error(const char *fmt, ...)
@@ -163,7 +235,7 @@ typedef struct options {
     lg_geometry_t geometry;
     size_t rows;
     bool normalize; /* scale merged profiles to one volume (default), see lg_bind_normalize */
-    lg_load_options_t load; /* options for the loaders that take them (--event) */
+    lg_load_options_t load; /* options for the loaders that take them (--event, ...) */
     const char *algorithm;  /* --algorithm, see lg_algorithm_names */
     bool place;             /* cache-aware placement after the cliques (default; --no-place) */
     const char *lor;        /* eval: the order to estimate (default: the one lorgen computes) */
@@ -290,9 +362,9 @@ static void parse_args(int argc, char **argv, options_t *o)
             continue;
         }
         static const char *const with_value[] = {
-            "-o",       "--output",      "--ld-script", "--ld",   "--ld-include", "--report",
-            "--cache-size", "--line-size", "--ways",    "--format", "-n",         "--rows",
-            "--weight",     "--event",     "--algorithm", "--lor"};
+            "-o",           "--output",    "--ld-script", "--ld",     "--ld-include", "--report",
+            "--cache-size", "--line-size", "--ways",      "--format", "-n",           "--rows",
+            "--weight",     "--event",     "--algorithm", "--lor",    "--bin-version"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
             known = known || strcmp(name, with_value[k]) == 0;
@@ -321,6 +393,14 @@ static void parse_args(int argc, char **argv, options_t *o)
             o->rows = parse_count(name, value);
         else if (strcmp(name, "--event") == 0)
             o->load.event = value;
+        else if (strcmp(name, "--bin-version") == 0) {
+            if (strcmp(value, "1.0") == 0)
+                o->load.bin_version = 10;
+            else if (strcmp(value, "1.1") == 0)
+                o->load.bin_version = 11;
+            else
+                usage_error("--bin-version: expected 1.0 or 1.1, found '%s'", value);
+        }
         else if (strcmp(name, "--lor") == 0)
             o->lor = value;
         else if (strcmp(name, "--algorithm") == 0) {
@@ -438,7 +518,10 @@ static int load_inputs(const options_t *o, inputs_t *in, bool profiles_allowed, 
         lg_profile_t *p = &in->profiles[in->nprofiles];
         lg_profile_init(p);
         progress("reading %s profile %s", loader->name, arg->path);
-        if (lg_loader_load(loader, arg->path, &o->load, p, d) != LG_OK) {
+        progress_start();
+        lg_err_t loaded = lg_loader_load(loader, arg->path, &o->load, p, d);
+        progress_clear();
+        if (loaded != LG_OK) {
             lg_profile_destroy(p);
             flush_diag(d);
             return EXIT_BAD_INPUT;
@@ -878,10 +961,10 @@ static int cmd_formats(void)
     const lg_loader_t *loaders = lg_loaders(&n);
     puts("Profile formats (detected from content; --format NAME forces one):");
     for (size_t i = 0; i < n; i++)
-        printf("  %-12s %s\n", loaders[i].name, loaders[i].description);
+        printf("  %-14s %s\n", loaders[i].name, loaders[i].description);
     puts("Program inputs:");
-    printf("  %-12s %s\n", "elf", "ELF executables and shared objects (addresses, sizes)");
-    printf("  %-12s %s\n", "", "ELF relocatable objects and ar archives (exact input sections)");
+    printf("  %-14s %s\n", "elf", "ELF executables and shared objects (addresses, sizes)");
+    printf("  %-14s %s\n", "", "ELF relocatable objects and ar archives (exact input sections)");
     return 0;
 }
 
@@ -889,6 +972,10 @@ int main(int argc, char **argv)
 {
     options_t o;
     parse_args(argc, argv, &o);
+    if (g_verbosity >= 1 && isatty(STDERR_FILENO)) {
+        o.load.progress = show_progress;
+        o.load.progress_ctx = &g_progress_line;
+    }
     int status;
     if (o.command == NULL) {
         if (o.ninputs == 0) {

@@ -70,13 +70,20 @@ static const char *format_of(const char *dir, const char *name)
         return dir;
     if (strcmp(dir, "perf") == 0)
         return "perf-script";
+    if (strcmp(dir, "winidea") == 0) {
+        const char *dot = strrchr(name, '.');
+        if (dot != NULL && strcmp(dot, ".txt") == 0)
+            return "winidea-text1";
+        if (dot != NULL && strcmp(dot, ".xml") == 0)
+            return "winidea-xml";
+    }
     return NULL;
 }
 
 static void test_every_fixture_is_claimed_by_its_own_loader(void **state)
 {
     (void)state;
-    const char *dirs[] = {"samples", "callgrind", "aprof", "perf"};
+    const char *dirs[] = {"samples", "callgrind", "aprof", "perf", "winidea"};
     size_t checked = 0;
     for (size_t k = 0; k < sizeof dirs / sizeof *dirs; k++) {
         char dirpath[512];
@@ -96,7 +103,7 @@ static void test_every_fixture_is_claimed_by_its_own_loader(void **state)
         closedir(dir);
     }
     /* 8 public samples and at least one fixture per text format. */
-    assert_true(checked >= 8 + 3);
+    assert_true(checked >= 8 + 5);
 }
 
 static void test_prf_from_the_writer_is_claimed_by_prf(void **state)

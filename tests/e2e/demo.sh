@@ -31,6 +31,24 @@ run_target() {
 }
 
 run_target host gcc "" nm "" -r 5 -n 200 -s 7
+
+# The same run as a timeline (the tracer writing a winIDEA Text1 export with a v1.1 .BIN): the
+# calls the timeline reader counts must be exactly those of the .prf's calling-context tree.
+step "host: timeline of the same run"
+out=$work/host
+make -s -C "$src/examples/demo" OUT="$out" RUN_ARGS="-r 5 -n 200 -s 7" TIMELINE=timeline.txt \
+  run >/dev/null
+[ -s "$out/timeline.txt" ] && [ -s "$out/timeline.txt.BIN" ] || fail "host: no timeline written"
+(cd "$out" && "$lorgen" callgraph -q trace.prf demo normal/*.o -o from-prf.cg &&
+  "$lorgen" callgraph -q timeline.txt demo normal/*.o -o from-timeline.cg)
+cmp -s "$out/from-prf.cg" "$out/from-timeline.cg" ||
+  fail "host: the timeline and the .prf of one run give different call graphs"
+(cd "$out" && "$lorgen" -q timeline.txt demo normal/*.o -o timeline.lor --ld-script timeline.ld)
+make -s -C "$src/examples/demo" OUT="$out" relink LDSCRIPT="$out/timeline.ld" >/dev/null
+(cd "$out" && ./demo-ordered -r 5 -n 200 -s 7 >timeline-after.out)
+cmp -s "$out/before.out" "$out/timeline-after.out" ||
+  fail "host: demo relinked from the timeline prints differently"
+check_order "$out/demo-ordered" nm "$out/timeline.lor"
 if have riscv64-linux-gnu-gcc && have qemu-riscv64; then
   run_target riscv64 riscv64-linux-gnu-gcc -static riscv64-linux-gnu-nm qemu-riscv64 -r 1 -n 10 -s 7
 else
