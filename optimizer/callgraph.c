@@ -1,16 +1,26 @@
 /* callgraph.c - the call graph in igraph: one directed edge per arc, weights in an
- * igraph_vector_t, and incidence lists (both directions, no self loops) for neighbour queries.
+ * igraph_vector_t; and, for neighbour queries, each vertex's callees and callers in two sorted
+ * lists (no self loops).
  *
  * This file is the only place where igraph types appear: every igraph_error_t is turned into
  * LG_EGRAPH here, with igraph's reason in the diagnostic.
  *
  * Layout of the data:
- *   graph     directed igraph_t; vertex i = fns[i], edge e = arcs[e] (caller -> callee)
- *   weights   igraph_vector_t; weights[e] = arcs[e].weight as igraph_real_t
- *   inc       igraph_inclist_t (IGRAPH_ALL, IGRAPH_NO_LOOPS): the non-self edges touching each
- *             vertex; igraph lists them by neighbour id, which lets a query merge the two
- *             directions of a pair in one pass
+ *   graph      directed igraph_t; vertex i = fns[i], edge e = arcs[e] (caller -> callee)
+ *   weights    igraph_vector_t; weights[e] = arcs[e].weight as igraph_real_t
+ *   callees    per vertex v: out_node/out_wt [out_first[v], out_first[v + 1]), its non-self
+ *              arcs out by callee ascending (an arc listed twice gives two adjacent entries)
+ *   callers    in_node/in_wt [in_first[v], in_first[v + 1]): its non-self arcs in, by caller
  *   out_w/in_w exact uint64_t totals per vertex, self arcs included
+ * The weights of the two lists are the ones igraph holds (igraph_real_t, read back by
+ * weight_from_real), so a query answers what one on igraph's own incidence lists would.
+ *
+ * Why the lists and not igraph's incidence lists (igraph_inclist_t), which the queries used to
+ * read: a query on those followed each incident edge id to the edge's ends and weight, three
+ * arrays of E entries in edge order, so about one cache miss per neighbour on a large graph, and
+ * building them allocated one vector per vertex; the clique pass queries every candidate at
+ * least twice. The lists are built in O(V + E) by counting sorts that read and write in
+ * sequence, and a query merges two sorted runs (docs/benchmarks.md, "Optimizer scale").
  */
 #include "callgraph.h"
 
@@ -34,14 +44,19 @@
 
 struct lg_callgraph {
     igraph_t graph;
-    igraph_vector_t weights; /* per edge id */
-    igraph_inclist_t inc;    /* per vertex: incident non-self edge ids */
-    bool has_graph, has_weights, has_inc; /* which igraph objects are live (partial builds) */
-    uint64_t *out_w;         /* per vertex: summed weight of outgoing arcs */
-    uint64_t *in_w;          /* per vertex: summed weight of incoming arcs */
+    igraph_vector_t weights;     /* per edge id */
+    bool has_graph, has_weights; /* which igraph objects are live (partial builds) */
+    size_t *out_first;           /* per vertex + 1: where its callees start */
+    uint32_t *out_node;          /* per non-self arc, by (caller, callee): the callee */
+    uint64_t *out_wt;            /* its weight as igraph holds it */
+    size_t *in_first;            /* per vertex + 1: where its callers start */
+    uint32_t *in_node;           /* per non-self arc, by (callee, caller): the caller */
+    uint64_t *in_wt;             /* its weight as igraph holds it */
+    uint64_t *out_w;             /* per vertex: summed weight of outgoing arcs */
+    uint64_t *in_w;              /* per vertex: summed weight of incoming arcs */
     size_t nnodes;
     size_t narcs;
-    size_t max_degree; /* largest incidence list */
+    size_t max_degree; /* largest degree bound */
 };
 
 /* ---- igraph error handling -------------------------------------------------------------- */
@@ -150,12 +165,109 @@ static lg_err_t build_igraph(lg_callgraph_t *g, const lg_program_t *prog, lg_dia
     g->has_weights = true;
     for (size_t i = 0; i < prog->narcs; i++)
         VECTOR(g->weights)[i] = (igraph_real_t)prog->arcs[i].weight;
-
-    err = igraph_inclist_init(&g->graph, &g->inc, IGRAPH_ALL, IGRAPH_NO_LOOPS);
-    if (err != IGRAPH_SUCCESS)
-        return igraph_fail(d, err, "build the incidence lists");
-    g->has_inc = true;
     return LG_OK;
+}
+
+/* ---- neighbour lists ------------------------------------------------------------------- */
+
+/* The arc's weight as igraph holds it. */
+static uint64_t held_weight(const lg_arc_t *a)
+{
+    return weight_from_real((igraph_real_t)a->weight);
+}
+
+static bool arc_before(const lg_arc_t *a, const lg_arc_t *b)
+{
+    return a->caller != b->caller ? a->caller < b->caller : a->callee < b->callee;
+}
+
+/* first[v] = where the run of v starts when vertex u has count[u] entries; first[n] = end. */
+static void run_starts(size_t *first, const size_t *count, size_t n)
+{
+    first[0] = 0;
+    for (size_t v = 0; v < n; v++)
+        first[v + 1] = first[v] + count[v];
+}
+
+/* Fills the callee and caller lists of g from prog (already checked). The callees come from
+ * the arcs in (caller, callee) order: the program's own order normally (program.h), else two
+ * stable counting sorts (by callee, then by caller) through a copy. The callers come from the
+ * callees, distributed by callee while the callers ascend. So the lists do not depend on the
+ * order of the arcs. Time and memory O(V + E). */
+static lg_err_t build_lists(lg_callgraph_t *g, const lg_program_t *prog, lg_diag_t *d)
+{
+    size_t n = prog->nfns, narcs = prog->narcs;
+    size_t *nout = calloc(n ? n : 1, sizeof *nout); /* per vertex: non-self arcs out */
+    size_t *nin = calloc(n ? n : 1, sizeof *nin);   /* per vertex: non-self arcs in */
+    size_t *next = malloc((n + 1) * sizeof *next);  /* per vertex: where its next entry goes */
+    g->out_first = malloc((n + 1) * sizeof *g->out_first);
+    g->in_first = malloc((n + 1) * sizeof *g->in_first);
+    bool sorted = true;
+    size_t nonself = 0;
+    for (size_t i = 0; nout && nin && i < narcs; i++) {
+        const lg_arc_t *a = &prog->arcs[i];
+        if (i > 0 && arc_before(a, &prog->arcs[i - 1]))
+            sorted = false;
+        if (a->caller == a->callee)
+            continue;
+        nout[a->caller]++;
+        nin[a->callee]++;
+        nonself++;
+    }
+    /* One element at least: malloc(0) may return NULL. */
+    size_t nalloc = nonself ? nonself : 1;
+    g->out_node = malloc(nalloc * sizeof *g->out_node);
+    g->out_wt = malloc(nalloc * sizeof *g->out_wt);
+    g->in_node = malloc(nalloc * sizeof *g->in_node);
+    g->in_wt = malloc(nalloc * sizeof *g->in_wt);
+    lg_arc_t *by_callee = sorted ? NULL : malloc(nalloc * sizeof *by_callee);
+    lg_err_t err = LG_OK;
+    if (nout == NULL || nin == NULL || next == NULL || g->out_first == NULL ||
+        g->in_first == NULL || g->out_node == NULL || g->out_wt == NULL || g->in_node == NULL ||
+        g->in_wt == NULL || (!sorted && by_callee == NULL)) {
+        err = lg_diag_fail(d, LG_ENOMEM, LG_CG_WHERE,
+                           "out of memory for the neighbour lists of %zu functions and %zu arcs", n,
+                           narcs);
+        goto done;
+    }
+    run_starts(g->out_first, nout, n);
+    run_starts(g->in_first, nin, n);
+    const lg_arc_t *arcs = prog->arcs;
+    size_t narcs_ordered = narcs;
+    if (!sorted) {
+        /* Least significant key first: by callee here, stably by caller below. */
+        memcpy(next, g->in_first, n * sizeof *next);
+        for (size_t i = 0; i < narcs; i++)
+            if (arcs[i].caller != arcs[i].callee)
+                by_callee[next[arcs[i].callee]++] = arcs[i];
+        arcs = by_callee;
+        narcs_ordered = nonself;
+    }
+    memcpy(next, g->out_first, n * sizeof *next);
+    for (size_t i = 0; i < narcs_ordered; i++) {
+        const lg_arc_t *a = &arcs[i];
+        if (a->caller == a->callee)
+            continue;
+        size_t k = next[a->caller]++;
+        g->out_node[k] = a->callee;
+        g->out_wt[k] = held_weight(a);
+    }
+    memcpy(next, g->in_first, n * sizeof *next);
+    for (size_t v = 0; v < n; v++) {
+        for (size_t k = g->out_first[v]; k < g->out_first[v + 1]; k++) {
+            size_t j = next[g->out_node[k]]++;
+            g->in_node[j] = (uint32_t)v;
+            g->in_wt[j] = g->out_wt[k];
+        }
+        if (nout[v] + nin[v] > g->max_degree)
+            g->max_degree = nout[v] + nin[v];
+    }
+done:
+    free(nout);
+    free(nin);
+    free(next);
+    free(by_callee);
+    return err;
 }
 
 lg_err_t lg_cg_new(const lg_program_t *prog, lg_callgraph_t **out, lg_diag_t *d)
@@ -186,14 +298,11 @@ lg_err_t lg_cg_new(const lg_program_t *prog, lg_callgraph_t **out, lg_diag_t *d)
     }
 
     lg_err_t err = build_igraph(g, prog, d);
+    if (err == LG_OK)
+        err = build_lists(g, prog, d);
     if (err != LG_OK) {
         lg_cg_free(g);
         return err;
-    }
-    for (size_t v = 0; v < g->nnodes; v++) {
-        size_t k = (size_t)igraph_vector_int_size(igraph_inclist_get(&g->inc, v));
-        if (k > g->max_degree)
-            g->max_degree = k;
     }
     *out = g;
     return LG_OK;
@@ -203,12 +312,16 @@ void lg_cg_free(lg_callgraph_t *g)
 {
     if (g == NULL)
         return;
-    if (g->has_inc)
-        igraph_inclist_destroy(&g->inc);
     if (g->has_weights)
         igraph_vector_destroy(&g->weights);
     if (g->has_graph)
         igraph_destroy(&g->graph);
+    free(g->out_first);
+    free(g->out_node);
+    free(g->out_wt);
+    free(g->in_first);
+    free(g->in_node);
+    free(g->in_wt);
     free(g->out_w);
     free(g->in_w);
     free(g);
@@ -228,7 +341,8 @@ size_t lg_cg_arc_count(const lg_callgraph_t *g)
 
 size_t lg_cg_degree_bound(const lg_callgraph_t *g, uint32_t node)
 {
-    return (size_t)igraph_vector_int_size(igraph_inclist_get(&g->inc, node));
+    return (g->out_first[node + 1] - g->out_first[node]) +
+           (g->in_first[node + 1] - g->in_first[node]);
 }
 
 size_t lg_cg_max_degree_bound(const lg_callgraph_t *g)
@@ -246,49 +360,31 @@ uint64_t lg_cg_in_weight(const lg_callgraph_t *g, uint32_t node)
     return g->in_w[node];
 }
 
-/* Ascending neighbour id; entries of one neighbour are merged afterwards, so ties are free. */
-static int neighbour_cmp(const void *a, const void *b)
-{
-    uint32_t x = ((const lg_cg_neighbour_t *)a)->node;
-    uint32_t y = ((const lg_cg_neighbour_t *)b)->node;
-    return (x > y) - (x < y);
-}
-
 size_t lg_cg_neighbours(const lg_callgraph_t *g, uint32_t node, lg_cg_neighbour_t *buf)
 {
-    const igraph_vector_int_t *inc = igraph_inclist_get(&g->inc, node);
-    size_t k = (size_t)igraph_vector_int_size(inc);
-    bool sorted = true;
-    for (size_t i = 0; i < k; i++) {
-        igraph_integer_t e = VECTOR(*inc)[i];
-        uint64_t w = weight_from_real(VECTOR(g->weights)[e]);
-        igraph_integer_t from = IGRAPH_FROM(&g->graph, e);
-        lg_cg_neighbour_t *n = &buf[i];
-        if (from == (igraph_integer_t)node) {
-            n->node = (uint32_t)IGRAPH_TO(&g->graph, e);
-            n->out = w;
-            n->in = 0;
-        } else {
-            n->node = (uint32_t)from;
-            n->out = 0;
-            n->in = w;
-        }
-        if (i > 0 && n->node < buf[i - 1].node)
-            sorted = false;
-    }
-    /* igraph 0.10 lists incident edges by neighbour id; sorting is only a safety net. */
-    if (!sorted)
-        qsort(buf, k, sizeof *buf, neighbour_cmp);
+    size_t o = g->out_first[node], o_end = g->out_first[node + 1];
+    size_t i = g->in_first[node], i_end = g->in_first[node + 1];
     size_t n = 0;
-    for (size_t i = 0; i < k; i++) {
-        if (n > 0 && buf[n - 1].node == buf[i].node) {
-            buf[n - 1].out = lg_sat_add(buf[n - 1].out, buf[i].out);
-            buf[n - 1].in = lg_sat_add(buf[n - 1].in, buf[i].in);
+    while (o < o_end || i < i_end) {
+        /* The lower neighbour id next (a callee first on a tie); entries of one neighbour are
+         * adjacent and merge. */
+        uint32_t v;
+        uint64_t out = 0, in = 0;
+        if (i == i_end || (o < o_end && g->out_node[o] <= g->in_node[i])) {
+            v = g->out_node[o];
+            out = g->out_wt[o++];
         } else {
-            buf[n++] = buf[i];
+            v = g->in_node[i];
+            in = g->in_wt[i++];
+        }
+        if (n > 0 && buf[n - 1].node == v) {
+            buf[n - 1].out = lg_sat_add(buf[n - 1].out, out);
+            buf[n - 1].in = lg_sat_add(buf[n - 1].in, in);
+        } else {
+            buf[n++] = (lg_cg_neighbour_t){v, out, in, 0};
         }
     }
-    for (size_t i = 0; i < n; i++)
-        buf[i].weight = lg_sat_add(buf[i].out, buf[i].in);
+    for (size_t k = 0; k < n; k++)
+        buf[k].weight = lg_sat_add(buf[k].out, buf[k].in);
     return n;
 }

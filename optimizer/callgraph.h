@@ -32,7 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Opaque: the igraph graph, its weights and incidence lists (optimizer/callgraph.c). */
+/* Opaque: the igraph graph, its weights, and each node's callees and callers in sorted lists
+ * (optimizer/callgraph.c). */
 typedef struct lg_callgraph lg_callgraph_t;
 
 /* One neighbour of a queried node q. */
@@ -69,8 +70,7 @@ size_t lg_cg_max_degree_bound(const lg_callgraph_t *g);
 /* Writes the distinct neighbours of node (< lg_cg_node_count) into buf, which the caller owns and
  * which has room for lg_cg_degree_bound(g, node) entries, in ascending node order, and returns
  * how many it wrote. Neighbours joined only by zero-weight arcs are listed with weight 0.
- * Time: O(k) for k = degree bound when igraph lists incident edges by neighbour (igraph 0.10
- * does), O(k log k) otherwise. Does not allocate. */
+ * Time: O(k) for k = degree bound. Does not allocate. */
 size_t lg_cg_neighbours(const lg_callgraph_t *g, uint32_t node, lg_cg_neighbour_t *buf);
 
 /* Sum of the weights of every arc leaving node / entering node, self arcs included, saturating

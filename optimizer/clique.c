@@ -99,13 +99,14 @@ enum fn_state {
 
 typedef struct heap_entry {
     uint64_t conn; /* connection weight when pushed; stale once it differs from work.conn[node] */
+    uint32_t hot;  /* work.hot_pos[node], carried so that comparing entries reads nothing else */
     uint32_t node;
 } heap_entry_t;
 
 typedef struct seed {
-    uint64_t weight;  /* undirected weight */
-    uint64_t lo_rank; /* rank key of the lower-ranked end */
-    uint64_t hi_rank; /* rank key of the other end */
+    uint64_t weight; /* undirected weight */
+    uint32_t lo;     /* rank position (work.rank_pos) of the lower-ranked end */
+    uint32_t hi;     /* rank position of the other end */
 } seed_t;
 
 typedef struct hot_key {
@@ -129,6 +130,12 @@ typedef struct work {
     lg_diag_t *d;
     uint8_t *state;        /* per function: enum fn_state */
     uint64_t *pad;         /* per function: padded size in bytes (candidates only) */
+    uint64_t *align;       /* per function: unit_align (candidates only) */
+    uint32_t *cand;        /* the candidates in rank order */
+    size_t ncand;          /* candidates */
+    uint32_t *rank_pos;    /* per candidate: its index in cand */
+    uint32_t *hot_order;   /* the candidates by hits descending, then rank */
+    uint32_t *hot_pos;     /* per candidate: its index in hot_order */
     uint64_t *conn;        /* per function: connection weight to the clique being grown */
     uint32_t *clique_of;   /* per function: its clique, LG_NONE if none */
     uint32_t *next, *prev; /* per function: chain links inside the clique being grown */
@@ -145,7 +152,6 @@ typedef struct work {
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
-
 /* The alignment the fill bound uses: 0 and 1 both mean LG_ALIGN_UNIT. */
 static uint64_t unit_align(const lg_fn_t *f)
 {
@@ -156,7 +162,7 @@ static uint64_t unit_align(const lg_fn_t *f)
  * few times the cache size (<= 64 MiB, layout.c), so nothing overflows. */
 static uint64_t fill_with(const work_t *w, const fill_t *f, uint32_t x)
 {
-    uint64_t a = unit_align(&w->prog->fns[x]);
+    uint64_t a = w->align[x];
     uint64_t m = (f->n == 0 || a < f->align_min) ? a : f->align_min;
     return f->pad_sum + w->pad[x] + (f->align_sum + a) - (f->n + 1) * m;
 }
@@ -168,7 +174,7 @@ static bool fits(const work_t *w, const fill_t *f, uint32_t x)
 
 static void fill_add(const work_t *w, fill_t *f, uint32_t x)
 {
-    uint64_t a = unit_align(&w->prog->fns[x]);
+    uint64_t a = w->align[x];
     f->pad_sum += w->pad[x];
     f->align_sum += a;
     if (f->n == 0 || a < f->align_min)
@@ -190,17 +196,6 @@ static int cmp_u64_asc(uint64_t a, uint64_t b)
     return (a > b) - (a < b);
 }
 
-/* Weight descending, then lower-ranked end, then the other end. */
-static int seed_cmp(const void *pa, const void *pb)
-{
-    const seed_t *a = pa, *b = pb;
-    if (a->weight != b->weight)
-        return a->weight > b->weight ? -1 : 1;
-    if (a->lo_rank != b->lo_rank)
-        return cmp_u64_asc(a->lo_rank, b->lo_rank);
-    return cmp_u64_asc(a->hi_rank, b->hi_rank);
-}
-
 /* Hits descending, then rank ascending (ranks are distinct: a total order). */
 static int hot_cmp(const void *pa, const void *pb)
 {
@@ -217,14 +212,14 @@ static lg_err_t out_of_memory(work_t *w, const char *what)
 
 /* ---- the growth heap: max connection weight, then more hits, then lower rank ------------ */
 
-static bool heap_before(const work_t *w, const heap_entry_t *a, const heap_entry_t *b)
+/* The order of hot_pos is (hits descending, rank), so one comparison of positions settles both
+ * ties without reading the functions: on a large program the heap's entries are scattered over
+ * the function table, and reading it cost a cache miss per comparison. */
+static bool heap_before(const heap_entry_t *a, const heap_entry_t *b)
 {
     if (a->conn != b->conn)
         return a->conn > b->conn;
-    uint64_t ha = w->prog->fns[a->node].hits, hb = w->prog->fns[b->node].hits;
-    if (ha != hb)
-        return ha > hb;
-    return lg_rank_key(w->prog, a->node) < lg_rank_key(w->prog, b->node);
+    return a->hot < b->hot;
 }
 
 static lg_err_t heap_push(work_t *w, uint64_t conn, uint32_t node)
@@ -232,10 +227,10 @@ static lg_err_t heap_push(work_t *w, uint64_t conn, uint32_t node)
     if (!lg_grow((void **)&w->heap, &w->heap_cap, w->nheap + 1, sizeof *w->heap))
         return out_of_memory(w, "the clique growth heap");
     size_t i = w->nheap++;
-    heap_entry_t e = {conn, node};
+    heap_entry_t e = {conn, w->hot_pos[node], node};
     while (i > 0) {
         size_t parent = (i - 1) / 2;
-        if (!heap_before(w, &e, &w->heap[parent]))
+        if (!heap_before(&e, &w->heap[parent]))
             break;
         w->heap[i] = w->heap[parent];
         i = parent;
@@ -255,9 +250,9 @@ static bool heap_pop(work_t *w, heap_entry_t *top)
         size_t child = 2 * i + 1;
         if (child >= n)
             break;
-        if (child + 1 < n && heap_before(w, &w->heap[child + 1], &w->heap[child]))
+        if (child + 1 < n && heap_before(&w->heap[child + 1], &w->heap[child]))
             child++;
-        if (!heap_before(w, &w->heap[child], &last))
+        if (!heap_before(&w->heap[child], &last))
             break;
         w->heap[i] = w->heap[child];
         i = child;
@@ -325,8 +320,7 @@ static lg_err_t join(work_t *w, uint32_t ci, uint32_t x, bool first)
             if (w->clique_of[e->node] != ci || e->weight < LG_MIN_GROUP_WEIGHT)
                 continue;
             if (best == NULL || e->weight > best->weight ||
-                (e->weight == best->weight &&
-                 lg_rank_key(w->prog, e->node) < lg_rank_key(w->prog, best->node)))
+                (e->weight == best->weight && w->rank_pos[e->node] < w->rank_pos[best->node]))
                 best = e;
         }
         /* x joined through a positive connection weight, so best exists; if it did not, the
@@ -377,10 +371,10 @@ static lg_err_t close_chain(work_t *w, uint32_t ci)
     return LG_OK;
 }
 
-/* Grows one clique from the seed pair (both free, fitting together). */
-static lg_err_t grow_clique(work_t *w, const seed_t *s)
+/* Grows one clique from the seed pair lo, hi (lo the lower-ranked; both free, fitting
+ * together). */
+static lg_err_t grow_clique(work_t *w, uint32_t lo, uint32_t hi)
 {
-    uint32_t lo = lg_rank_index(s->lo_rank), hi = lg_rank_index(s->hi_rank);
     uint32_t ci;
     LG_CHECK(open_clique(w, &ci));
     /* The lower-ranked end starts the chain; join() then puts the other end after it unless
@@ -422,6 +416,77 @@ static lg_err_t add_oversized(work_t *w, uint32_t x)
     return LG_OK;
 }
 
+/* ---- sorting by weight ----------------------------------------------------------------- */
+
+/* Bits of the key one pass of the radix sort orders by. */
+#define LG_RADIX_BITS 16u
+#define LG_RADIX_BUCKETS (1u << LG_RADIX_BITS)
+#define LG_RADIX_PASSES (64u / LG_RADIX_BITS)
+
+/* Sorts (*a)[0..n) by weight descending, stably: records of equal weight keep their order.
+ * *tmp has room for n records; the two buffers may be swapped (*a receives the sorted one).
+ * A least-significant-digit radix sort on the complemented weight, skipping the digits that
+ * every record shares (the high digits of small weights): a few sequential passes where qsort
+ * made about log2(n) and called a comparison per step. On the 10M seeds of the 1M-function
+ * benchmark (docs/benchmarks.md, "Optimizer scale") the sort went from 1.8 s to 0.6 s of CPU.
+ * count has LG_RADIX_PASSES * LG_RADIX_BUCKETS entries. */
+static void sort_by_weight_desc(seed_t **a, seed_t **tmp, size_t n, size_t *count)
+{
+    if (n == 0)
+        return;
+    memset(count, 0, LG_RADIX_PASSES * LG_RADIX_BUCKETS * sizeof *count);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t key = ~(*a)[i].weight;
+        for (unsigned d = 0; d < LG_RADIX_PASSES; d++)
+            count[d * LG_RADIX_BUCKETS + ((key >> (d * LG_RADIX_BITS)) & (LG_RADIX_BUCKETS - 1))]++;
+    }
+    for (unsigned d = 0; d < LG_RADIX_PASSES; d++) {
+        size_t *c = &count[d * LG_RADIX_BUCKETS];
+        uint64_t digit0 = (~(*a)[0].weight >> (d * LG_RADIX_BITS)) & (LG_RADIX_BUCKETS - 1);
+        if (c[digit0] == n)
+            continue; /* every record has this digit: the pass would not move anything */
+        size_t sum = 0;
+        for (size_t b = 0; b < LG_RADIX_BUCKETS; b++) {
+            size_t k = c[b];
+            c[b] = sum;
+            sum += k;
+        }
+        const seed_t *from = *a;
+        seed_t *to = *tmp;
+        for (size_t i = 0; i < n; i++)
+            to[c[(~from[i].weight >> (d * LG_RADIX_BITS)) & (LG_RADIX_BUCKETS - 1)]++] = from[i];
+        *tmp = *a;
+        *a = to;
+    }
+}
+
+/* hot_order and hot_pos: the candidates by hits descending, then rank (a stable sort of the
+ * rank order by hits; a seed_t carries each candidate as weight = hits, lo = rank position). */
+static lg_err_t order_by_hits(work_t *w)
+{
+    size_t n = w->ncand;
+    seed_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    seed_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    size_t *count = malloc(LG_RADIX_PASSES * LG_RADIX_BUCKETS * sizeof *count);
+    w->hot_order = malloc((n ? n : 1) * sizeof *w->hot_order);
+    lg_err_t err = LG_OK;
+    if (keys == NULL || tmp == NULL || count == NULL || w->hot_order == NULL) {
+        err = out_of_memory(w, "ordering the functions by hits");
+    } else {
+        for (size_t k = 0; k < n; k++)
+            keys[k] = (seed_t){w->prog->fns[w->cand[k]].hits, (uint32_t)k, 0};
+        sort_by_weight_desc(&keys, &tmp, n, count);
+        for (size_t k = 0; k < n; k++) {
+            w->hot_order[k] = w->cand[keys[k].lo];
+            w->hot_pos[w->hot_order[k]] = (uint32_t)k;
+        }
+    }
+    free(keys);
+    free(tmp);
+    free(count);
+    return err;
+}
+
 /* ---- the steps -------------------------------------------------------------------------- */
 
 /* Step 1: the shared classification (classify.h) gives the states and padded sizes; oversized
@@ -445,16 +510,36 @@ static lg_err_t classify(work_t *w, lg_layout_t *res)
         res->ncold = classes.ncold;
         res->excluded = classes.excluded;
         res->nexcluded = classes.nexcluded;
-        classes.cold = classes.excluded = NULL;
+        w->cand = classes.candidates;
+        w->ncand = classes.ncandidates;
+        classes.cold = classes.excluded = classes.candidates = NULL;
     }
     lg_classes_destroy(&classes);
-    return err;
+    if (err != LG_OK)
+        return err;
+    for (size_t k = 0; k < w->ncand; k++) {
+        w->rank_pos[w->cand[k]] = (uint32_t)k;
+        w->align[w->cand[k]] = unit_align(&p->fns[w->cand[k]]);
+    }
+    return order_by_hits(w);
 }
 
-/* Step 2 and 3: seed edges, sorted once, each grown into a clique when still usable. */
+/* Ascending hi: the seeds one candidate offers, when its neighbours' ranks are not in index
+ * order. */
+static int seed_hi_cmp(const void *pa, const void *pb)
+{
+    const seed_t *a = pa, *b = pb;
+    return (a->hi > b->hi) - (a->hi < b->hi);
+}
+
+/* Step 2 and 3: seed edges, sorted once, each grown into a clique when still usable.
+ * The seeds are collected in (lower-ranked end, other end) order: each pair from its
+ * lower-ranked end, the candidates in rank order, and one candidate's seeds in rank order of
+ * the other end (the neighbours come in index order, which is rank order unless input_order
+ * disagrees with the index, when that candidate's seeds are sorted). A stable sort by weight
+ * then gives the order of the steps. */
 static lg_err_t grow_from_edges(work_t *w)
 {
-    const lg_program_t *p = w->prog;
     size_t cap = lg_cg_arc_count(w->cg);
     if (cap == 0)
         return LG_OK;
@@ -462,60 +547,75 @@ static lg_err_t grow_from_edges(work_t *w)
     if (seeds == NULL)
         return out_of_memory(w, "the seed edges");
     size_t nseeds = 0;
-    for (uint32_t u = 0; u < p->nfns; u++) {
+    for (size_t k = 0; k < w->ncand; k++) {
+        uint32_t u = w->cand[k];
         if (w->state[u] != ST_FREE)
             continue;
-        size_t n = lg_cg_neighbours(w->cg, u, w->nb);
+        size_t n = lg_cg_neighbours(w->cg, u, w->nb), first = nseeds;
+        bool ascending = true;
         for (size_t i = 0; i < n; i++) {
             uint32_t v = w->nb[i].node;
-            /* Each pair once (from its lower index), both ends free candidates. */
-            if (v < u || w->state[v] != ST_FREE || w->nb[i].weight < LG_MIN_GROUP_WEIGHT)
+            /* Each pair once (from its lower-ranked end), both ends free candidates. */
+            if (w->state[v] != ST_FREE || w->rank_pos[v] < k ||
+                w->nb[i].weight < LG_MIN_GROUP_WEIGHT)
                 continue;
-            uint64_t ku = lg_rank_key(p, u), kv = lg_rank_key(p, v);
             /* Every distinct pair has at least one non-self arc, so nseeds < cap. */
-            seeds[nseeds++] = (seed_t){w->nb[i].weight, ku < kv ? ku : kv, ku < kv ? kv : ku};
+            seeds[nseeds++] = (seed_t){w->nb[i].weight, (uint32_t)k, w->rank_pos[v]};
+            if (nseeds - first > 1 && seeds[nseeds - 1].hi < seeds[nseeds - 2].hi)
+                ascending = false;
         }
+        if (!ascending)
+            qsort(&seeds[first], nseeds - first, sizeof *seeds, seed_hi_cmp);
     }
-    qsort(seeds, nseeds, sizeof *seeds, seed_cmp);
+    seed_t *tmp = malloc((nseeds ? nseeds : 1) * sizeof *tmp);
+    size_t *count = malloc(LG_RADIX_PASSES * LG_RADIX_BUCKETS * sizeof *count);
+    if (tmp == NULL || count == NULL) {
+        free(seeds);
+        free(tmp);
+        free(count);
+        return out_of_memory(w, "sorting the seed edges");
+    }
+    sort_by_weight_desc(&seeds, &tmp, nseeds, count);
+    free(tmp);
+    free(count);
 
     lg_err_t err = LG_OK;
     for (size_t i = 0; i < nseeds && err == LG_OK; i++) {
-        uint32_t a = lg_rank_index(seeds[i].lo_rank), b = lg_rank_index(seeds[i].hi_rank);
+        uint32_t a = w->cand[seeds[i].lo], b = w->cand[seeds[i].hi];
         if (w->state[a] != ST_FREE || w->state[b] != ST_FREE)
             continue;
         fill_t pair = {0, 0, 0, 0};
         fill_add(w, &pair, a);
         if (!fits(w, &pair, b))
             continue;
-        err = grow_clique(w, &seeds[i]);
+        err = grow_clique(w, a, b);
     }
     free(seeds);
     return err;
 }
 
-/* Step 4: free candidates left over, by hotness, packed into LG_CLIQUE_NO_CALLS cliques. */
+/* Step 4: free candidates left over, by hotness (hot_order), packed into LG_CLIQUE_NO_CALLS
+ * cliques. */
 static lg_err_t pack_leftovers(work_t *w)
 {
-    const lg_program_t *p = w->prog;
     size_t n = 0;
-    for (uint32_t i = 0; i < p->nfns; i++)
-        n += w->state[i] == ST_FREE;
+    for (size_t k = 0; k < w->ncand; k++)
+        n += w->state[w->cand[k]] == ST_FREE;
     if (n == 0)
         return LG_OK;
-    hot_key_t *keys = malloc(n * sizeof *keys);
-    if (keys == NULL)
+    uint32_t *left = malloc(n * sizeof *left);
+    if (left == NULL)
         return out_of_memory(w, "the leftover functions");
     n = 0;
-    for (uint32_t i = 0; i < p->nfns; i++)
-        if (w->state[i] == ST_FREE)
-            keys[n++] = (hot_key_t){p->fns[i].hits, lg_rank_key(p, i), 0};
-    qsort(keys, n, sizeof *keys, hot_cmp);
+    for (size_t k = 0; k < w->ncand; k++)
+        if (w->state[w->hot_order[k]] == ST_FREE)
+            left[n++] = w->hot_order[k];
 
     lg_err_t err = LG_OK;
     size_t start = 0;
     fill_t fill = {0, 0, 0, 0};
     for (size_t i = 0; i <= n && err == LG_OK; i++) {
-        uint32_t x = i < n ? lg_rank_index(keys[i].rank) : LG_NONE;
+        uint32_t x = i < n ? left[i] : LG_NONE;
         /* Close the run [start, i) at the end or when x would overflow it. */
         if (i > start && (i == n || !fits(w, &fill, x))) {
             uint32_t ci;
@@ -530,9 +630,8 @@ static lg_err_t pack_leftovers(work_t *w)
                 break;
             }
             for (size_t k = start; k < i; k++) {
-                uint32_t y = lg_rank_index(keys[k].rank);
-                c->fns[k - start] = y;
-                take(w, ci, y);
+                c->fns[k - start] = left[k];
+                take(w, ci, left[k]);
             }
             c->bytes = laid_out_bytes(w->prog, c->fns, c->nfns);
             start = i;
@@ -541,7 +640,7 @@ static lg_err_t pack_leftovers(work_t *w)
         if (i < n)
             fill_add(w, &fill, x);
     }
-    free(keys);
+    free(left);
     return err;
 }
 
@@ -574,6 +673,11 @@ static void work_free(work_t *w, bool keep_cliques)
 {
     free(w->state);
     free(w->pad);
+    free(w->align);
+    free(w->cand);
+    free(w->rank_pos);
+    free(w->hot_order);
+    free(w->hot_pos);
     free(w->conn);
     free(w->clique_of);
     free(w->next);
@@ -594,12 +698,16 @@ static lg_err_t work_alloc(work_t *w)
     size_t deg = lg_cg_max_degree_bound(w->cg);
     w->state = calloc(n, sizeof *w->state);
     w->pad = calloc(n, sizeof *w->pad);
+    w->align = calloc(n, sizeof *w->align);
+    w->rank_pos = calloc(n, sizeof *w->rank_pos);
+    w->hot_pos = calloc(n, sizeof *w->hot_pos);
     w->conn = calloc(n, sizeof *w->conn);
     w->clique_of = calloc(n, sizeof *w->clique_of);
     w->next = calloc(n, sizeof *w->next);
     w->prev = calloc(n, sizeof *w->prev);
     w->nb = calloc(deg ? deg : 1, sizeof *w->nb);
-    if (!w->state || !w->pad || !w->conn || !w->clique_of || !w->next || !w->prev || !w->nb)
+    if (!w->state || !w->pad || !w->align || !w->rank_pos || !w->hot_pos || !w->conn ||
+        !w->clique_of || !w->next || !w->prev || !w->nb)
         return out_of_memory(w, "the clique pass");
     return LG_OK;
 }

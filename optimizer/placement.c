@@ -177,6 +177,11 @@ typedef struct pool {
     pool_entry_t *e; /* size descending, then rank */
     size_t n;
     bool *taken; /* per entry: picked by the gap being planned */
+    /* Per entry and one past the end: the first entry at or after it still in the pool (itself
+     * while it is), path-compressed. Committed filler leaves the pool by pointing past itself:
+     * removing it from the array instead moved the whole pool once per filled gap, about 2.5 s
+     * of CPU on the 1M-function benchmark (docs/benchmarks.md, "Optimizer scale"). */
+    size_t *live;
 } pool_t;
 
 typedef struct place_key {
@@ -412,8 +417,11 @@ static lg_err_t pool_build(work_t *w, const lg_layout_t *l)
         n += lg_fn_movable(&w->prog->fns[l->cold[k]]);
     w->pool.e = malloc((n ? n : 1) * sizeof *w->pool.e);
     w->pool.taken = calloc(n ? n : 1, sizeof *w->pool.taken);
-    if (w->pool.e == NULL || w->pool.taken == NULL)
+    w->pool.live = malloc((n + 1) * sizeof *w->pool.live);
+    if (w->pool.e == NULL || w->pool.taken == NULL || w->pool.live == NULL)
         return out_of_memory(w->d, "the filler functions");
+    for (size_t i = 0; i <= n; i++)
+        w->pool.live[i] = i;
     for (size_t k = 0; k < l->ncold; k++) {
         uint32_t x = l->cold[k];
         const lg_fn_t *f = &w->prog->fns[x];
@@ -439,6 +447,20 @@ static size_t pool_first_within(const work_t *w, uint64_t rem)
     return lo;
 }
 
+/* The first entry at or after i still in the pool; pool.n when none. */
+static size_t pool_live(work_t *w, size_t i)
+{
+    size_t r = i;
+    while (r < w->pool.n && w->pool.live[r] != r)
+        r = w->pool.live[r];
+    while (i < r) { /* compress the path, so the next search skips it in one step */
+        size_t next = w->pool.live[i];
+        w->pool.live[i] = r;
+        i = next;
+    }
+    return r;
+}
+
 /* Picks filler for [from, to) greedily (largest that fits first); returns where it ends. The
  * picks stay marked taken until plan_commit or plan_drop. */
 static lg_err_t plan_fill(work_t *w, uint64_t from, uint64_t to, uint64_t *end)
@@ -447,8 +469,8 @@ static lg_err_t plan_fill(work_t *w, uint64_t from, uint64_t to, uint64_t *end)
     w->npicks = 0;
     while (cur < to) {
         size_t found = SIZE_MAX, scanned = 0;
-        for (size_t i = pool_first_within(w, to - cur);
-             i < w->pool.n && scanned < LG_PLACE_FILL_SCAN_MAX; i++) {
+        for (size_t i = pool_live(w, pool_first_within(w, to - cur));
+             i < w->pool.n && scanned < LG_PLACE_FILL_SCAN_MAX; i = pool_live(w, i + 1)) {
             if (w->pool.taken[i])
                 continue;
             scanned++;
@@ -501,15 +523,10 @@ static lg_err_t plan_commit(work_t *w)
         w->filler_bytes += f->size;
         w->used[x] = true;
     }
-    size_t m = 0;
-    for (size_t i = 0; i < w->pool.n; i++) {
-        if (w->pool.taken[i]) {
-            w->pool.taken[i] = false;
-            continue;
-        }
-        w->pool.e[m++] = w->pool.e[i];
+    for (size_t i = 0; i < w->npicks; i++) {
+        w->pool.taken[w->picks[i]] = false;
+        w->pool.live[w->picks[i]] = w->picks[i] + 1; /* out of the pool */
     }
-    w->pool.n = m;
     w->npicks = 0;
     return LG_OK;
 }
@@ -769,6 +786,7 @@ static void work_free(work_t *w)
     free(w->pos_fresh);
     free(w->pool.e);
     free(w->pool.taken);
+    free(w->pool.live);
     free(w->picks);
     free(w->used);
     free(w->hs_first);
