@@ -20,6 +20,18 @@ lg_err_t lg_outfile_open(lg_outfile_t *o, const char *path, lg_diag_t *d)
         o->f = stdout;
         return LG_OK;
     }
+    /* A device or pipe (/dev/null, /dev/stdout, a FIFO) is written in place: renaming a
+     * temporary file over it would replace the device node with a regular file. */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        o->f = fopen(path, "w");
+        if (o->f == NULL) {
+            int e = errno;
+            lg_outfile_abort(o);
+            return lg_diag_fail(d, LG_EIO, path, "cannot write output: %s", strerror(e));
+        }
+        return LG_OK;
+    }
     size_t n = strlen(path) + sizeof LG_OUTFILE_TMP_SUFFIX;
     o->tmp = malloc(n);
     if (o->tmp == NULL) {
@@ -52,9 +64,17 @@ lg_err_t lg_outfile_open(lg_outfile_t *o, const char *path, lg_diag_t *d)
 lg_err_t lg_outfile_commit(lg_outfile_t *o, lg_diag_t *d)
 {
     lg_err_t err = LG_OK;
-    if (o->tmp == NULL) { /* stdout */
-        if (fflush(o->f) != 0 || ferror(o->f))
-            err = lg_diag_fail(d, LG_EIO, "<stdout>", "write failed: %s", strerror(errno));
+    if (o->tmp == NULL) { /* stdout, or a device or pipe written in place */
+        bool on_stdout = o->f == stdout;
+        bool failed = fflush(o->f) != 0 || ferror(o->f);
+        int e = errno;
+        if (!on_stdout && fclose(o->f) != 0 && !failed) {
+            failed = true;
+            e = errno;
+        }
+        if (failed)
+            err = lg_diag_fail(d, LG_EIO, on_stdout ? "<stdout>" : o->path, "write failed: %s",
+                               strerror(e));
         o->f = NULL;
         free(o->path);
         o->path = NULL;

@@ -2,7 +2,8 @@
  *
  * An output is written to a temporary file in the target's directory and renamed over the target
  * only by lg_outfile_commit, so a failed run leaves an existing output untouched and never a
- * partial one. "-" writes to standard output instead (no atomicity there).
+ * partial one. "-" writes to standard output instead, and a target that exists but is not a
+ * regular file (/dev/null, a FIFO) is written in place; there is no atomicity in those cases.
  */
 #ifndef LG_OUTFILE_H
 #define LG_OUTFILE_H
@@ -14,7 +15,7 @@
 
 typedef struct lg_outfile {
     char *path; /* target */
-    char *tmp;  /* temporary file beside it; NULL for stdout */
+    char *tmp;  /* temporary file beside it; NULL for stdout or a non-regular target */
     FILE *f;
 } lg_outfile_t;
 
