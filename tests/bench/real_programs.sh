@@ -2,23 +2,45 @@
 # Benchmark (prints figures; not a test): instruction-cache misses of real programs built from
 # Debian source packages, under several link orders made from the same profile.
 #
-#   tests/bench/real_programs.sh [BUILD_DIR]
+#   tests/bench/real_programs.sh [BUILD_DIR] [PROGRAM...]
+#
+# PROGRAM is lua (lua5.4 running tests/bench/lua/*.lua) or xz (xz-utils compressing and
+# decompressing data made inside this script); without one, all are run. BUILD_DIR defaults to
+# ./build; its lorgen is used and the work goes to BUILD_DIR/bench-cache and BUILD_DIR/bench-NAME.
 #
 # For each program:
 #   - fetch its source with `apt-get source` through a private apt configuration (the system's
 #     apt configuration is not touched) and build it with -O2 -ffunction-sections, objects kept;
-#   - profile a TRAIN workload with the example tracer (-finstrument-functions) into a .prf;
+#   - profile a TRAIN workload with the example tracer (-finstrument-functions) into .prf files,
+#     one per process the workload starts;
 #   - link the same objects several ways (GNU ld default; lld default; lld fed lorgen's call
 #     graph, i.e. lld's C3/hfsort; lorgen with each --algorithm) and check that every layout
-#     prints the same;
+#     gives the same EVAL output;
 #   - run a different EVAL workload under cachegrind for each I1 geometry and print the misses
-#     and their ratio to the GNU ld default;
-#   - estimate each layout's misses with `lorgen eval` (TRAIN profile, the binary's own
+#     (summed over the processes the workload starts) and their ratio to the GNU ld default;
+#   - estimate each layout's misses with `lorgen eval` (TRAIN profiles, the binary's own
 #     addresses) and print, per geometry, Kendall's tau between estimate and cachegrind: +1 when
 #     the estimate ranks the layouts exactly as cachegrind does, 0 for no relation.
+#
+# A program is described by three functions: NAME_build WORK (objects into WORK/obj, the
+# instrumented program as WORK/prog-prof, the link libraries into the variable libs), and
+# NAME_train RUN and NAME_eval RUN, which run the workload with the command RUN standing for the
+# program and print on stdout what every layout must reproduce. Only one cachegrind runs at a
+# time: a workload runs its processes one after the other.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build=$(cd "${1:-$root/build}" && pwd)
+programs=(lua xz)
+build_arg=$root/build
+if [ $# -gt 0 ] && ! [[ " ${programs[*]} " == *" $1 "* ]]; then
+  build_arg=$1
+  shift
+fi
+build=$(cd "$build_arg" && pwd)
+selected=("$@")
+[ ${#selected[@]} -gt 0 ] || selected=("${programs[@]}")
+for p in "${selected[@]}"; do
+  [[ " ${programs[*]} " == *" $p "* ]] || { echo "unknown program '$p' (${programs[*]})" >&2; exit 2; }
+done
 cmake --build "$build" --target lorgen >/dev/null
 lorgen=$build/lorgen
 cache=$build/bench-cache
@@ -26,6 +48,10 @@ mkdir -p "$cache"
 
 # I1 geometries: size,ways,line. The last is the fully-associative bound for 8 KiB.
 geometries=(4096,1,32 8192,1,32 16384,2,32 32768,8,64 8192,256,32)
+
+# The TRAIN profiles of a program (one per process) are parts of one workload: merge them as
+# read, not scaled to the same volume.
+merge=(--no-normalize)
 
 apt_private=(-o Dir::Etc::SourceList="$cache/sources.list" -o Dir::Etc::SourceParts=/dev/null
              -o Dir::State::Lists="$cache/lists")
@@ -41,25 +67,52 @@ fetch_source() { # PACKAGE DIR
   dpkg-source -x "$(ls "$cache/src/${package}"_*.dsc | head -1)" "$dir" >/dev/null 2>&1
 }
 
-i1_misses() { # BINARY GEOMETRY ARGS...
-  local binary=$1 geometry=$2
-  shift 2
-  valgrind --tool=cachegrind --cache-sim=yes --I1="$geometry" --D1=32768,8,64 \
-    --LL=8388608,16,64 --cachegrind-out-file=/dev/null "$binary" "$@" 2>&1 >/dev/null |
-    awk '/I1  misses:/ { gsub(",", "", $4); print $4 }'
+debian_version() { # PACKAGE: e.g. "xz-utils_5.4.1-1+deb12u1"
+  basename "$(ls "$cache/src/$1"_*.dsc | head -1)" .dsc
 }
 
-# measure NAME WORKDIR EVAL_ARGS...: prints the table for the layouts built in WORKDIR/layouts.
+# make_runners WORK: WORK/run-prof runs WORK/prog-prof and gives each process its own
+# WORK/train-NN.prf; WORK/run-cg runs $CG_BINARY under cachegrind with I1=$CG_GEOMETRY and
+# appends the process's I1 misses to WORK/cg.sum.
+make_runners() {
+  local work=$1
+  cat >"$work/run-prof" <<EOF
+#!/bin/sh
+n=\$((\$(cat "$work/run-prof.count" 2>/dev/null || echo 0) + 1))
+echo \$n >"$work/run-prof.count"
+LGTRACE_OUT=\$(printf '%s/train-%02d.prf' "$work" \$n) exec "$work/prog-prof" "\$@"
+EOF
+  cat >"$work/run-cg" <<EOF
+#!/bin/sh
+rm -f "$work/cg.log"
+valgrind --tool=cachegrind --cache-sim=yes --I1="\$CG_GEOMETRY" --D1=32768,8,64 \\
+  --LL=8388608,16,64 --cachegrind-out-file=/dev/null --log-file="$work/cg.log" "\$CG_BINARY" "\$@"
+rc=\$?
+awk '/I1  misses:/ { gsub(",", "", \$4); print \$4 }' "$work/cg.log" >>"$work/cg.sum"
+exit \$rc
+EOF
+  chmod +x "$work/run-prof" "$work/run-cg"
+}
+
+i1_misses() { # WORK EVAL_FN BINARY GEOMETRY
+  local work=$1 eval_fn=$2
+  : >"$work/cg.sum"
+  (export CG_BINARY=$3 CG_GEOMETRY=$4; "$eval_fn" "$work/run-cg" >/dev/null)
+  awk '{ s += $1 } END { if (NR == 0) exit 1; print s }' "$work/cg.sum" ||
+    { echo "no cachegrind summary for $3 at $4" >&2; return 1; }
+}
+
+# measure NAME WORKDIR EVAL_FN: prints the table for the layouts built in WORKDIR/layouts.
 measure() {
-  local name=$1 work=$2
-  shift 2
+  local name=$1 work=$2 eval_fn=$3
   local layouts=(gnu-default lld-default lld-c3 lorgen-c3 lorgen-pettis-hansen lorgen-hot-first
                  lorgen-cliques-noplace lorgen-cliques)
+  local prfs=("${merge[@]}" "$work"/train-*.prf)
   local reference
-  reference=$("$work/layouts/gnu-default" "$@" | md5sum)
+  reference=$("$eval_fn" "$work/layouts/gnu-default" | md5sum)
   for l in "${layouts[@]}"; do
-    [ "$("$work/layouts/$l" "$@" | md5sum)" = "$reference" ] ||
-      { echo "$name: layout $l prints a different result" >&2; exit 1; }
+    [ "$("$eval_fn" "$work/layouts/$l" | md5sum)" = "$reference" ] ||
+      { echo "$name: layout $l gives a different result" >&2; exit 1; }
   done
   printf '\n%s (EVAL workload; I1 misses, and ratio to the GNU ld default)\n' "$name"
   printf '%-16s' layout
@@ -71,13 +124,13 @@ measure() {
     printf '%-16s' "$l"
     for g in "${geometries[@]}"; do
       local m est
-      m=$(i1_misses "$work/layouts/$l" "$g" "$@")
+      m=$(i1_misses "$work" "$eval_fn" "$work/layouts/$l" "$g")
       [ "$l" = gnu-default ] && base[$g]=$m
       printf '%22s' "$m ($(awk -v a="$m" -v b="${base[$g]}" 'BEGIN { printf "%.2f", b ? a / b : 0 }'))"
-      # lorgen eval's estimate of this binary's own addresses, from the TRAIN profile.
+      # lorgen eval's estimate of this binary's own addresses, from the TRAIN profiles.
       IFS=, read -r size ways line <<<"$g"
       est=$("$lorgen" eval -q --cache-size "$size" --ways "$ways" --line-size "$line" \
-        "$work/train.prf" "$work/layouts/$l" "$work"/obj/*.o | awk '/^ELF \(current\)/ { print $4 }')
+        "${prfs[@]}" "$work/layouts/$l" "$work"/obj/*.o | awk '/^ELF \(current\)/ { print $4 }')
       echo "$g $l $m $est" >>"$work/pairs.txt"
     done
     printf '\n'
@@ -98,36 +151,59 @@ measure() {
   printf '\n'
 }
 
-# link_layouts WORKDIR OBJECTS_GLOB LIBS: the layouts from WORKDIR/train.prf.
+# link_layouts WORKDIR LIBS: the layouts from WORKDIR/train-*.prf.
 link_layouts() {
   local work=$1 libs=$2
-  local objs=("$work"/obj/*.o)
+  local objs=("$work"/obj/*.o) prfs=("${merge[@]}" "$work"/train-*.prf)
   mkdir -p "$work/layouts"
-  "$lorgen" -q "$work/train.prf" "$work/layouts/probe-link" "${objs[@]}" \
+  "$lorgen" -q "${prfs[@]}" "$work/layouts/probe-link" "${objs[@]}" \
     -o "$work/lorgen.lor" --ld-script "$work/lorgen.ld" --report "$work/lorgen.txt"
-  "$lorgen" callgraph -q "$work/train.prf" "$work/layouts/probe-link" "${objs[@]}" \
+  "$lorgen" callgraph -q "${prfs[@]}" "$work/layouts/probe-link" "${objs[@]}" \
     -o "$work/lorgen.cg"
   gcc "${objs[@]}" $libs -o "$work/layouts/gnu-default"
   gcc -fuse-ld=lld "${objs[@]}" $libs -o "$work/layouts/lld-default"
   gcc -fuse-ld=lld -Wl,--call-graph-ordering-file="$work/lorgen.cg" -Wl,--no-warn-symbol-ordering \
     "${objs[@]}" $libs -o "$work/layouts/lld-c3"
-  "$lorgen" -q --no-place "$work/train.prf" "$work/layouts/probe-link" "${objs[@]}" \
+  "$lorgen" -q --no-place "${prfs[@]}" "$work/layouts/probe-link" "${objs[@]}" \
     --ld-script "$work/lorgen-cliques-noplace.ld"
   gcc "${objs[@]}" $libs -Wl,-T,"$work/lorgen-cliques-noplace.ld" \
     -o "$work/layouts/lorgen-cliques-noplace"
   for algorithm in cliques c3 pettis-hansen hot-first; do
-    "$lorgen" -q --algorithm "$algorithm" "$work/train.prf" "$work/layouts/probe-link" \
+    "$lorgen" -q --algorithm "$algorithm" "${prfs[@]}" "$work/layouts/probe-link" \
       "${objs[@]}" --ld-script "$work/lorgen-$algorithm.ld"
     gcc "${objs[@]}" $libs -Wl,-T,"$work/lorgen-$algorithm.ld" \
       -o "$work/layouts/lorgen-$algorithm"
   done
 }
 
+# tracer_objects WORK: the example tracer, built without instrumentation, to link into
+# WORK/prog-prof.
+tracer_objects() {
+  gcc -O2 -I"$root/loaders" -I"$root/src" -c "$root/examples/tracer/lgtrace.c" -o "$1/lgtrace.o"
+  gcc -O2 -I"$root/loaders" -I"$root/src" -c "$root/loaders/prf_write.c" -o "$1/prf_write.o"
+}
+
+# bench_program NAME: build, profile, link and measure one program.
+bench_program() {
+  local name=$1 work=$build/bench-$1 libs= start=$SECONDS
+  rm -rf "$work" && mkdir -p "$work/obj" "$work/prof" "$work/layouts"
+  make_runners "$work"
+  tracer_objects "$work"
+  "${name}_build" "$work"
+  "${name}_train" "$work/run-prof" >/dev/null
+  gcc "$work"/obj/*.o $libs -o "$work/layouts/probe-link"
+  link_layouts "$work" "$libs"
+  measure "$title" "$work" "${name}_eval"
+  printf '(%s: %d s to build, profile, link and measure)\n' "$name" $((SECONDS - start))
+}
+
 # ---- lua5.4 -----------------------------------------------------------------------------------
-lua_bench() {
-  local work=$build/bench-lua src=$cache/lua5.4
+lua_build() {
+  local work=$1 src=$cache/lua5.4
   fetch_source lua5.4 "$src"
-  rm -rf "$work" && mkdir -p "$work/obj" "$work/prof" "$work/layouts" "$work/inc"
+  title="lua5.4 $(debian_version lua5.4)"
+  libs="-lm -ldl"
+  mkdir -p "$work/inc"
   # Debian's patches include a header its build generates.
   echo "#define DEB_HOST_MULTIARCH \"$(gcc -dumpmachine)\"" >"$work/inc/lua5.4-deb-multiarch.h"
   local cflags="-O2 -ffunction-sections -DLUA_USE_POSIX -DLUA_USE_DLOPEN -I$src/src -I$work/inc"
@@ -136,14 +212,174 @@ lua_bench() {
     gcc $cflags -c "$f" -o "$work/obj/$(basename "${f%.c}").o"
     gcc $cflags -finstrument-functions -c "$f" -o "$work/prof/$(basename "${f%.c}").o"
   done
-  gcc -O2 -I"$root/loaders" -I"$root/src" -c "$root/examples/tracer/lgtrace.c" -o "$work/lgtrace.o"
-  gcc -O2 -I"$root/loaders" -I"$root/src" -c "$root/loaders/prf_write.c" -o "$work/prf_write.o"
-  gcc "$work"/prof/*.o "$work/lgtrace.o" "$work/prf_write.o" -lm -ldl -o "$work/lua-prof"
-  LGTRACE_OUT="$work/train.prf" "$work/lua-prof" "$root/tests/bench/lua/train.lua" >/dev/null
-  gcc "$work"/obj/*.o -lm -ldl -o "$work/layouts/probe-link"
-  link_layouts "$work" "-lm -ldl"
-  measure "lua5.4 $(basename "$(ls "$cache"/src/lua5.4_*.dsc | head -1)" .dsc)" "$work" \
-    "$root/tests/bench/lua/eval.lua"
+  gcc "$work"/prof/*.o "$work/lgtrace.o" "$work/prf_write.o" $libs -o "$work/prog-prof"
+}
+lua_train() { "$1" "$root/tests/bench/lua/train.lua"; }
+lua_eval() { "$1" "$root/tests/bench/lua/eval.lua"; }
+
+# ---- xz-utils: liblzma and the xz command, linked statically ----------------------------------
+# Built without autotools: the config.h below holds what xz-utils' configure finds on Debian 12
+# x86-64 with --disable-threads --disable-nls (threads off because the tracer records one thread;
+# xz 5.4 compresses with one thread by default anyway). The sources are those that configure
+# selects for that configuration. liblzma is linked into the program as objects instead of the
+# shared library Debian ships, so that lorgen can order both.
+xz_build() {
+  local work=$1 src=$cache/xz-utils
+  fetch_source xz-utils "$src"
+  title="xz-utils $(debian_version xz-utils)"
+  libs=
+  mkdir -p "$work/inc" "$work/data" "$work/tmp"
+  local version
+  version=$(sed -n 's/^#define LZMA_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' \
+    "$src/src/liblzma/api/lzma/version.h" | paste -sd.)
+  cat >"$work/inc/config.h" <<EOF
+#define _GNU_SOURCE 1
+#define ASSUME_RAM 128
+#define NDEBUG 1
+#define PACKAGE "xz"
+#define PACKAGE_NAME "XZ Utils"
+#define PACKAGE_VERSION "$version"
+#define PACKAGE_STRING "XZ Utils $version"
+#define PACKAGE_TARNAME "xz"
+#define PACKAGE_BUGREPORT "xz@tukaani.org"
+#define PACKAGE_URL "https://tukaani.org/xz/"
+#define VERSION "$version"
+#define SIZEOF_SIZE_T 8
+#define STDC_HEADERS 1
+#define HAVE_CHECK_CRC32 1
+#define HAVE_CHECK_CRC64 1
+#define HAVE_CHECK_SHA256 1
+#define HAVE_ENCODERS 1
+#define HAVE_DECODERS 1
+#define HAVE_ENCODER_LZMA1 1
+#define HAVE_ENCODER_LZMA2 1
+#define HAVE_ENCODER_DELTA 1
+#define HAVE_ENCODER_X86 1
+#define HAVE_ENCODER_POWERPC 1
+#define HAVE_ENCODER_IA64 1
+#define HAVE_ENCODER_ARM 1
+#define HAVE_ENCODER_ARMTHUMB 1
+#define HAVE_ENCODER_ARM64 1
+#define HAVE_ENCODER_SPARC 1
+#define HAVE_DECODER_LZMA1 1
+#define HAVE_DECODER_LZMA2 1
+#define HAVE_DECODER_DELTA 1
+#define HAVE_DECODER_X86 1
+#define HAVE_DECODER_POWERPC 1
+#define HAVE_DECODER_IA64 1
+#define HAVE_DECODER_ARM 1
+#define HAVE_DECODER_ARMTHUMB 1
+#define HAVE_DECODER_ARM64 1
+#define HAVE_DECODER_SPARC 1
+#define HAVE_LZIP_DECODER 1
+#define HAVE_MF_HC3 1
+#define HAVE_MF_HC4 1
+#define HAVE_MF_BT2 1
+#define HAVE_MF_BT3 1
+#define HAVE_MF_BT4 1
+#define HAVE_CPUID_H 1
+#define HAVE_IMMINTRIN_H 1
+#define HAVE_USABLE_CLMUL 1
+#define HAVE__MM_MOVEMASK_EPI8 1
+#define HAVE_FUNC_ATTRIBUTE_CONSTRUCTOR 1
+#define HAVE___BUILTIN_ASSUME_ALIGNED 1
+#define HAVE___BUILTIN_BSWAPXX 1
+#define HAVE_VISIBILITY 1
+#define HAVE_FCNTL_H 1
+#define HAVE_FUTIMENS 1
+#define HAVE_GETOPT_H 1
+#define HAVE_GETOPT_LONG 1
+#define HAVE_INTTYPES_H 1
+#define HAVE_LIMITS_H 1
+#define HAVE_MBRTOWC 1
+#define HAVE_POSIX_FADVISE 1
+#define HAVE_PROGRAM_INVOCATION_NAME 1
+#define HAVE_STDBOOL_H 1
+#define HAVE__BOOL 1
+#define HAVE_STDINT_H 1
+#define HAVE_STDIO_H 1
+#define HAVE_STDLIB_H 1
+#define HAVE_STRINGS_H 1
+#define HAVE_STRING_H 1
+#define HAVE_STRUCT_STAT_ST_ATIM_TV_NSEC 1
+#define HAVE_SYS_PARAM_H 1
+#define HAVE_SYS_STAT_H 1
+#define HAVE_SYS_TIME_H 1
+#define HAVE_SYS_TYPES_H 1
+#define HAVE_UINTPTR_T 1
+#define HAVE_UNISTD_H 1
+#define HAVE_WCHAR_H 1
+#define HAVE_WCWIDTH 1
+#define TUKLIB_CPUCORES_SCHED_GETAFFINITY 1
+#define TUKLIB_FAST_UNALIGNED_ACCESS 1
+#define TUKLIB_PHYSMEM_SYSCONF 1
+EOF
+  local cflags=(-O2 -ffunction-sections -DHAVE_CONFIG_H -I"$work/inc" -I"$src/src/common"
+                -I"$src/src/liblzma/api")
+  local d f
+  for d in common check lz rangecoder lzma delta simple; do cflags+=(-I"$src/src/liblzma/$d"); done
+  xz_compile() { # SOURCE OBJECT FLAGS...
+    local source=$1 object=$2
+    shift 2
+    gcc "${cflags[@]}" "$@" -c "$source" -o "$work/obj/$object"
+    gcc "${cflags[@]}" "$@" -finstrument-functions -c "$source" -o "$work/prof/$object"
+  }
+  for f in "$src"/src/liblzma/{common,check,lz,rangecoder,lzma,delta,simple}/*.c \
+           "$src/src/common/tuklib_physmem.c"; do
+    case $(basename "$f") in
+      *_small.c | *_tablegen.c | hardware_cputhreads.c | outqueue.c | *_mt.c) continue ;;
+    esac
+    xz_compile "$f" "lzma-$(basename "${f%.c}").o" -DTUKLIB_SYMBOL_PREFIX=lzma_
+  done
+  for f in "$src"/src/xz/*.c "$src"/src/common/tuklib_{open_stdxxx,progname,exit,mbstr_width,mbstr_fw}.c; do
+    xz_compile "$f" "xz-$(basename "${f%.c}").o" -DLOCALEDIR=\"/usr/share/locale\"
+  done
+  gcc "$work"/prof/*.o "$work/lgtrace.o" "$work/prf_write.o" -o "$work/prog-prof"
+
+  # The data, the same on every run. TRAIN: xz-utils' own C sources (1.4 MB). EVAL: its
+  # translations (0.8 MB of natural-language text) and a synthetic web-server log (1.3 MB) from
+  # a fixed-seed Lehmer generator (exact in any awk's doubles).
+  (cd "$src" && find src -name '*.[ch]' | LC_ALL=C sort | xargs cat) >"$work/data/src.txt"
+  (cd "$src" && ls po/*.po | LC_ALL=C sort | xargs cat) >"$work/data/po.txt"
+  awk 'BEGIN {
+    x = 20251122
+    split("GET GET GET GET POST HEAD PUT", method, " ")
+    split("/ /index.html /api/v1/items /api/v1/users /static/app.js /static/style.css " \
+          "/images/logo.png /login /search /feed.xml", path, " ")
+    split("200 200 200 200 200 304 301 404 500", status, " ")
+    for (i = 0; i < 12000; i++) {
+      x = (x * 48271) % 2147483647; a = x % 256
+      x = (x * 48271) % 2147483647; b = x % 256
+      x = (x * 48271) % 2147483647; t = x % 86400
+      x = (x * 48271) % 2147483647; r = x
+      printf "10.%d.%d.%d - - [22/Nov/2026:%02d:%02d:%02d +0000] \"%s %s?id=%d HTTP/1.1\" %s %d \"-\" \"agent/%d.%d\"\n",
+        a, b, r % 200, int(t / 3600), int(t / 60) % 60, t % 60, method[1 + r % 7],
+        path[1 + int(r / 7) % 10], r % 100000, status[1 + int(r / 70) % 9], 200 + r % 50000,
+        1 + int(r / 700) % 9, int(r / 7000) % 10
+    }
+  }' >"$work/data/log.txt"
+}
+# TRAIN: compress the C sources at the default level (-6: binary-tree match finder, normal
+# parser) and decompress them.
+xz_train() {
+  local run=$1 data=$build/bench-xz/data tmp=$build/bench-xz/tmp
+  "$run" -q -c -6 "$data/src.txt" >"$tmp/train.xz"
+  "$run" -q -dc "$tmp/train.xz" >"$tmp/train.out"
+  cmp "$data/src.txt" "$tmp/train.out" >&2 || return 1
+  md5sum <"$tmp/train.xz"
+}
+# EVAL: other data and other settings: the translations at -7 (a larger dictionary), the log at
+# -2 (hash-chain match finder and the fast parser, which TRAIN never runs), then one process
+# decompressing both.
+xz_eval() {
+  local run=$1 data=$build/bench-xz/data tmp=$build/bench-xz/tmp
+  "$run" -q -c -7 "$data/po.txt" >"$tmp/po.xz"
+  "$run" -q -c -2 "$data/log.txt" >"$tmp/log.xz"
+  "$run" -q -dc "$tmp/po.xz" "$tmp/log.xz" >"$tmp/eval.out"
+  cat "$data/po.txt" "$data/log.txt" | cmp - "$tmp/eval.out" >&2 || return 1
+  cat "$tmp/po.xz" "$tmp/log.xz" | md5sum
 }
 
-lua_bench
+for p in "${selected[@]}"; do
+  bench_program "$p"
+done
