@@ -7,6 +7,8 @@ packages=(
   build-essential cmake pkg-config          # build
   libigraph-dev libelf-dev libcmocka-dev libexpat1-dev  # libraries
   binutils valgrind python3 lld             # linkers and tools the tests use
+  clang libclang-rt-14-dev strace           # tests/fuzz (libFuzzer); errors.sh watches opens
+  chromium                                  # loads --report-html in tests/e2e/report_html.sh
   gcc-sh4-linux-gnu binutils-sh4-linux-gnu libc6-dev-sh4-cross  # SH-4 cross builds
   gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi
   gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu libc6-dev-riscv64-cross  # runs under qemu

@@ -1,15 +1,12 @@
 /* emit_ld.c - GNU ld linker-script outputs; see emit_ld.h. */
 #include "emit_ld.h"
 
+#include "linkname.h"
 #include "strmap.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Prefixes GCC's -freorder-functions puts before a function's name in its section name
- * (gcc/varasm.cc default_function_section); "" is the plain .text.NAME. */
-static const char *const gcc_prefixes[] = {"", "hot.", "unlikely.", "startup.", "exit."};
 
 /* The object part of a pattern: "util.o" for a plain file, "libx.a:util.o" for an archive
  * member written as "path/libx.a(util.o)". Leading directories are dropped and replaced by '*'
@@ -32,31 +29,36 @@ static void write_object_pattern(const char *object, FILE *out)
     }
 }
 
-void lg_emit_ld_pattern(const lg_lor_fn_t *f, bool qualify, FILE *out)
+lg_err_t lg_emit_ld_pattern(const lg_lor_fn_t *f, bool qualify, FILE *out)
 {
+    char *names[LG_LINKNAME_MAX_SECTIONS];
+    size_t n = lg_linkname_sections(f, names);
+    if (n == 0)
+        return LG_ENOMEM;
     if (qualify && f->object != NULL)
         write_object_pattern(f->object, out);
     else
         fputc('*', out);
     fputc('(', out);
-    if (f->section != NULL && !(f->flags & LG_FN_SECTION_INFERRED)) {
-        fputs(f->section, out);
-    } else {
-        for (size_t i = 0; i < sizeof gcc_prefixes / sizeof *gcc_prefixes; i++)
-            fprintf(out, "%s.text.%s%s", i ? " " : "", gcc_prefixes[i], f->symbol);
-    }
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%s%s", i ? " " : "", names[i]);
     fputc(')', out);
+    lg_linkname_free(names, n);
+    return LG_OK;
 }
 
-/* Marks the functions whose section name another listed function also has (or whose symbol
- * is known to be shared by same-named statics): their patterns must name the object. */
-static lg_err_t mark_shared_names(const lg_lor_t *lor, bool *qualify)
+/* Marks the functions whose pattern must name the object: the section name is shared with
+ * another listed function, the symbol with another function of the program, or the section is a
+ * plain .text that names no function. */
+static lg_err_t mark_qualified(const lg_lor_t *lor, bool *qualify)
 {
     lg_strmap_t first_with;
     lg_strmap_init(&first_with);
     for (size_t i = 0; i < lor->nfns; i++) {
         const lg_lor_fn_t *f = &lor->fns[i];
-        qualify[i] = (f->flags & LG_FN_AMBIGUOUS_NAME) != 0;
+        qualify[i] = (f->flags & LG_FN_AMBIGUOUS_NAME) != 0 ||
+                     (f->section != NULL && !(f->flags & LG_FN_SECTION_INFERRED) &&
+                      !lg_linkname_is_own_section(f->section));
         const char *key = f->section ? f->section : f->symbol;
         uint32_t first;
         if (!lg_strmap_put(&first_with, key, (uint32_t)i, &first)) {
@@ -70,12 +72,45 @@ static lg_err_t mark_shared_names(const lg_lor_t *lor, bool *qualify)
     return LG_OK;
 }
 
-static lg_err_t write_body(const lg_lor_t *lor, const char *indent, FILE *out)
+/* One function's pattern as a string (malloc'd), or NULL when it must not be written: pinned,
+ * or a plain .text section whose object is unknown (the pattern would take every object's). */
+static char *pattern_text(const lg_lor_fn_t *f, bool qualify, lg_diag_t *d, lg_err_t *err)
+{
+    if (f->flags & LG_LOR_FN_PINNED)
+        return NULL;
+    if (qualify && f->object == NULL && f->section != NULL &&
+        !(f->flags & LG_FN_SECTION_INFERRED) && !lg_linkname_is_own_section(f->section)) {
+        lg_diag_add(d, LG_WARNING, "",
+                    "'%s' is in a section named %s and its object file is unknown: naming the "
+                    "section would move every object's %s, so it is left out",
+                    f->symbol, f->section, f->section);
+        return NULL;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *s = open_memstream(&text, &len);
+    if (s == NULL) {
+        *err = LG_ENOMEM;
+        return NULL;
+    }
+    lg_err_t e = lg_emit_ld_pattern(f, qualify, s);
+    if (fclose(s) != 0 || e != LG_OK) {
+        free(text);
+        *err = LG_ENOMEM;
+        return NULL;
+    }
+    return text;
+}
+
+static lg_err_t write_body(const lg_lor_t *lor, const char *indent, FILE *out, lg_diag_t *d)
 {
     bool *qualify = calloc(lor->nfns ? lor->nfns : 1, sizeof *qualify);
     if (qualify == NULL)
         return LG_ENOMEM;
-    lg_err_t err = mark_shared_names(lor, qualify);
+    lg_strmap_t written; /* patterns already written: the linker takes a section once */
+    lg_strmap_init(&written);
+    char **texts = calloc(lor->nfns ? lor->nfns : 1, sizeof *texts);
+    lg_err_t err = texts ? mark_qualified(lor, qualify) : LG_ENOMEM;
     /* The cache offsets the placement chose hold only from an address aligned to the way size. */
     if (err == LG_OK && lor->section_align > 1)
         fprintf(out, "%s. = ALIGN(%" PRIu64 ");\n", indent, lor->section_align);
@@ -86,34 +121,57 @@ static lg_err_t write_body(const lg_lor_t *lor, const char *indent, FILE *out)
                 (cl->flags & LG_CLIQUE_FILLER) ? ", never-executed code placed as filler" : "");
         if (cl->pad_before > 0)
             fprintf(out, "%s. = . + %" PRIu64 ";\n", indent, cl->pad_before);
-        for (size_t i = cl->first; i < cl->first + cl->count; i++) {
-            fputs(indent, out);
-            lg_emit_ld_pattern(&lor->fns[i], qualify[i], out);
-            fputc('\n', out);
+        for (size_t i = cl->first; i < cl->first + cl->count && err == LG_OK; i++) {
+            texts[i] = pattern_text(&lor->fns[i], qualify[i], d, &err);
+            uint32_t first;
+            if (texts[i] == NULL)
+                continue;
+            if (!lg_strmap_put(&written, texts[i], (uint32_t)i, &first))
+                err = LG_ENOMEM;
+            else if (first == i)
+                fprintf(out, "%s%s\n", indent, texts[i]);
         }
     }
+    lg_strmap_destroy(&written);
+    for (size_t i = 0; texts != NULL && i < lor->nfns; i++)
+        free(texts[i]);
+    free(texts);
     free(qualify);
     return err;
 }
 
-lg_err_t lg_emit_ld_script(const lg_lor_t *lor, FILE *out)
+lg_err_t lg_emit_ld_script(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
 {
     fputs("/* Link order written by lorgen. Use with the default linker script:\n"
           " *   gcc ... -Wl,-T,THIS_FILE\n"
           " * The ordered functions go to their own output section, inserted before .text. */\n"
           "SECTIONS\n{\n  " LG_LD_OUTPUT_SECTION " :\n  {\n",
           out);
-    LG_CHECK(write_body(lor, "    ", out));
+    LG_CHECK(write_body(lor, "    ", out, d));
     fputs("  }\n}\nINSERT BEFORE .text;\n", out);
     return ferror(out) ? LG_EIO : LG_OK;
 }
 
-lg_err_t lg_emit_ld_include(const lg_lor_t *lor, FILE *out)
+lg_err_t lg_emit_ld_include(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
 {
     fputs("/* Link order written by lorgen. INCLUDE this file inside the .text output section of\n"
           " * your linker script, after the code that must come first (vectors, entry) and\n"
           " * before the catch-all *(.text .text.*). */\n",
           out);
-    LG_CHECK(write_body(lor, "", out));
+    LG_CHECK(write_body(lor, "", out, d));
+    return ferror(out) ? LG_EIO : LG_OK;
+}
+
+lg_err_t lg_emit_ld_ordering(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
+{
+    fputs("/* Link order written by lorgen, for GNU ld 2.43 or later:\n"
+          " *   gcc ... -Wl,--section-ordering-file,THIS_FILE\n"
+          " * ld puts these lines first in the " LG_LD_ORDERING_SECTION
+          " output section of the script in use, so\n"
+          " * with a board script whose .text starts with the reset vector or entry code, use\n"
+          " * lorgen's --ld-include form instead. */\n" LG_LD_ORDERING_SECTION " :\n{\n",
+          out);
+    LG_CHECK(write_body(lor, "  ", out, d));
+    fputs("}\n", out);
     return ferror(out) ? LG_EIO : LG_OK;
 }

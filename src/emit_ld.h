@@ -1,6 +1,6 @@
 /* emit_ld.h - GNU ld linker-script outputs written from a checked .LOR.
  *
- * Two forms:
+ * Three forms:
  *   script    a complete -T script for use with the default linker script on hosted targets:
  *             `gcc ... -Wl,-T,app.ld`. It declares an output section .text.lorgen holding the
  *             ordered functions and INSERTs it before .text, so the default script still places
@@ -9,12 +9,16 @@
  *   include   only the input-section lines, for `INCLUDE app-order.ld` inside the .text output
  *             section of a custom (embedded) script, after whatever must come first (vectors,
  *             entry code) and before the catch-all `*(.text .text.*)`.
+ *   ordering  for binutils 2.43 and later: `gcc ... -Wl,--section-ordering-file,app.ord`. The
+ *             file maps input sections to an output section that the script in use already has
+ *             (`.text : { ... }`, no SECTIONS); ld puts these lines before that section's own.
  *
  * Each function becomes one input-section description. An exact section (read from the objects)
- * is named as it is; an inferred one names every prefix GCC may have chosen:
+ * is named as it is; an inferred one names every variant GCC may have chosen (linkname.h):
  *   *(.text.foo .text.hot.foo .text.unlikely.foo .text.startup.foo .text.exit.foo)
- * A section name that several same-named statics share is qualified by its object file
- * (*util.o(.text.helper)) when the object is known.
+ * The pattern names the object file (*util.o(.text.helper)) when the section name alone would
+ * take other functions too: same-named statics, and a plain .text. Pinned functions (entry
+ * code, sections outside .text) are left out, and a pattern already written is not repeated.
  */
 #ifndef LG_EMIT_LD_H
 #define LG_EMIT_LD_H
@@ -28,11 +32,16 @@
 /* Name of the output section the script form creates. */
 #define LG_LD_OUTPUT_SECTION ".text.lorgen"
 
-lg_err_t lg_emit_ld_script(const lg_lor_t *lor, FILE *out);
-lg_err_t lg_emit_ld_include(const lg_lor_t *lor, FILE *out);
+/* Name of the output section the ordering form adds to: the one every script has. */
+#define LG_LD_ORDERING_SECTION ".text"
+
+lg_err_t lg_emit_ld_script(const lg_lor_t *lor, FILE *out, lg_diag_t *d);
+lg_err_t lg_emit_ld_include(const lg_lor_t *lor, FILE *out, lg_diag_t *d);
+lg_err_t lg_emit_ld_ordering(const lg_lor_t *lor, FILE *out, lg_diag_t *d);
 
 /* Writes the input-section description of one function (no indentation, no newline);
- * qualify: name its object file, to take it apart from same-named sections of other objects. */
-void lg_emit_ld_pattern(const lg_lor_fn_t *f, bool qualify, FILE *out);
+ * qualify: name its object file, to take it apart from same-named sections of other objects.
+ * Returns LG_ENOMEM when memory ran out. */
+lg_err_t lg_emit_ld_pattern(const lg_lor_fn_t *f, bool qualify, FILE *out);
 
 #endif

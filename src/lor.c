@@ -1,6 +1,7 @@
 /* lor.c - the .LOR link-order file: model, writer, reader and check against the ELF. */
 #include "lor.h"
 
+#include "bind.h"
 #include "mem.h"
 #include "strmap.h"
 
@@ -633,6 +634,30 @@ static int64_t find_fn(const lg_program_t *prog, const lg_strmap_t *by_symbol,
     return pick;
 }
 
+/* The only program function with f's name once clone suffixes (.constprop.N, .isra.N, ...)
+ * are ignored on both sides; for statics, the one of f's object or source file. -1 when there is
+ * none or the choice is not clear. */
+static int64_t find_clone(const lg_program_t *prog, const lg_lor_fn_t *f)
+{
+    size_t base = lg_clone_base_len(f->symbol);
+    int64_t pick = -1;
+    size_t found = 0;
+    for (size_t i = 0; i < prog->nfns; i++) {
+        const lg_fn_t *fn = &prog->fns[i];
+        if (lg_clone_base_len(fn->symbol) != base || strncmp(fn->symbol, f->symbol, base) != 0)
+            continue;
+        /* Same-named statics: skip the ones another object or source file holds. */
+        if (f->object != NULL && fn->object != NULL &&
+            strcmp(base_of(f->object), base_of(fn->object)) != 0)
+            continue;
+        if (f->source != NULL && fn->source_file != NULL && strcmp(f->source, fn->source_file) != 0)
+            continue;
+        pick = (int64_t)i;
+        found++;
+    }
+    return found == 1 ? pick : -1;
+}
+
 lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path, lg_diag_t *d)
 {
     lg_strmap_t by_symbol;
@@ -650,12 +675,41 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
         snprintf(where, sizeof where, "%s:%zu", path, f->line);
         size_t count;
         int64_t k = find_fn(prog, &by_symbol, next, f, &count);
+        if (k < 0 && (k = find_clone(prog, f)) >= 0) {
+            /* GCC numbers its clones per build: foo.constprop.0 may be foo.constprop.1 now. */
+            lg_diag_add(d, LG_WARNING, where,
+                        "function '%s' is now '%s' in the ELF inputs (clone suffixes change "
+                        "between builds): using it",
+                        f->symbol, prog->fns[k].symbol);
+            char *renamed = strdup(prog->fns[k].symbol);
+            if (renamed == NULL) {
+                err = LG_ENOMEM;
+                break;
+            }
+            free(f->symbol);
+            f->symbol = renamed;
+            free(f->section); /* named after the old clone */
+            f->section = NULL;
+        }
         if (k < 0) {
             lg_diag_add(d, LG_ERROR, where, "function '%s' is not in the ELF inputs", f->symbol);
             unknown++;
             continue;
         }
         const lg_fn_t *fn = &prog->fns[k];
+        /* The objects say where the function is now; a section the .LOR names (guessed, or
+         * from another build: .text.foo that became .text.unlikely.foo) would match nothing. */
+        bool exact_now = !(fn->flags & LG_FN_SECTION_INFERRED);
+        if (f->section != NULL && exact_now && strcmp(f->section, fn->section) != 0) {
+            if (!(f->flags & LG_FN_SECTION_INFERRED))
+                lg_diag_add(d, LG_NOTE, where,
+                            "function '%s' is in section %s now, not %s: using %s", f->symbol,
+                            fn->section, f->section, fn->section);
+            free(f->section);
+            f->section = NULL;
+        }
+        if (exact_now)
+            f->flags &= ~(uint32_t)LG_FN_SECTION_INFERRED;
         if (f->size != 0 && f->size != fn->size)
             lg_diag_add(d, LG_WARNING, where,
                         "function '%s' was %" PRIu64 " bytes, the ELF now says %" PRIu64,

@@ -1,29 +1,38 @@
 /* main.c - the lorgen command line. The only place that prints or exits.
  *
- *   lorgen [options] PROFILE... ELF... -o OUT.lor [--ld-script F] [--ld-include F] [--report F]
- *   lorgen script FILE.lor ELF... [--ld-script F] [--ld-include F]
- *   lorgen callgraph PROFILE... [ELF...] -o FILE
+ *   lorgen [options] PROFILE... ELF... -o OUT.lor [LINKER OUTPUTS] [--report F]
+ *   lorgen script FILE.lor ELF... [LINKER OUTPUTS]
+ *   lorgen check FILE.lor RELINKED-ELF [OBJECTS...]
+ *   lorgen callgraph PROFILE... [ELF...] [-o FILE] [--dot FILE] [--graphml FILE]
  *   lorgen eval PROFILE... ELF... [--lor FILE]
  *   lorgen formats
  *
  * Inputs are told apart by content: ELF files and ar archives are program inputs, anything else
  * must be a profile in a known format (or the one --format names for the next profile).
- * Exit status: 0 success, 1 bad input or failed output, 2 bad usage.
+ * LINKER OUTPUTS: --ld-script (--ld), --ld-include, --section-ordering, --gold, --lld.
+ * Exit status: 0 success, 1 bad input or failed output, 2 bad usage, 3 (check only) the order
+ * did not take effect.
  */
 #include "algorithms.h"
 #include "bind.h"
 #include "diag.h"
 #include "elfsym.h"
 #include "emit_callgraph.h"
+#include "emit_graph.h"
 #include "emit_ld.h"
+#include "emit_order.h"
 #include "estimate.h"
 #include "layout.h"
+#include "linkcheck.h"
+#include "linkname.h"
 #include "lor.h"
 #include "outfile.h"
 #include "placement.h"
 #include "profile.h"
 #include "registry.h"
 #include "report.h"
+#include "report_html.h"
+#include "report_json.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -36,6 +45,8 @@
 
 #define EXIT_BAD_INPUT 1
 #define EXIT_USAGE 2
+/* lorgen check: the linked ELF does not hold the functions in the order the .LOR asks. */
+#define EXIT_NOT_IN_ORDER 3
 
 /* Largest --weight: beyond it a profile's counts would saturate the 64-bit counters. */
 #define LG_WEIGHT_MAX 1e6
@@ -52,10 +63,10 @@ static int g_verbosity = 1;
 #define LG_PROGRESS_INTERVAL_MS 250
 
 static const char usage_text[] =
-    "usage: lorgen [options] PROFILE... ELF... -o OUT.lor [--ld-script F] [--ld-include F]\n"
-    "              [--report F]\n"
-    "       lorgen script FILE.lor ELF... [--ld-script F] [--ld-include F]\n"
-    "       lorgen callgraph PROFILE... [ELF...] -o FILE\n"
+    "usage: lorgen [options] PROFILE... ELF... -o OUT.lor [LINKER OUTPUTS] [--report F]\n"
+    "       lorgen script FILE.lor ELF... [LINKER OUTPUTS]\n"
+    "       lorgen check FILE.lor RELINKED-ELF [OBJECTS...]\n"
+    "       lorgen callgraph PROFILE... [ELF...] [-o FILE] [--dot F] [--graphml F]\n"
     "       lorgen eval PROFILE... ELF... [--lor FILE]\n"
     "       lorgen formats\n"
     "\n"
@@ -68,7 +79,15 @@ static const char usage_text[] =
     "  --ld-script FILE       GNU ld script for the default linker script: -Wl,-T,FILE\n"
     "                         (--ld is the same)\n"
     "  --ld-include FILE      input-section lines to INCLUDE inside .text of a custom script\n"
+    "  --section-ordering FILE  GNU ld 2.43+: -Wl,--section-ordering-file,FILE\n"
+    "  --gold FILE            gold: -Wl,--section-ordering-file,FILE (input-section names)\n"
+    "  --lld FILE             lld: -Wl,--symbol-ordering-file,FILE (symbol names)\n"
     "  --report FILE          the clique report for people\n"
+    "  --report-html FILE     the same as one HTML page: cache map before and after,\n"
+    "                         sortable cliques, call graph of the hot code\n"
+    "  --report-json FILE     the same facts for tools (docs/report-json.md)\n"
+    "  --dot FILE             callgraph: the weighted call graph for Graphviz\n"
+    "  --graphml FILE         callgraph: the weighted call graph as GraphML (Gephi)\n"
     "Ordering:\n"
     "  --algorithm NAME       cliques (call-proximity cliques, cache-sized), c3 (lld's\n"
     "                         C3/hfsort), pettis-hansen, hot-first, input (keep the ELF's\n"
@@ -231,7 +250,14 @@ typedef struct options {
     const char *output;
     const char *ld_script;
     const char *ld_include;
+    const char *section_ordering; /* GNU ld >= 2.43 --section-ordering-file fragment */
+    const char *gold;             /* gold --section-ordering-file list */
+    const char *lld;              /* lld --symbol-ordering-file list */
     const char *report;
+    const char *report_html;
+    const char *report_json;
+    const char *dot;     /* callgraph: Graphviz DOT */
+    const char *graphml; /* callgraph: GraphML */
     lg_geometry_t geometry;
     size_t rows;
     bool normalize; /* scale merged profiles to one volume (default), see lg_bind_normalize */
@@ -276,7 +302,7 @@ static size_t parse_count(const char *option, const char *text)
 
 static bool is_command(const char *word)
 {
-    static const char *const commands[] = {"script", "callgraph", "formats", "eval"};
+    static const char *const commands[] = {"script", "callgraph", "formats", "eval", "check"};
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (strcmp(word, commands[i]) == 0)
             return true;
@@ -364,7 +390,9 @@ static void parse_args(int argc, char **argv, options_t *o)
         static const char *const with_value[] = {
             "-o",           "--output",    "--ld-script", "--ld",     "--ld-include", "--report",
             "--cache-size", "--line-size", "--ways",      "--format", "-n",           "--rows",
-            "--weight",     "--event",     "--algorithm", "--lor",    "--bin-version"};
+            "--weight",     "--event",     "--algorithm", "--lor",    "--bin-version",
+            "--section-ordering", "--gold", "--lld", "--report-html", "--report-json", "--dot",
+            "--graphml"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
             known = known || strcmp(name, with_value[k]) == 0;
@@ -381,8 +409,22 @@ static void parse_args(int argc, char **argv, options_t *o)
             o->ld_script = value;
         else if (strcmp(name, "--ld-include") == 0)
             o->ld_include = value;
+        else if (strcmp(name, "--section-ordering") == 0)
+            o->section_ordering = value;
+        else if (strcmp(name, "--gold") == 0)
+            o->gold = value;
+        else if (strcmp(name, "--lld") == 0)
+            o->lld = value;
         else if (strcmp(name, "--report") == 0)
             o->report = value;
+        else if (strcmp(name, "--report-html") == 0)
+            o->report_html = value;
+        else if (strcmp(name, "--report-json") == 0)
+            o->report_json = value;
+        else if (strcmp(name, "--dot") == 0)
+            o->dot = value;
+        else if (strcmp(name, "--graphml") == 0)
+            o->graphml = value;
         else if (strcmp(name, "--cache-size") == 0)
             o->geometry.cache_size = parse_size(name, value);
         else if (strcmp(name, "--line-size") == 0)
@@ -572,7 +614,7 @@ typedef struct output {
  * write fails, none is renamed and existing outputs stay as they were. */
 static int write_outputs(output_t *outs, size_t n, lg_diag_t *d)
 {
-    lg_outfile_t files[8];
+    lg_outfile_t files[16];
     memset(files, 0, sizeof files);
     lg_err_t err = LG_OK;
     for (size_t i = 0; i < n && err == LG_OK; i++) {
@@ -605,20 +647,54 @@ static lg_err_t write_lor(const void *ctx, FILE *out, lg_diag_t *d)
 
 static lg_err_t write_ld_script(const void *ctx, FILE *out, lg_diag_t *d)
 {
-    (void)d;
-    return lg_emit_ld_script(ctx, out);
+    return lg_emit_ld_script(ctx, out, d);
 }
 
 static lg_err_t write_ld_include(const void *ctx, FILE *out, lg_diag_t *d)
 {
-    (void)d;
-    return lg_emit_ld_include(ctx, out);
+    return lg_emit_ld_include(ctx, out, d);
+}
+
+static lg_err_t write_ld_ordering(const void *ctx, FILE *out, lg_diag_t *d)
+{
+    return lg_emit_ld_ordering(ctx, out, d);
+}
+
+static lg_err_t write_gold(const void *ctx, FILE *out, lg_diag_t *d)
+{
+    return lg_emit_gold_sections(ctx, out, d);
+}
+
+static lg_err_t write_lld(const void *ctx, FILE *out, lg_diag_t *d)
+{
+    return lg_emit_lld_symbols(ctx, out, d);
+}
+
+static bool wants_linker_output(const options_t *o)
+{
+    return o->ld_script != NULL || o->ld_include != NULL || o->section_ordering != NULL ||
+           o->gold != NULL || o->lld != NULL;
 }
 
 static lg_err_t write_report(const void *ctx, FILE *out, lg_diag_t *d)
 {
     (void)d;
     return lg_report_write(ctx, out);
+}
+
+static lg_err_t write_report_html(const void *ctx, FILE *out, lg_diag_t *d)
+{
+    return lg_report_write_html(ctx, out, d);
+}
+
+static lg_err_t write_report_json(const void *ctx, FILE *out, lg_diag_t *d)
+{
+    return lg_report_write_json(ctx, out, d);
+}
+
+static bool wants_report(const options_t *o)
+{
+    return o->report != NULL || o->report_html != NULL || o->report_json != NULL;
 }
 
 /* ---- Estimates ------------------------------------------------------------------------------ */
@@ -658,8 +734,10 @@ static void warn_unbound(const lg_program_t *prog)
 
 static int cmd_optimize(const options_t *o)
 {
-    if (o->output == NULL && o->ld_script == NULL && o->ld_include == NULL && o->report == NULL)
-        usage_error("nothing to write: give -o FILE.lor, --ld-script, --ld-include or --report");
+    if (o->output == NULL && !wants_linker_output(o) && !wants_report(o))
+        usage_error("nothing to write: give -o FILE.lor, a linker output (--ld-script, "
+                    "--ld-include, --section-ordering, --gold, --lld) or a report (--report, "
+                    "--report-html, --report-json)");
     lg_diag_t d;
     lg_diag_init(&d);
     if (lg_geometry_check(&o->geometry, &d) != LG_OK) {
@@ -715,24 +793,32 @@ static int cmd_optimize(const options_t *o)
     }
     if (status == 0) {
         lg_report_input_t report = {&prog, &layout, &lor, binds, in.nprofiles, o->normalize,
-                                    o->rows, 0, 0};
-        if (o->report != NULL) {
+                                    o->rows, 0, 0, false};
+        if (wants_report(o)) {
             lg_estimate_t before, after;
             lg_estimate_init(&before);
             lg_estimate_init(&after);
             if (estimate_pair(&prog, &layout, &o->geometry, &before, &after, &d)) {
                 report.misses_before = before.misses;
                 report.misses_after = after.misses;
+                report.estimated = true;
             }
             lg_estimate_destroy(&before);
             lg_estimate_destroy(&after);
             flush_diag(&d);
         }
+        if (wants_linker_output(o))
+            lg_linkname_resolve(&lor, &prog, &d);
         output_t outs[] = {
             {o->output, write_lor, &lor},
             {o->ld_script, write_ld_script, &lor},
             {o->ld_include, write_ld_include, &lor},
+            {o->section_ordering, write_ld_ordering, &lor},
+            {o->gold, write_gold, &lor},
+            {o->lld, write_lld, &lor},
             {o->report, write_report, &report},
+            {o->report_html, write_report_html, &report},
+            {o->report_json, write_report_json, &report},
         };
         status = write_outputs(outs, sizeof outs / sizeof *outs, &d);
         progress("%zu cliques, %zu functions placed", layout.ncliques, lor.nfns);
@@ -789,8 +875,9 @@ static int cmd_script(const options_t *o)
 {
     if (o->ninputs < 2)
         usage_error("script: expected FILE.lor and the ELF file(s) to check it against");
-    if (o->ld_script == NULL && o->ld_include == NULL && o->output == NULL)
-        usage_error("script: nothing to write: give --ld-script, --ld-include or -o");
+    if (!wants_linker_output(o) && o->output == NULL)
+        usage_error("script: nothing to write: give --ld-script, --ld-include, "
+                    "--section-ordering, --gold, --lld or -o");
     const char *lor_path = o->inputs[0].path;
     size_t len;
     char *text = read_text_file(lor_path, &len);
@@ -818,13 +905,85 @@ static int cmd_script(const options_t *o)
         status = EXIT_BAD_INPUT;
     flush_diag(&d);
     if (status == 0) {
+        if (wants_linker_output(o))
+            lg_linkname_resolve(&lor, &prog, &d);
         output_t outs[] = {
             {o->output, write_lor, &lor},
             {o->ld_script, write_ld_script, &lor},
             {o->ld_include, write_ld_include, &lor},
+            {o->section_ordering, write_ld_ordering, &lor},
+            {o->gold, write_gold, &lor},
+            {o->lld, write_lld, &lor},
         };
         status = write_outputs(outs, sizeof outs / sizeof *outs, &d);
     }
+    lg_program_destroy(&prog);
+    if (in.profiles != NULL || in.elf.nfiles > 0)
+        free_inputs(&in);
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+    return status;
+}
+
+/* lorgen check: reads the relinked ELF back and says, per function of the .LOR, whether it
+ * landed in the asked order. Rows go to standard output, then one summary line. */
+static int cmd_check(const options_t *o)
+{
+    if (o->ninputs < 2)
+        usage_error("check: expected FILE.lor, the relinked ELF and optionally its objects");
+    const char *lor_path = o->inputs[0].path;
+    size_t len;
+    char *text = read_text_file(lor_path, &len);
+    if (text == NULL)
+        return EXIT_BAD_INPUT;
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_lor_t lor;
+    lg_lor_init(&lor);
+    int status = lg_lor_parse(text, len, lor_path, &lor, &d) == LG_OK ? 0 : EXIT_BAD_INPUT;
+    free(text);
+    flush_diag(&d);
+    options_t elf_only = *o;
+    elf_only.inputs = o->inputs + 1;
+    elf_only.ninputs = o->ninputs - 1;
+    inputs_t in;
+    memset(&in, 0, sizeof in);
+    if (status == 0)
+        status = load_inputs(&elf_only, &in, false, &d);
+    lg_program_t prog;
+    lg_program_init(&prog);
+    if (status == 0 && lg_bind(NULL, 0, &in.elf, &prog, &d) != LG_OK)
+        status = EXIT_BAD_INPUT;
+    lg_linkcheck_t check;
+    lg_linkcheck_init(&check);
+    if (status == 0) {
+        /* The writers' notes about pinned functions were given when the scripts were written;
+         * here the rows say it. */
+        lg_diag_t quiet;
+        lg_diag_init(&quiet);
+        lg_linkname_resolve(&lor, &prog, &quiet);
+        lg_diag_destroy(&quiet);
+        if (lg_linkcheck_run(&lor, &prog, &in.elf, &check, &d) != LG_OK)
+            status = EXIT_BAD_INPUT;
+    }
+    flush_diag(&d);
+    if (status == 0) {
+        for (size_t r = 0; r < check.nrows; r++) {
+            const lg_landed_t *row = &check.rows[r];
+            char addr[24] = "-";
+            if (row->address != UINT64_MAX)
+                snprintf(addr, sizeof addr, "0x%" PRIx64, row->address);
+            printf("%-10s %-18s %-14s %s%s%s\n", lg_landing_name(row->status), addr,
+                   row->output_section ? row->output_section : "-", lor.fns[row->fn].symbol,
+                   *row->reason ? ": " : "", row->reason);
+        }
+        printf("lorgen check: %zu of %zu functions landed in the asked order, %zu did not, %zu "
+               "left in place or moved with another\n",
+               check.in_order, check.nrows, check.failed, check.pinned);
+        if (check.failed > 0)
+            status = EXIT_NOT_IN_ORDER;
+    }
+    lg_linkcheck_destroy(&check);
     lg_program_destroy(&prog);
     if (in.profiles != NULL || in.elf.nfiles > 0)
         free_inputs(&in);
@@ -847,10 +1006,29 @@ static lg_err_t write_callgraph(const void *ctx, FILE *out, lg_diag_t *d)
     return lg_emit_callgraph_profiles(c->binds, c->in->nprofiles, out, d);
 }
 
+static lg_err_t write_graph(const callgraph_ctx_t *c, lg_graph_format_t format, FILE *out,
+                            lg_diag_t *d)
+{
+    if (c->prog != NULL)
+        return lg_emit_graph_program(c->prog, format, out, d);
+    return lg_emit_graph_profiles(c->binds, c->in->nprofiles, format, out, d);
+}
+
+static lg_err_t write_dot(const void *ctx, FILE *out, lg_diag_t *d)
+{
+    return write_graph(ctx, LG_GRAPH_DOT, out, d);
+}
+
+static lg_err_t write_graphml(const void *ctx, FILE *out, lg_diag_t *d)
+{
+    return write_graph(ctx, LG_GRAPH_GRAPHML, out, d);
+}
+
 static int cmd_callgraph(const options_t *o)
 {
-    if (o->output == NULL)
-        usage_error("callgraph: give -o FILE (or -o - for standard output)");
+    if (o->output == NULL && o->dot == NULL && o->graphml == NULL)
+        usage_error("callgraph: give -o FILE (or -o - for standard output), --dot FILE or "
+                    "--graphml FILE");
     lg_diag_t d;
     lg_diag_init(&d);
     inputs_t in;
@@ -873,8 +1051,10 @@ static int cmd_callgraph(const options_t *o)
     }
     if (status == 0) {
         callgraph_ctx_t ctx = {&in, binds, bound ? &prog : NULL};
-        output_t outs[] = {{o->output, write_callgraph, &ctx}};
-        status = write_outputs(outs, 1, &d);
+        output_t outs[] = {{o->output, write_callgraph, &ctx},
+                           {o->dot, write_dot, &ctx},
+                           {o->graphml, write_graphml, &ctx}};
+        status = write_outputs(outs, sizeof outs / sizeof *outs, &d);
     }
     free(binds);
     lg_program_destroy(&prog);
@@ -990,6 +1170,8 @@ int main(int argc, char **argv)
         status = cmd_callgraph(&o);
     } else if (strcmp(o.command, "eval") == 0) {
         status = cmd_eval(&o);
+    } else if (strcmp(o.command, "check") == 0) {
+        status = cmd_check(&o);
     } else {
         status = cmd_formats();
     }

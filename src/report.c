@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include "prf.h"
+#include "report_model.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -10,35 +11,12 @@
 /* Widest a function-name column grows before longer names overflow it, in characters. */
 #define LG_REPORT_NAME_WIDTH_MAX 48
 #define LG_REPORT_NAME_WIDTH_MIN 8
-/* Marks functions that are in no clique in the per-function clique index. */
-#define NO_CLIQUE UINT32_MAX
+/* Width of the "caller -> callee" column of the call tables, in characters. */
+#define LG_REPORT_PAIR_WIDTH 60
 
-typedef struct edge_row {
-    const lg_arc_t *arc;
-    uint32_t other_clique; /* for boundary rows: the clique on the other side, or NO_CLIQUE */
-    bool outgoing;         /* for boundary rows: the caller is inside */
-} edge_row_t;
-
-static const lg_program_t *g_prog; /* qsort context */
-
-static int cmp_rows(const void *a, const void *b)
+static size_t rows_shown(const lg_report_input_t *in, size_t n)
 {
-    const lg_arc_t *x = ((const edge_row_t *)a)->arc, *y = ((const edge_row_t *)b)->arc;
-    if (x->weight != y->weight)
-        return x->weight > y->weight ? -1 : 1;
-    int c = strcmp(g_prog->fns[x->caller].symbol, g_prog->fns[y->caller].symbol);
-    if (c != 0)
-        return c;
-    c = strcmp(g_prog->fns[x->callee].symbol, g_prog->fns[y->callee].symbol);
-    if (c != 0)
-        return c;
-    return x->caller != y->caller ? (x->caller < y->caller ? -1 : 1)
-                                  : (x->callee < y->callee ? -1 : x->callee > y->callee);
-}
-
-static double pct(uint64_t part, uint64_t whole)
-{
-    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+    return in->max_rows && n > in->max_rows ? in->max_rows : n;
 }
 
 static int name_width(const lg_program_t *prog, const uint32_t *fns, size_t n)
@@ -58,8 +36,8 @@ static void write_inputs(const lg_report_input_t *in, FILE *out)
     for (size_t i = 0; i < in->nprofiles; i++) {
         const lg_profile_t *p = in->profiles[i].profile;
         fprintf(out, "  profile  %s: %s, %s profile, %zu functions", p->path ? p->path : "?",
-                p->format ? p->format : "?",
-                p->kind == LG_PROFILE_TRACE ? "trace" : "statistical", p->nfuncs);
+                p->format ? p->format : "?", p->kind == LG_PROFILE_TRACE ? "trace" : "statistical",
+                p->nfuncs);
         if (p->kind == LG_PROFILE_TRACE)
             fprintf(out, ", %" PRIu64 " call records", p->call_records);
         if (p->has_call_edges)
@@ -87,33 +65,36 @@ static void write_inputs(const lg_report_input_t *in, FILE *out)
     fputc('\n', out);
 }
 
-static void write_summary(const lg_report_input_t *in, uint64_t total_hits, FILE *out)
+static void write_summary(const lg_report_input_t *in, const lg_report_model_t *m, FILE *out)
 {
     const lg_program_t *prog = in->prog;
     const lg_layout_t *layout = in->layout;
     const lg_geometry_t *g = &layout->geometry;
-    uint64_t hot_bytes = 0;
-    for (size_t c = 0; c < layout->ncliques; c++)
-        hot_bytes += layout->cliques[c].bytes;
-    uint32_t sets = g->line_size && g->ways ? g->cache_size / g->line_size / g->ways : 0;
     fputs("Summary\n", out);
     fprintf(out, "  %-32s %zu\n", "functions in the ELF inputs", prog->nfns);
     fprintf(out, "  %-32s %zu\n", "profiled functions bound", prog->nprofiled);
     fprintf(out, "  %-32s %zu\n", "profiled functions unbound", prog->nunbound);
     fprintf(out, "  %-32s %zu\n", "executed but not movable", layout->nexcluded);
     fprintf(out, "  %-32s %zu\n", "never executed (input order)", layout->ncold);
-    fprintf(out, "  %-32s %" PRIu32 " bytes, %" PRIu32 "-byte lines, %" PRIu32 "-way, %" PRIu32
-                 " sets\n",
-            "cache", g->cache_size, g->line_size, g->ways, sets);
+    fprintf(out,
+            "  %-32s %" PRIu32 " bytes, %" PRIu32 "-byte lines, %" PRIu32 "-way, %" PRIu32
+            " sets\n",
+            "cache", g->cache_size, g->line_size, g->ways, m->sets);
     fprintf(out, "  %-32s %s\n", "algorithm", layout->algorithm ? layout->algorithm : "cliques");
     fprintf(out, "  %-32s %zu\n", "cliques", layout->ncliques);
-    fprintf(out, "  %-32s %" PRIu64 " bytes (%.1f%% of the cache)\n", "hot code", hot_bytes,
-            pct(hot_bytes, g->cache_size));
-    fprintf(out, "  %-32s %" PRIu64 "\n", "total hits of bound functions", total_hits);
-    if (in->misses_before > 0 || in->misses_after > 0)
-        fprintf(out, "  %-32s %" PRIu64 " -> %" PRIu64 " (x%.2f; replay estimate, see lorgen eval)\n",
+    fprintf(out, "  %-32s %" PRIu64 " bytes (%.1f%% of the cache)\n", "hot code", m->hot_bytes,
+            lg_report_pct(m->hot_bytes, g->cache_size));
+    fprintf(out, "  %-32s %" PRIu64 "\n", "total hits of bound functions", m->total_hits);
+    if (in->estimated)
+        fprintf(out,
+                "  %-32s %" PRIu64 " -> %" PRIu64 " (x%.2f; replay estimate, see lorgen eval)\n",
                 "estimated misses, ELF -> new", in->misses_before, in->misses_after,
                 in->misses_before ? (double)in->misses_after / (double)in->misses_before : 0.0);
+    else
+        fprintf(out,
+                "  %-32s not estimated: the ELF inputs give no addresses (give the linked "
+                "program)\n",
+                "estimated misses, ELF -> new");
     if (!prog->has_call_edges)
         fputs("  note: the profiles have no call information; cliques group functions by\n"
               "        hotness only\n",
@@ -125,42 +106,72 @@ static void write_summary(const lg_report_input_t *in, uint64_t total_hits, FILE
     fputc('\n', out);
 }
 
-/* Moves the k first rows in cmp_rows order to rows[0..k), sorted. Keeps a sorted window of the
- * best k seen: a row worse than the window's last is rejected with one comparison, so this is
- * about O(n) for the few rows a report shows. */
-static void select_top(edge_row_t *rows, size_t n, size_t k)
+static const lg_layout_t *g_layout; /* qsort context for cmp_cliques */
+
+static int cmp_cliques(const void *a, const void *b)
 {
-    qsort(rows, k, sizeof *rows, cmp_rows);
-    for (size_t i = k; i < n; i++) {
-        if (cmp_rows(&rows[i], &rows[k - 1]) >= 0)
-            continue;
-        edge_row_t row = rows[i];
-        size_t j = k - 1;
-        while (j > 0 && cmp_rows(&row, &rows[j - 1]) < 0) {
-            rows[j] = rows[j - 1];
-            j--;
-        }
-        rows[j] = row;
-    }
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    uint64_t hx = g_layout->cliques[x].hits, hy = g_layout->cliques[y].hits;
+    if (hx != hy)
+        return hx > hy ? -1 : 1;
+    return x < y ? -1 : x > y;
 }
 
-static void write_edge_table(const lg_program_t *prog, edge_row_t *rows, size_t n,
-                             size_t max_rows, bool boundary, FILE *out)
+/* The cliques by hits: the overview before the blocks, which follow in link order. */
+static lg_err_t write_clique_table(const lg_report_input_t *in, const lg_report_model_t *m,
+                                   FILE *out)
 {
-    g_prog = prog;
-    size_t shown = max_rows && n > max_rows ? max_rows : n;
+    const lg_layout_t *layout = in->layout;
+    size_t n = layout->ncliques;
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    if (order == NULL)
+        return LG_ENOMEM;
+    for (size_t c = 0; c < n; c++)
+        order[c] = c;
+    g_layout = layout;
+    qsort(order, n, sizeof *order, cmp_cliques);
+    uint64_t cache = layout->geometry.cache_size;
+    fputs("Cliques by hits (blocks below in link order)\n", out);
+    fprintf(out, "  %-8s %9s %12s %7s %16s %7s\n", "clique", "functions", "bytes", "cache", "hits",
+            "share");
+    size_t shown = rows_shown(in, n), nfns = 0;
+    uint64_t rest_bytes = 0, rest_hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        const lg_clique_t *cl = &layout->cliques[order[i]];
+        nfns += cl->nfns;
+        if (i >= shown) {
+            rest_bytes += cl->bytes;
+            rest_hits += cl->hits;
+            continue;
+        }
+        fprintf(out, "  %-8zu %9zu %12" PRIu64 " %6.1f%% %16" PRIu64 " %6.1f%%\n", order[i] + 1,
+                cl->nfns, cl->bytes, lg_report_pct(cl->bytes, cache), cl->hits,
+                lg_report_pct(cl->hits, m->total_hits));
+    }
     if (shown < n)
-        select_top(rows, n, shown);
-    else
-        qsort(rows, n, sizeof *rows, cmp_rows);
+        fprintf(out, "  [%zu more cliques: %" PRIu64 " bytes, %" PRIu64 " hits]\n", n - shown,
+                rest_bytes, rest_hits);
+    fprintf(out, "  %-8s %9zu %12" PRIu64 " %6.1f%% %16" PRIu64 " %6.1f%%\n\n", "TOTAL", nfns,
+            m->all_bytes, lg_report_pct(m->all_bytes, cache), m->total_hits,
+            m->total_hits ? 100.0 : 0.0);
+    free(order);
+    return LG_OK;
+}
+
+static void write_edge_table(const lg_report_input_t *in, lg_report_row_t *rows, size_t n,
+                             bool boundary, FILE *out)
+{
+    const lg_program_t *prog = in->prog;
+    size_t shown = rows_shown(in, n);
+    lg_report_sort_rows(prog, rows, n, shown);
     for (size_t i = 0; i < shown; i++) {
         const lg_arc_t *a = rows[i].arc;
         char pair[1024];
         snprintf(pair, sizeof pair, "%s -> %s", prog->fns[a->caller].symbol,
                  prog->fns[a->callee].symbol);
-        fprintf(out, "    %-60s %12" PRIu64, pair, a->weight);
+        fprintf(out, "    %-*s %12" PRIu64, LG_REPORT_PAIR_WIDTH, pair, a->weight);
         if (boundary) {
-            if (rows[i].other_clique == NO_CLIQUE)
+            if (rows[i].other_clique == LG_REPORT_NO_CLIQUE)
                 fputs("  (outside the cliques)", out);
             else
                 fprintf(out, "  (%s clique %" PRIu32 ")", rows[i].outgoing ? "to" : "from",
@@ -169,78 +180,64 @@ static void write_edge_table(const lg_program_t *prog, edge_row_t *rows, size_t 
         fputc('\n', out);
     }
     if (shown < n)
-        fprintf(out, "    [%zu more]\n", n - shown);
+        fprintf(out, "    [%zu more, weight %" PRIu64 "]\n", n - shown,
+                lg_report_rows_weight(rows + shown, n - shown));
 }
 
-/* Buckets every arc by the clique(s) it touches, in one pass: rows[first[c]..first[c+1]) are
- * clique c's, inside rows first (ninside[c] of them), then the boundary rows. An arc between two
- * cliques is a boundary row of both. O(arcs). */
-typedef struct clique_rows {
-    edge_row_t *rows;
-    size_t *first;   /* ncliques + 1 offsets */
-    size_t *ninside; /* per clique */
-} clique_rows_t;
-
-static lg_err_t bucket_rows(const lg_program_t *prog, size_t ncliques, const uint32_t *clique_of,
-                            clique_rows_t *out)
+/* One clique's functions, hottest first, with their offset in the clique (link order). */
+static lg_err_t write_members(const lg_report_input_t *in, const lg_clique_t *cl, FILE *out)
 {
-    size_t *fill = calloc(ncliques ? ncliques : 1, sizeof *fill);
-    out->first = calloc(ncliques + 1, sizeof *out->first);
-    out->ninside = calloc(ncliques ? ncliques : 1, sizeof *out->ninside);
-    out->rows = malloc((2 * prog->narcs + 1) * sizeof *out->rows);
-    if (!fill || !out->first || !out->ninside || !out->rows) {
-        free(fill);
+    const lg_program_t *prog = in->prog;
+    size_t n = cl->nfns;
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    uint64_t *offsets = malloc((n ? n : 1) * sizeof *offsets);
+    if (order == NULL || offsets == NULL) {
+        free(order);
+        free(offsets);
         return LG_ENOMEM;
     }
-    for (size_t i = 0; i < prog->narcs; i++) {
-        uint32_t from = clique_of[prog->arcs[i].caller], to = clique_of[prog->arcs[i].callee];
-        if (from != NO_CLIQUE)
-            out->first[from + 1]++;
-        if (to != NO_CLIQUE && to != from)
-            out->first[to + 1]++;
-        if (from != NO_CLIQUE && from == to)
-            out->ninside[from]++;
-    }
-    for (size_t c = 0; c < ncliques; c++)
-        out->first[c + 1] += out->first[c];
-    /* Inside rows fill each slice from its start, boundary rows from after the inside ones. */
-    size_t *boundary = calloc(ncliques ? ncliques : 1, sizeof *boundary);
-    if (boundary == NULL) {
-        free(fill);
-        return LG_ENOMEM;
-    }
-    for (size_t i = 0; i < prog->narcs; i++) {
-        const lg_arc_t *a = &prog->arcs[i];
-        uint32_t from = clique_of[a->caller], to = clique_of[a->callee];
-        if (from != NO_CLIQUE && from == to) {
-            out->rows[out->first[from] + fill[from]++] = (edge_row_t){a, NO_CLIQUE, true};
+    lg_report_members_by_hits(prog, cl, order);
+    lg_report_clique_offsets(prog, cl, offsets);
+    int w = name_width(prog, cl->fns, n);
+    fprintf(out, "  %-*s %10s %10s %14s %7s  %s\n", w, "function", "offset", "bytes", "hits",
+            "share", "section");
+    size_t shown = rows_shown(in, n);
+    uint64_t bytes = 0, rest_bytes = 0, rest_hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        const lg_fn_t *fn = &prog->fns[cl->fns[order[i]]];
+        bytes += fn->size;
+        if (i >= shown) {
+            rest_bytes += fn->size;
+            rest_hits += fn->hits;
             continue;
         }
-        if (from != NO_CLIQUE)
-            out->rows[out->first[from] + out->ninside[from] + boundary[from]++] =
-                (edge_row_t){a, to, true};
-        if (to != NO_CLIQUE)
-            out->rows[out->first[to] + out->ninside[to] + boundary[to]++] =
-                (edge_row_t){a, from, false};
+        fprintf(out, "  %-*s %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %6.1f%%  %s%s\n", w,
+                fn->symbol, offsets[order[i]], fn->size, fn->hits,
+                lg_report_pct(fn->hits, cl->hits), fn->section,
+                (fn->flags & LG_FN_SECTION_INFERRED) ? " (inferred)" : "");
     }
-    free(fill);
-    free(boundary);
+    if (shown < n)
+        fprintf(out, "  [%zu more: %" PRIu64 " bytes, %" PRIu64 " hits]\n", n - shown, rest_bytes,
+                rest_hits);
+    fprintf(out,
+            "  %-*s %10s %10" PRIu64 " %14" PRIu64 " %6.1f%%  (%" PRIu64 " bytes with alignment)\n",
+            w, "TOTAL", "", bytes, cl->hits, cl->hits ? 100.0 : 0.0, cl->bytes);
+    free(order);
+    free(offsets);
     return LG_OK;
 }
 
-static lg_err_t write_cliques(const lg_report_input_t *in, const uint32_t *clique_of,
-                              uint64_t total_hits, FILE *out)
+static lg_err_t write_cliques(const lg_report_input_t *in, const lg_report_model_t *m, FILE *out)
 {
-    const lg_program_t *prog = in->prog;
     const lg_layout_t *layout = in->layout;
-    clique_rows_t cr = {0};
-    lg_err_t err = bucket_rows(prog, layout->ncliques, clique_of, &cr);
+    lg_err_t err = LG_OK;
     for (size_t c = 0; c < layout->ncliques && err == LG_OK; c++) {
         const lg_clique_t *cl = &layout->cliques[c];
-        fprintf(out, "Clique %zu   %" PRIu64 " bytes   %.1f%% of the cache   %" PRIu64
-                     " hits   %.1f%% of all hits",
-                c + 1, cl->bytes, pct(cl->bytes, layout->geometry.cache_size), cl->hits,
-                pct(cl->hits, total_hits));
+        fprintf(out,
+                "Clique %zu   %" PRIu64 " bytes   %.1f%% of the cache   %" PRIu64
+                " hits   %.1f%% of all hits",
+                c + 1, cl->bytes, lg_report_pct(cl->bytes, layout->geometry.cache_size), cl->hits,
+                lg_report_pct(cl->hits, m->total_hits));
         if (cl->flags & LG_CLIQUE_OVERSIZED)
             fputs("   LARGER THAN THE CACHE", out);
         if (cl->flags & LG_CLIQUE_NO_CALLS)
@@ -250,85 +247,87 @@ static lg_err_t write_cliques(const lg_report_input_t *in, const uint32_t *cliqu
         if (cl->pad_before > 0)
             fprintf(out, "   (%" PRIu64 " bytes of padding before it)", cl->pad_before);
         fputc('\n', out);
-        int w = name_width(prog, cl->fns, cl->nfns);
-        fprintf(out, "  %-*s %10s %14s %7s  %s\n", w, "function", "bytes", "hits", "share",
-                "section");
-        uint64_t bytes = 0;
-        for (size_t i = 0; i < cl->nfns; i++) {
-            const lg_fn_t *fn = &prog->fns[cl->fns[i]];
-            bytes += fn->size;
-            fprintf(out, "  %-*s %10" PRIu64 " %14" PRIu64 " %6.1f%%  %s%s\n", w, fn->symbol,
-                    fn->size, fn->hits, pct(fn->hits, cl->hits), fn->section,
-                    (fn->flags & LG_FN_SECTION_INFERRED) ? " (inferred)" : "");
-        }
-        fprintf(out, "  %-*s %10" PRIu64 " %14" PRIu64 " %6.1f%%  (%" PRIu64
-                     " bytes with alignment)\n",
-                w, "TOTAL", bytes, cl->hits, 100.0, cl->bytes);
-        edge_row_t *rows = cr.rows + cr.first[c];
-        size_t nin = cr.ninside[c], nacross = cr.first[c + 1] - cr.first[c] - nin;
+        err = write_members(in, cl, out);
+        lg_report_row_t *rows = m->rows + m->first[c];
+        size_t nin = m->ninside[c], nacross = m->first[c + 1] - m->first[c] - nin;
         if (nin > 0) {
-            fprintf(out, "  calls inside%*s %12s\n", 52, "", "weight");
-            write_edge_table(prog, rows, nin, in->max_rows, false, out);
+            fprintf(out, "  %-*s %12s\n", LG_REPORT_PAIR_WIDTH + 2, "calls inside", "weight");
+            write_edge_table(in, rows, nin, false, out);
         }
         if (nacross > 0) {
-            fprintf(out, "  calls across its boundary%*s %12s\n", 39, "", "weight");
-            write_edge_table(prog, rows + nin, nacross, in->max_rows, true, out);
+            fprintf(out, "  %-*s %12s\n", LG_REPORT_PAIR_WIDTH + 2, "calls across its boundary",
+                    "weight");
+            write_edge_table(in, rows + nin, nacross, true, out);
         }
         fputc('\n', out);
     }
-    free(cr.rows);
-    free(cr.first);
-    free(cr.ninside);
     return err;
 }
 
-static void write_left_out(const lg_report_input_t *in, FILE *out)
+static const lg_program_t *g_excluded_prog; /* qsort context for cmp_excluded */
+
+static int cmp_excluded(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint64_t hx = g_excluded_prog->fns[x].hits, hy = g_excluded_prog->fns[y].hits;
+    if (hx != hy)
+        return hx > hy ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static lg_err_t write_left_out(const lg_report_input_t *in, FILE *out)
 {
     const lg_program_t *prog = in->prog;
     const lg_layout_t *layout = in->layout;
     fputs("Left out\n", out);
-    size_t rows = in->max_rows ? in->max_rows : SIZE_MAX;
     if (prog->nunbound == 0 && layout->nexcluded == 0)
         fputs("  every profiled function was bound and placed\n", out);
-    for (size_t i = 0; i < prog->nunbound && i < rows; i++)
+    size_t shown = rows_shown(in, prog->nunbound);
+    for (size_t i = 0; i < shown; i++)
         fprintf(out, "  unbound      %-32s %12" PRIu64 " hits  %s\n", prog->unbound[i].name,
                 prog->unbound[i].hits, prog->unbound[i].reason);
-    if (prog->nunbound > rows)
-        fprintf(out, "  [%zu more unbound]\n", prog->nunbound - rows);
-    for (size_t i = 0; i < layout->nexcluded && i < rows; i++) {
-        const lg_fn_t *fn = &prog->fns[layout->excluded[i]];
+    if (shown < prog->nunbound)
+        fprintf(out, "  [%zu more unbound]\n", prog->nunbound - shown);
+    /* Hottest first, like every other table. */
+    size_t n = layout->nexcluded;
+    uint32_t *excluded = malloc((n ? n : 1) * sizeof *excluded);
+    if (excluded == NULL)
+        return LG_ENOMEM;
+    if (n > 0)
+        memcpy(excluded, layout->excluded, n * sizeof *excluded);
+    g_excluded_prog = prog;
+    qsort(excluded, n, sizeof *excluded, cmp_excluded);
+    shown = rows_shown(in, n);
+    for (size_t i = 0; i < shown; i++) {
+        const lg_fn_t *fn = &prog->fns[excluded[i]];
         fprintf(out, "  not movable  %-32s %12" PRIu64 " hits  %s: %s\n", fn->symbol, fn->hits,
                 fn->section, lg_fn_unmovable_reason(fn));
     }
-    if (layout->nexcluded > rows)
-        fprintf(out, "  [%zu more not movable]\n", layout->nexcluded - rows);
-    fprintf(out, "  cold         %zu functions never executed keep their input order after the "
-                 "cliques\n",
+    if (shown < n)
+        fprintf(out, "  [%zu more not movable]\n", n - shown);
+    free(excluded);
+    fprintf(out,
+            "  cold         %zu functions never executed keep their input order after the "
+            "cliques\n",
             layout->ncold);
+    return LG_OK;
 }
 
 lg_err_t lg_report_write(const lg_report_input_t *in, FILE *out)
 {
-    const lg_program_t *prog = in->prog;
-    const lg_layout_t *layout = in->layout;
-    uint32_t *clique_of = malloc((prog->nfns ? prog->nfns : 1) * sizeof *clique_of);
-    if (clique_of == NULL)
-        return LG_ENOMEM;
-    for (size_t i = 0; i < prog->nfns; i++)
-        clique_of[i] = NO_CLIQUE;
-    uint64_t total_hits = 0;
-    for (size_t c = 0; c < layout->ncliques; c++) {
-        for (size_t i = 0; i < layout->cliques[c].nfns; i++)
-            clique_of[layout->cliques[c].fns[i]] = (uint32_t)c;
-        total_hits += layout->cliques[c].hits;
-    }
+    lg_report_model_t m;
+    lg_err_t err = lg_report_model_build(in, &m);
+    if (err != LG_OK)
+        return err;
     fputs("lorgen clique report\n\n", out);
     write_inputs(in, out);
-    write_summary(in, total_hits, out);
-    lg_err_t err = write_cliques(in, clique_of, total_hits, out);
+    write_summary(in, &m, out);
+    err = write_clique_table(in, &m, out);
     if (err == LG_OK)
-        write_left_out(in, out);
-    free(clique_of);
+        err = write_cliques(in, &m, out);
+    if (err == LG_OK)
+        err = write_left_out(in, out);
+    lg_report_model_destroy(&m);
     if (err == LG_OK && ferror(out))
         err = LG_EIO;
     return err;

@@ -1,14 +1,18 @@
-/* test_emit.c - the writers: GNU ld script forms, lld call graph, clique report. */
+/* test_emit.c - the writers: GNU ld script forms, gold and lld lists, lld call graph, clique
+ * report. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "progbuild.h"
 #include "testutil.h"
 
 #include "emit_callgraph.h"
 #include "emit_ld.h"
+#include "emit_order.h"
+#include "linkname.h"
 #include "mem.h"
 #include "report.h"
 
@@ -71,7 +75,7 @@ static void test_include_form_patterns(void **state)
     lg_lor_t lor;
     sample(&lor);
     memout_t m;
-    assert_int_equal(lg_emit_ld_include(&lor, mem_open(&m)), LG_OK);
+    assert_int_equal(lg_emit_ld_include(&lor, mem_open(&m), NULL), LG_OK);
     const char *text = mem_close(&m);
     /* An exact section is named as it is; its object is not needed. */
     assert_non_null(strstr(text, "\n/* clique 1: 64 bytes, 100 hits */\n*(.text.hot.hot)\n"));
@@ -91,13 +95,150 @@ static void test_script_form_inserts_before_text(void **state)
     lg_lor_t lor;
     sample(&lor);
     memout_t m;
-    assert_int_equal(lg_emit_ld_script(&lor, mem_open(&m)), LG_OK);
+    assert_int_equal(lg_emit_ld_script(&lor, mem_open(&m), NULL), LG_OK);
     const char *text = mem_close(&m);
     assert_non_null(strstr(text, "SECTIONS\n{\n  .text.lorgen :\n  {\n"));
     assert_non_null(strstr(text, "    *(.text.hot.hot)\n"));
     const char *end = "  }\n}\nINSERT BEFORE .text;\n";
     assert_string_equal(text + strlen(text) - strlen(end), end);
     free(m.text);
+    lg_lor_destroy(&lor);
+}
+
+/* Entry code and sections outside .text are left out of every form; a function in a plain .text
+ * is named with its object; a pattern is written once. */
+static void pinned_sample(lg_lor_t *lor)
+{
+    lg_lor_init(lor);
+    lor->geometry = (lg_geometry_t){8192, 32, 1};
+    lor->cliques = calloc(1, sizeof *lor->cliques);
+    lor->ncliques = 1;
+    lor->cliques[0] = (lg_lor_clique_t){.first = 0, .bytes = 64, .hits = 100};
+    add_fn(lor, "_start", ".text._start", "obj/start.o", 0);
+    add_fn(lor, "init_hw", ".init", "obj/start.o", 0);
+    add_fn(lor, "alone", ".text", "obj/alone.o", 0);
+    add_fn(lor, "hot", ".text.hot.hot", "obj/x.o", 0);
+    add_fn(lor, "part", ".text.part.cold", "obj/x.o", LG_FN_LOCAL);
+    add_fn(lor, "_under", ".text._under", NULL, LG_FN_SECTION_INFERRED);
+    add_fn(lor, "split.cold", ".text.split.cold", NULL, LG_FN_SECTION_INFERRED);
+}
+
+static void test_pinned_and_qualified(void **state)
+{
+    (void)state;
+    lg_lor_t lor;
+    pinned_sample(&lor);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_linkname_resolve(&lor, NULL, &d);
+    assert_true(lg_test_diag_has(&d, LG_NOTE, "'_start' is entry code"));
+    assert_true(lg_test_diag_has(&d, LG_NOTE, "'init_hw' lives in .init"));
+    memout_t m;
+    assert_int_equal(lg_emit_ld_include(&lor, mem_open(&m), &d), LG_OK);
+    const char *text = mem_close(&m);
+    assert_null(strstr(text, "_start"));
+    assert_null(strstr(text, ".init"));
+    assert_non_null(strstr(text, "\n*alone.o(.text)\n*(.text.hot.hot)\n"));
+    /* Without a program, a leading '_' is kept as it is. */
+    assert_non_null(strstr(text, "\n*(.text._under .text.hot._under "));
+    assert_null(strstr(text, " .text.under"));
+    /* A .cold part lives in .text.unlikely.BASE. */
+    assert_non_null(strstr(text, "\n*(.text.unlikely.split)\n"));
+    free(m.text);
+    lg_diag_destroy(&d);
+    lg_lor_destroy(&lor);
+}
+
+static void test_unprefixed_when_no_other_function(void **state)
+{
+    (void)state;
+    lg_lor_t lor;
+    pinned_sample(&lor);
+    fn_spec_t fns[] = {{"_under", 16, 1, 0, 0}, {"hot", 16, 1, 0, 0}};
+    lg_program_t prog;
+    MAKE_NO_ARCS(&prog, fns);
+    lg_linkname_resolve(&lor, &prog, NULL);
+    memout_t m;
+    assert_int_equal(lg_emit_ld_include(&lor, mem_open(&m), NULL), LG_OK);
+    const char *text = mem_close(&m);
+    assert_non_null(strstr(text, " .text.exit._under .text.under .text.hot.under "));
+    free(m.text);
+    lg_program_destroy(&prog);
+    lg_lor_destroy(&lor);
+}
+
+static void test_section_ordering_form(void **state)
+{
+    (void)state;
+    lg_lor_t lor;
+    sample(&lor);
+    lor.section_align = 8192;
+    memout_t m;
+    assert_int_equal(lg_emit_ld_ordering(&lor, mem_open(&m), NULL), LG_OK);
+    const char *text = mem_close(&m);
+    /* binutils 2.43: an output-section mapping without SECTIONS, into the existing .text. */
+    assert_non_null(strstr(text, "*/\n.text :\n{\n  . = ALIGN(8192);\n"));
+    assert_non_null(strstr(text, "\n  *(.text.hot.hot)\n"));
+    assert_null(strstr(text, "SECTIONS"));
+    assert_null(strstr(text, "INSERT"));
+    const char *end = "  *libz.a:b.o(.text.helper)\n}\n";
+    assert_string_equal(text + strlen(text) - strlen(end), end);
+    free(m.text);
+    lg_lor_destroy(&lor);
+}
+
+static void test_gold_list(void **state)
+{
+    (void)state;
+    lg_lor_t lor;
+    sample(&lor);
+    lor.fns[2].flags |= LG_FN_AMBIGUOUS_NAME;
+    lor.fns[3].flags |= LG_FN_AMBIGUOUS_NAME;
+    lor.cliques[1].pad_before = 64;
+    lg_diag_t d;
+    lg_diag_init(&d);
+    memout_t m;
+    assert_int_equal(lg_emit_gold_sections(&lor, mem_open(&m), &d), LG_OK);
+    const char *text = mem_close(&m);
+    /* One name per line; inferred names every variant; same-named statics once. */
+    assert_string_equal(text, ".text.hot.hot\n.text.guess\n.text.hot.guess\n.text.unlikely.guess\n"
+                              ".text.startup.guess\n.text.exit.guess\n.text.helper\n");
+    assert_true(lg_test_diag_has(&d, LG_WARNING, "called 'helper' move together"));
+    assert_true(lg_test_diag_has(&d, LG_NOTE, "padding and alignment"));
+    free(m.text);
+    lg_diag_destroy(&d);
+    lg_lor_destroy(&lor);
+
+    pinned_sample(&lor);
+    lg_diag_init(&d);
+    lg_linkname_resolve(&lor, NULL, NULL);
+    assert_int_equal(lg_emit_gold_sections(&lor, mem_open(&m), &d), LG_OK);
+    text = mem_close(&m);
+    assert_null(strstr(text, "_start"));
+    assert_null(strstr(text, ".text\n"));
+    assert_true(lg_test_diag_has(&d, LG_WARNING, "'alone' is in a section named .text"));
+    free(m.text);
+    lg_diag_destroy(&d);
+    lg_lor_destroy(&lor);
+}
+
+static void test_lld_list(void **state)
+{
+    (void)state;
+    lg_lor_t lor;
+    sample(&lor);
+    lor.fns[2].flags |= LG_FN_AMBIGUOUS_NAME;
+    lor.fns[3].flags |= LG_FN_AMBIGUOUS_NAME;
+    lg_diag_t d;
+    lg_diag_init(&d);
+    memout_t m;
+    assert_int_equal(lg_emit_lld_symbols(&lor, mem_open(&m), &d), LG_OK);
+    const char *text = mem_close(&m);
+    assert_string_equal(text, "hot\nguess\nhelper\n");
+    assert_true(lg_test_diag_has(&d, LG_WARNING, "lld orders by symbol name"));
+    assert_false(lg_test_diag_has(&d, LG_NOTE, "padding"));
+    free(m.text);
+    lg_diag_destroy(&d);
     lg_lor_destroy(&lor);
 }
 
@@ -193,6 +334,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_include_form_patterns),
         cmocka_unit_test(test_script_form_inserts_before_text),
+        cmocka_unit_test(test_pinned_and_qualified),
+        cmocka_unit_test(test_unprefixed_when_no_other_function),
+        cmocka_unit_test(test_section_ordering_form),
+        cmocka_unit_test(test_gold_list),
+        cmocka_unit_test(test_lld_list),
         cmocka_unit_test(test_callgraph_sorted_and_merged),
         cmocka_unit_test(test_report_is_complete_and_stable),
     };

@@ -1,0 +1,121 @@
+/* emit_order.c - gold section list and lld symbol list; see emit_order.h. */
+#include "emit_order.h"
+
+#include "linkname.h"
+#include "strmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Says once that the cache placement's padding and alignment do not reach this linker. */
+static void note_lost_placement(const lg_lor_t *lor, const char *linker, lg_diag_t *d)
+{
+    bool padded = lor->section_align > 1;
+    for (size_t c = 0; c < lor->ncliques && !padded; c++)
+        padded = lor->cliques[c].pad_before > 0;
+    if (padded)
+        lg_diag_add(d, LG_NOTE, "",
+                    "%s's ordering file cannot hold the padding and alignment the cache "
+                    "placement chose: the order is kept, the cache offsets are not (use a GNU "
+                    "ld script for them)",
+                    linker);
+}
+
+/* Writes name unless it was written before; false when memory ran out. */
+static bool write_once(lg_strmap_t *written, const char *name, FILE *out)
+{
+    size_t before = written->count;
+    if (!lg_strmap_put(written, name, (uint32_t)before, NULL))
+        return false;
+    if (written->count > before)
+        fprintf(out, "%s\n", name);
+    return true;
+}
+
+lg_err_t lg_emit_gold_sections(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
+{
+    note_lost_placement(lor, "gold", d);
+    /* The map keeps pointers to its keys: every name stays alive until the end. */
+    char **all = calloc(lor->nfns * LG_LINKNAME_MAX_SECTIONS + 1, sizeof *all);
+    if (all == NULL)
+        return LG_ENOMEM;
+    size_t nall = 0;
+    lg_strmap_t written;
+    lg_strmap_init(&written);
+    lg_strmap_t warned;
+    lg_strmap_init(&warned);
+    lg_err_t err = LG_OK;
+    for (size_t i = 0; i < lor->nfns && err == LG_OK; i++) {
+        const lg_lor_fn_t *f = &lor->fns[i];
+        if (f->flags & LG_LOR_FN_PINNED)
+            continue;
+        bool exact = f->section != NULL && !(f->flags & LG_FN_SECTION_INFERRED);
+        if (exact && !lg_linkname_is_own_section(f->section)) {
+            lg_diag_add(d, LG_WARNING, "",
+                        "gold orders by section name only: '%s' is in a section named %s, "
+                        "which would take every object's %s, so it is left out",
+                        f->symbol, f->section, f->section);
+            continue;
+        }
+        uint32_t first;
+        if ((f->flags & LG_FN_AMBIGUOUS_NAME) && f->object != NULL &&
+            lg_strmap_put(&warned, f->symbol, (uint32_t)i, &first) && first == i)
+            lg_diag_add(d, LG_WARNING, "",
+                        "gold orders by section name only: the static functions called '%s' "
+                        "move together, to the place of the first",
+                        f->symbol);
+        size_t n = lg_linkname_sections(f, all + nall);
+        if (n == 0) {
+            err = LG_ENOMEM;
+            break;
+        }
+        for (size_t k = 0; k < n && err == LG_OK; k++)
+            if (!write_once(&written, all[nall + k], out))
+                err = LG_ENOMEM;
+        nall += n;
+    }
+    lg_strmap_destroy(&warned);
+    lg_strmap_destroy(&written);
+    for (size_t i = 0; i < nall; i++)
+        free(all[i]);
+    free(all);
+    if (err != LG_OK)
+        return err;
+    return ferror(out) ? LG_EIO : LG_OK;
+}
+
+lg_err_t lg_emit_lld_symbols(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
+{
+    note_lost_placement(lor, "lld", d);
+    lg_strmap_t written;
+    lg_strmap_init(&written);
+    lg_strmap_t warned;
+    lg_strmap_init(&warned);
+    lg_err_t err = LG_OK;
+    for (size_t i = 0; i < lor->nfns && err == LG_OK; i++) {
+        const lg_lor_fn_t *f = &lor->fns[i];
+        if (f->flags & LG_LOR_FN_PINNED)
+            continue;
+        if (strpbrk(f->symbol, " \t\r\n\v\f") != NULL) {
+            lg_diag_add(d, LG_WARNING, "",
+                        "'%s' is left out: lld's symbol ordering file cannot hold a name with "
+                        "white space",
+                        f->symbol);
+            continue;
+        }
+        uint32_t first;
+        if ((f->flags & LG_FN_AMBIGUOUS_NAME) && f->object != NULL &&
+            lg_strmap_put(&warned, f->symbol, (uint32_t)i, &first) && first == i)
+            lg_diag_add(d, LG_WARNING, "",
+                        "lld orders by symbol name: the static functions called '%s' move "
+                        "together, to the place of the first",
+                        f->symbol);
+        if (!write_once(&written, f->symbol, out))
+            err = LG_ENOMEM;
+    }
+    lg_strmap_destroy(&warned);
+    lg_strmap_destroy(&written);
+    if (err != LG_OK)
+        return err;
+    return ferror(out) ? LG_EIO : LG_OK;
+}

@@ -1,0 +1,25 @@
+/* emit_order.h - the plain ordering lists other linkers read, written from a checked .LOR.
+ *
+ *   gold   `--section-ordering-file`: one input-section name per line, in link order. gold
+ *          matches names only (no object file), so same-named statics move together and a
+ *          function in a plain .text cannot be named at all (it is left out with a warning).
+ *          Inferred sections list every GCC variant, each on its own line.
+ *   lld    `--symbol-ordering-file`: one symbol per line; lld places the input section that
+ *          defines each symbol. lld matches local symbols too, so same-named statics move
+ *          together; functions sharing a section move with it.
+ * Both leave out pinned functions (linkname.h) and names already written. Neither list can say
+ * where a clique starts in the cache: the padding and alignment the placement chose are lost,
+ * and a note says so.
+ */
+#ifndef LG_EMIT_ORDER_H
+#define LG_EMIT_ORDER_H
+
+#include "diag.h"
+#include "lor.h"
+
+#include <stdio.h>
+
+lg_err_t lg_emit_gold_sections(const lg_lor_t *lor, FILE *out, lg_diag_t *d);
+lg_err_t lg_emit_lld_symbols(const lg_lor_t *lor, FILE *out, lg_diag_t *d);
+
+#endif

@@ -1,0 +1,414 @@
+/* linkcheck.c - reading a relinked ELF back against its .LOR; see linkcheck.h.
+ *
+ * Steps:
+ *   - find each listed function in the linked program (same-named statics by object or source
+ *     file; a renamed clone by its name without clone suffixes)
+ *   - take the longest run of found functions whose addresses rise in .LOR order: those are in
+ *     sequence, the rest are out of place and get a reason
+ *   - between two neighbours of that run, any other function is a gap
+ */
+#include "linkcheck.h"
+
+#include "bind.h"
+#include "linkname.h"
+#include "mem.h"
+#include "strmap.h"
+
+#include <elf.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NOT_FOUND_ADDRESS UINT64_MAX
+
+static const char *const landing_names[] = {"in order", "pinned",    "together", "not found",
+                                            "no match", "elsewhere", "gap"};
+
+const char *lg_landing_name(lg_landing_t status)
+{
+    return (size_t)status < sizeof landing_names / sizeof *landing_names ? landing_names[status]
+                                                                         : "?";
+}
+
+void lg_linkcheck_init(lg_linkcheck_t *c)
+{
+    memset(c, 0, sizeof *c);
+}
+
+void lg_linkcheck_destroy(lg_linkcheck_t *c)
+{
+    for (size_t i = 0; c->rows != NULL && i < c->nrows; i++) {
+        free(c->rows[i].output_section);
+        free(c->rows[i].reason);
+    }
+    free(c->rows);
+    memset(c, 0, sizeof *c);
+}
+
+static const char *base_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* True when the program function may be the one f names: no object or source file of f's
+ * contradicts it. */
+static bool same_file(const lg_lor_fn_t *f, const lg_fn_t *fn)
+{
+    if (f->object != NULL && fn->object != NULL &&
+        strcmp(base_of(f->object), base_of(fn->object)) != 0)
+        return false;
+    if (f->source != NULL && fn->source_file != NULL && strcmp(f->source, fn->source_file) != 0)
+        return false;
+    return true;
+}
+
+/* The program function f names, or -1: by symbol, then by name without clone suffixes when
+ * exactly one function answers. */
+static int64_t find_linked(const lg_program_t *p, const lg_strmap_t *by_symbol,
+                           const uint32_t *next, const lg_lor_fn_t *f)
+{
+    uint32_t first;
+    if (lg_strmap_get(by_symbol, f->symbol, &first))
+        for (uint32_t i = first; i != UINT32_MAX; i = next[i])
+            if (same_file(f, &p->fns[i]))
+                return i;
+    size_t base = lg_clone_base_len(f->symbol), found = 0;
+    int64_t pick = -1;
+    for (size_t i = 0; i < p->nfns; i++) {
+        const lg_fn_t *fn = &p->fns[i];
+        if (lg_clone_base_len(fn->symbol) == base && strncmp(fn->symbol, f->symbol, base) == 0 &&
+            same_file(f, fn)) {
+            pick = (int64_t)i;
+            found++;
+        }
+    }
+    return found == 1 ? pick : -1;
+}
+
+/* The output section the linked ELF puts a function at address in. */
+static const char *output_section_of(const lg_elfsyms_t *elf, const lg_fn_t *fn)
+{
+    for (uint32_t i = lg_elfsyms_first(elf, fn->symbol); i != UINT32_MAX;
+         i = elf->next_same_name[i]) {
+        const lg_elfsym_t *s = &elf->syms[i];
+        const lg_elf_file_t *file = &elf->files[s->file];
+        uint64_t value = file->machine == EM_ARM ? s->value & ~(uint64_t)1 : s->value;
+        if (file->kind == LG_ELF_LINKED && value == fn->address)
+            return s->section;
+    }
+    return NULL;
+}
+
+static lg_err_t set_row(lg_landed_t *row, lg_landing_t status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static lg_err_t set_row(lg_landed_t *row, lg_landing_t status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *reason = lg_vformat(fmt, ap);
+    va_end(ap);
+    if (reason == NULL)
+        return LG_ENOMEM;
+    free(row->reason);
+    row->reason = reason;
+    row->status = status;
+    return LG_OK;
+}
+
+/* Longest strictly rising run of addr[idx[0..n)] in the given order: marks in_run[] for its
+ * members. Patience sorting with back links; O(n log n). */
+static lg_err_t longest_rising(const uint64_t *addr, const size_t *idx, size_t n, bool *in_run)
+{
+    size_t *tail = malloc((n ? n : 1) * sizeof *tail); /* tail[k]: position ending a run of k+1 */
+    size_t *back = malloc((n ? n : 1) * sizeof *back);
+    if (tail == NULL || back == NULL) {
+        free(tail);
+        free(back);
+        return LG_ENOMEM;
+    }
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t a = addr[idx[i]];
+        size_t lo = 0, hi = len;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (addr[idx[tail[mid]]] < a)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        back[i] = lo > 0 ? tail[lo - 1] : SIZE_MAX;
+        tail[lo] = i;
+        if (lo == len)
+            len++;
+    }
+    for (size_t i = len ? tail[len - 1] : SIZE_MAX; i != SIZE_MAX; i = back[i])
+        in_run[idx[i]] = true;
+    free(tail);
+    free(back);
+    return LG_OK;
+}
+
+typedef struct checker {
+    const lg_lor_t *lor;
+    const lg_program_t *prog;
+    const lg_elfsyms_t *elf;
+    lg_linkcheck_t *out;
+    int64_t *fn_of; /* per row: program function, or -1 */
+    uint64_t *addr; /* per row: address, NOT_FOUND_ADDRESS when none */
+    bool *in_run;   /* per row: in the longest rising run */
+    bool *listed;   /* per program function: some row names it */
+    /* Symbols of listed same-named statics: gold and lld (and GNU ld without objects) move all
+     * of them to the place of the first, so the others are no intruders. */
+    lg_strmap_t moving_names;
+    uint32_t *by_address; /* program functions with an address, by address */
+    size_t naddressed;
+} checker_t;
+
+static const checker_t *g_sort_checker; /* qsort has no context argument in C11 */
+
+static int cmp_fn_address(const void *a, const void *b)
+{
+    const lg_fn_t *x = &g_sort_checker->prog->fns[*(const uint32_t *)a];
+    const lg_fn_t *y = &g_sort_checker->prog->fns[*(const uint32_t *)b];
+    if (x->address != y->address)
+        return x->address < y->address ? -1 : 1;
+    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+/* True when fn between two in-sequence functions does not break contiguity: it is listed
+ * itself (and judged on its own row), moves with a listed same-named static, shares the input
+ * section of one of the two, or has no bytes. */
+static bool may_sit_between(const checker_t *c, uint32_t k, int64_t a, int64_t b)
+{
+    const lg_fn_t *fn = &c->prog->fns[k];
+    uint32_t ignored;
+    if (c->listed[k] || fn->size == 0 || lg_strmap_get(&c->moving_names, fn->symbol, &ignored))
+        return true;
+    for (int side = 0; side < 2; side++) {
+        const lg_fn_t *n = &c->prog->fns[side ? b : a];
+        if ((fn->flags & LG_FN_SHARED_SECTION) && fn->object != NULL && n->object != NULL &&
+            strcmp(fn->object, n->object) == 0 && strcmp(fn->section, n->section) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* First function, by address, inside (lo, hi) that may not sit there; -1 when none. Counts
+ * all of them in *count. */
+static int64_t first_intruder(const checker_t *c, uint64_t lo, uint64_t hi, int64_t a, int64_t b,
+                              size_t *count)
+{
+    size_t l = 0, h = c->naddressed;
+    while (l < h) {
+        size_t mid = l + (h - l) / 2;
+        if (c->prog->fns[c->by_address[mid]].address <= lo)
+            l = mid + 1;
+        else
+            h = mid;
+    }
+    int64_t first = -1;
+    *count = 0;
+    for (size_t i = l; i < c->naddressed && c->prog->fns[c->by_address[i]].address < hi; i++) {
+        uint32_t k = c->by_address[i];
+        if (may_sit_between(c, k, a, b))
+            continue;
+        if (first < 0)
+            first = k;
+        (*count)++;
+    }
+    return first;
+}
+
+/* Reason for a found function out of the rising run. */
+static lg_err_t explain_misplaced(checker_t *c, size_t r, const char *run_section)
+{
+    lg_landed_t *row = &c->out->rows[r];
+    const lg_lor_fn_t *f = &c->lor->fns[r];
+    const lg_fn_t *fn = &c->prog->fns[c->fn_of[r]];
+    bool exact_now = !(fn->flags & LG_FN_SECTION_INFERRED);
+    bool exact_asked = f->section != NULL && !(f->flags & LG_FN_SECTION_INFERRED);
+    if (exact_now && exact_asked && strcmp(f->section, fn->section) != 0)
+        return set_row(row, LG_LANDED_NO_MATCH,
+                       "pattern matched nothing: the order names section %s, the objects hold "
+                       "'%s' in %s",
+                       f->section, fn->symbol, fn->section);
+    if (row->output_section != NULL && run_section != NULL &&
+        strcmp(row->output_section, run_section) != 0)
+        return set_row(row, LG_LANDED_ELSEWHERE,
+                       "section kept elsewhere: it landed in output section %s, the ordered "
+                       "functions in %s (an earlier rule of the linker script took it)",
+                       row->output_section, run_section);
+    return set_row(row, LG_LANDED_ELSEWHERE,
+                   "out of sequence: the linker did not place its section where the order asks "
+                   "(the pattern matched nothing, or an earlier rule took the section)");
+}
+
+/* The output section most in-run functions landed in: where the order took effect. */
+static const char *run_output_section(const checker_t *c)
+{
+    const char *best = NULL;
+    size_t best_count = 0;
+    for (size_t r = 0; r < c->out->nrows; r++) {
+        const char *s = c->out->rows[r].output_section;
+        if (!c->in_run[r] || s == NULL)
+            continue;
+        size_t count = 0;
+        for (size_t q = 0; q < c->out->nrows; q++)
+            count += c->in_run[q] && c->out->rows[q].output_section != NULL &&
+                     strcmp(c->out->rows[q].output_section, s) == 0;
+        if (count > best_count) {
+            best = s;
+            best_count = count;
+        }
+    }
+    return best;
+}
+
+static lg_err_t find_rows(checker_t *c, size_t *nfound, size_t *found)
+{
+    const lg_program_t *p = c->prog;
+    lg_strmap_t by_symbol;
+    lg_strmap_init(&by_symbol);
+    uint32_t *next = malloc((p->nfns ? p->nfns : 1) * sizeof *next);
+    lg_err_t err = next ? LG_OK : LG_ENOMEM;
+    for (size_t i = 0; i < p->nfns && err == LG_OK; i++)
+        if (!lg_strmap_put_chained(&by_symbol, next, p->fns[i].symbol, (uint32_t)i))
+            err = LG_ENOMEM;
+    for (size_t r = 0; r < c->lor->nfns && err == LG_OK; r++) {
+        const lg_lor_fn_t *f = &c->lor->fns[r];
+        lg_landed_t *row = &c->out->rows[r];
+        *row = (lg_landed_t){.fn = r, .address = NOT_FOUND_ADDRESS};
+        c->fn_of[r] = -1;
+        c->addr[r] = NOT_FOUND_ADDRESS;
+        if (f->flags & LG_LOR_FN_PINNED) {
+            err = set_row(row, LG_LANDED_PINNED,
+                          lg_linkname_is_entry(f->symbol)
+                              ? "entry code: stays where the linker script puts it"
+                              : "not in .text: stays where the linker script puts it");
+            continue;
+        }
+        int64_t k = find_linked(p, &by_symbol, next, f);
+        if (k < 0 || p->fns[k].address == UINT64_MAX) {
+            err = set_row(row, LG_LANDED_NOT_FOUND,
+                          "name not found: no function '%s' in the linked ELF (renamed, inlined, "
+                          "or discarded by the linker)",
+                          f->symbol);
+            continue;
+        }
+        const lg_fn_t *fn = &p->fns[k];
+        row->address = fn->address;
+        bool ok = true;
+        row->output_section = lg_strdup_opt(output_section_of(c->elf, fn), &ok);
+        if (!ok) {
+            err = LG_ENOMEM;
+            break;
+        }
+        if (c->listed[k]) {
+            err = set_row(row, LG_LANDED_TOGETHER,
+                          "an earlier line took the same function (same-named statics that "
+                          "nothing tells apart move together)");
+            continue;
+        }
+        if ((fn->flags & LG_FN_AMBIGUOUS_NAME) &&
+            !lg_strmap_put(&c->moving_names, fn->symbol, (uint32_t)r, NULL))
+            err = LG_ENOMEM;
+        c->listed[k] = true;
+        c->fn_of[r] = k;
+        c->addr[r] = fn->address;
+        found[(*nfound)++] = r;
+        err = err == LG_OK ? set_row(row, LG_LANDED_IN_ORDER, "%s", "") : err;
+    }
+    lg_strmap_destroy(&by_symbol);
+    free(next);
+    return err;
+}
+
+static lg_err_t judge(checker_t *c, const size_t *found, size_t nfound)
+{
+    LG_CHECK(longest_rising(c->addr, found, nfound, c->in_run));
+    const char *run_section = run_output_section(c);
+    int64_t prev = -1;
+    for (size_t i = 0; i < nfound; i++) {
+        size_t r = found[i];
+        if (!c->in_run[r]) {
+            LG_CHECK(explain_misplaced(c, r, run_section));
+            continue;
+        }
+        if (prev >= 0) {
+            size_t count;
+            int64_t k =
+                first_intruder(c, c->addr[prev], c->addr[r], c->fn_of[prev], c->fn_of[r], &count);
+            char more[64] = "";
+            if (count > 1)
+                snprintf(more, sizeof more, " (and %zu more)", count - 1);
+            if (k >= 0)
+                LG_CHECK(set_row(&c->out->rows[r], LG_LANDED_GAP,
+                                 "not contiguous: '%s' at 0x%" PRIx64 " sits between it and '%s'%s",
+                                 c->prog->fns[k].symbol, c->prog->fns[k].address,
+                                 c->lor->fns[prev].symbol, more));
+        }
+        prev = (int64_t)r;
+    }
+    return LG_OK;
+}
+
+lg_err_t lg_linkcheck_run(const lg_lor_t *lor, const lg_program_t *linked, const lg_elfsyms_t *elf,
+                          lg_linkcheck_t *out, lg_diag_t *d)
+{
+    bool have_linked = false;
+    for (size_t i = 0; i < elf->nfiles; i++)
+        have_linked = have_linked || elf->files[i].kind == LG_ELF_LINKED;
+    if (!have_linked)
+        return lg_diag_fail(d, LG_EINVAL, "",
+                            "check: expected the relinked program (an executable ELF), found "
+                            "object files only");
+    size_t n = lor->nfns ? lor->nfns : 1, m = linked->nfns ? linked->nfns : 1;
+    checker_t c = {.lor = lor, .prog = linked, .elf = elf, .out = out};
+    lg_strmap_init(&c.moving_names);
+    out->rows = calloc(n, sizeof *out->rows);
+    c.fn_of = malloc(n * sizeof *c.fn_of);
+    c.addr = malloc(n * sizeof *c.addr);
+    c.in_run = calloc(n, sizeof *c.in_run);
+    c.listed = calloc(m, sizeof *c.listed);
+    c.by_address = malloc(m * sizeof *c.by_address);
+    size_t *found = malloc(n * sizeof *found), nfound = 0;
+    lg_err_t err = out->rows && c.fn_of && c.addr && c.in_run && c.listed && c.by_address && found
+                       ? LG_OK
+                       : LG_ENOMEM;
+    if (err == LG_OK) {
+        out->nrows = lor->nfns;
+        err = find_rows(&c, &nfound, found);
+    }
+    if (err == LG_OK) {
+        for (size_t i = 0; i < linked->nfns; i++)
+            if (linked->fns[i].address != UINT64_MAX)
+                c.by_address[c.naddressed++] = (uint32_t)i;
+        g_sort_checker = &c;
+        qsort(c.by_address, c.naddressed, sizeof *c.by_address, cmp_fn_address);
+        err = judge(&c, found, nfound);
+    }
+    for (size_t r = 0; err == LG_OK && r < out->nrows; r++) {
+        lg_landing_t s = out->rows[r].status;
+        if (s == LG_LANDED_IN_ORDER)
+            out->in_order++;
+        else if (s == LG_LANDED_PINNED || s == LG_LANDED_TOGETHER)
+            out->pinned++;
+        else
+            out->failed++;
+    }
+    lg_strmap_destroy(&c.moving_names);
+    free(c.fn_of);
+    free(c.addr);
+    free(c.in_run);
+    free(c.listed);
+    free(c.by_address);
+    free(found);
+    if (err == LG_ENOMEM)
+        lg_diag_add(d, LG_ERROR, "", "out of memory while checking the link order");
+    return err;
+}

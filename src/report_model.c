@@ -1,0 +1,202 @@
+/* report_model.c - the facts the report forms share; see report_model.h. */
+#include "report_model.h"
+
+#include "estimate.h"
+#include "mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const lg_program_t *g_prog; /* qsort context for cmp_rows */
+
+static int cmp_rows(const void *a, const void *b)
+{
+    const lg_arc_t *x = ((const lg_report_row_t *)a)->arc, *y = ((const lg_report_row_t *)b)->arc;
+    if (x->weight != y->weight)
+        return x->weight > y->weight ? -1 : 1;
+    int c = strcmp(g_prog->fns[x->caller].symbol, g_prog->fns[y->caller].symbol);
+    if (c != 0)
+        return c;
+    c = strcmp(g_prog->fns[x->callee].symbol, g_prog->fns[y->callee].symbol);
+    if (c != 0)
+        return c;
+    return x->caller != y->caller ? (x->caller < y->caller ? -1 : 1)
+                                  : (x->callee < y->callee ? -1 : x->callee > y->callee);
+}
+
+void lg_report_sort_rows(const lg_program_t *prog, lg_report_row_t *rows, size_t n, size_t k)
+{
+    g_prog = prog;
+    if (k == 0)
+        return;
+    if (k >= n) {
+        qsort(rows, n, sizeof *rows, cmp_rows);
+        return;
+    }
+    /* A sorted window of the best k seen: a row worse than the window's last is rejected with
+     * one comparison, so this is about O(n) for the few rows a report shows. */
+    qsort(rows, k, sizeof *rows, cmp_rows);
+    for (size_t i = k; i < n; i++) {
+        if (cmp_rows(&rows[i], &rows[k - 1]) >= 0)
+            continue;
+        lg_report_row_t row = rows[i];
+        rows[i] = rows[k - 1];
+        size_t j = k - 1;
+        while (j > 0 && cmp_rows(&row, &rows[j - 1]) < 0) {
+            rows[j] = rows[j - 1];
+            j--;
+        }
+        rows[j] = row;
+    }
+}
+
+uint64_t lg_report_rows_weight(const lg_report_row_t *rows, size_t n)
+{
+    uint64_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        w = lg_sat_add(w, rows[i].arc->weight);
+    return w;
+}
+
+double lg_report_pct(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+void lg_report_clique_offsets(const lg_program_t *prog, const lg_clique_t *cl, uint64_t *offsets)
+{
+    uint64_t end = 0;
+    for (size_t i = 0; i < cl->nfns; i++) {
+        const lg_fn_t *fn = &prog->fns[cl->fns[i]];
+        end = lg_place_after(end, fn->size, fn->align);
+        offsets[i] = end - fn->size;
+    }
+}
+
+static const lg_program_t *g_members_prog; /* qsort context for cmp_members */
+static const lg_clique_t *g_members_clique;
+
+static int cmp_members(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    uint64_t hx = g_members_prog->fns[g_members_clique->fns[x]].hits;
+    uint64_t hy = g_members_prog->fns[g_members_clique->fns[y]].hits;
+    if (hx != hy)
+        return hx > hy ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+void lg_report_members_by_hits(const lg_program_t *prog, const lg_clique_t *cl, size_t *order)
+{
+    for (size_t i = 0; i < cl->nfns; i++)
+        order[i] = i;
+    g_members_prog = prog;
+    g_members_clique = cl;
+    qsort(order, cl->nfns, sizeof *order, cmp_members);
+}
+
+/* Buckets every arc by the clique(s) it touches, in two passes: count, then fill. O(arcs). */
+static lg_err_t bucket_rows(const lg_program_t *prog, size_t ncliques, lg_report_model_t *m)
+{
+    size_t slots = ncliques ? ncliques : 1;
+    size_t *inside_fill = calloc(slots, sizeof *inside_fill);
+    size_t *boundary_fill = calloc(slots, sizeof *boundary_fill);
+    m->first = calloc(ncliques + 1, sizeof *m->first);
+    m->ninside = calloc(slots, sizeof *m->ninside);
+    m->rows = malloc((2 * prog->narcs + 1) * sizeof *m->rows);
+    if (!inside_fill || !boundary_fill || !m->first || !m->ninside || !m->rows) {
+        free(inside_fill);
+        free(boundary_fill);
+        return LG_ENOMEM;
+    }
+    const uint32_t *clique_of = m->clique_of;
+    for (size_t i = 0; i < prog->narcs; i++) {
+        uint32_t from = clique_of[prog->arcs[i].caller], to = clique_of[prog->arcs[i].callee];
+        if (from != LG_REPORT_NO_CLIQUE)
+            m->first[from + 1]++;
+        if (to != LG_REPORT_NO_CLIQUE && to != from)
+            m->first[to + 1]++;
+        if (from != LG_REPORT_NO_CLIQUE && from == to)
+            m->ninside[from]++;
+    }
+    for (size_t c = 0; c < ncliques; c++)
+        m->first[c + 1] += m->first[c];
+    /* Inside rows fill each slice from its start, boundary rows from after the inside ones. */
+    for (size_t i = 0; i < prog->narcs; i++) {
+        const lg_arc_t *a = &prog->arcs[i];
+        uint32_t from = clique_of[a->caller], to = clique_of[a->callee];
+        if (from != LG_REPORT_NO_CLIQUE && from == to) {
+            m->rows[m->first[from] + inside_fill[from]++] =
+                (lg_report_row_t){a, LG_REPORT_NO_CLIQUE, true};
+            continue;
+        }
+        if (from != LG_REPORT_NO_CLIQUE)
+            m->rows[m->first[from] + m->ninside[from] + boundary_fill[from]++] =
+                (lg_report_row_t){a, to, true};
+        if (to != LG_REPORT_NO_CLIQUE)
+            m->rows[m->first[to] + m->ninside[to] + boundary_fill[to]++] =
+                (lg_report_row_t){a, from, false};
+    }
+    free(inside_fill);
+    free(boundary_fill);
+    return LG_OK;
+}
+
+lg_err_t lg_report_model_build(const lg_report_input_t *in, lg_report_model_t *m)
+{
+    const lg_program_t *prog = in->prog;
+    const lg_layout_t *layout = in->layout;
+    const lg_geometry_t *g = &layout->geometry;
+    memset(m, 0, sizeof *m);
+    m->sets = g->line_size && g->ways ? g->cache_size / g->line_size / g->ways : 0;
+    m->clique_of = malloc((prog->nfns ? prog->nfns : 1) * sizeof *m->clique_of);
+    if (m->clique_of == NULL)
+        return LG_ENOMEM;
+    for (size_t i = 0; i < prog->nfns; i++)
+        m->clique_of[i] = LG_REPORT_NO_CLIQUE;
+    for (size_t c = 0; c < layout->ncliques; c++) {
+        const lg_clique_t *cl = &layout->cliques[c];
+        for (size_t i = 0; i < cl->nfns; i++)
+            m->clique_of[cl->fns[i]] = (uint32_t)c;
+        m->total_hits = lg_sat_add(m->total_hits, cl->hits);
+        m->all_bytes = lg_sat_add(m->all_bytes, cl->bytes);
+        if (!(cl->flags & LG_CLIQUE_FILLER))
+            m->hot_bytes = lg_sat_add(m->hot_bytes, cl->bytes);
+    }
+    lg_err_t err = bucket_rows(prog, layout->ncliques, m);
+    if (err != LG_OK)
+        lg_report_model_destroy(m);
+    return err;
+}
+
+void lg_report_model_destroy(lg_report_model_t *m)
+{
+    free(m->clique_of);
+    free(m->rows);
+    free(m->first);
+    free(m->ninside);
+    memset(m, 0, sizeof *m);
+}
+
+lg_err_t lg_report_addresses(const lg_report_input_t *in, uint64_t **before, uint64_t **after,
+                             lg_diag_t *d)
+{
+    const lg_program_t *prog = in->prog;
+    size_t n = prog->nfns ? prog->nfns : 1;
+    *before = malloc(n * sizeof **before);
+    *after = malloc(n * sizeof **after);
+    lg_err_t err = *before && *after ? LG_OK : LG_ENOMEM;
+    /* Objects only: no current addresses, and no reason to complain about it here. */
+    if (err == LG_OK && lg_addresses_from_elf(prog, *before, NULL) != LG_OK) {
+        free(*before);
+        *before = NULL;
+    }
+    if (err == LG_OK)
+        err = lg_addresses_from_layout(prog, in->layout, lg_addresses_text_base(prog), *after, d);
+    if (err != LG_OK) {
+        free(*before);
+        free(*after);
+        *before = *after = NULL;
+    }
+    return err;
+}

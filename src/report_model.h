@@ -1,0 +1,79 @@
+/* report_model.h - the facts every report form shows (text, JSON, HTML), computed once.
+ *
+ * The report writers differ only in how they print: which clique holds each function, the
+ * cliques' totals, and each clique's calls bucketed as inside it or across its boundary come from
+ * here, sorted the same way, so the three forms agree row for row.
+ *
+ * Definitions:
+ *   inside row    an arc whose caller and callee are in the same clique
+ *   boundary row  an arc with one end in the clique and the other outside it (in another clique,
+ *                 or in none); an arc between two cliques is a boundary row of both
+ *   row order     weight descending, then caller name, then callee name (byte order), then
+ *                 function index: a total order, so every report is byte-for-byte stable
+ */
+#ifndef LG_REPORT_MODEL_H
+#define LG_REPORT_MODEL_H
+
+#include "report.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Marks a function in no clique (clique_of) and a boundary row leading outside the cliques. */
+#define LG_REPORT_NO_CLIQUE UINT32_MAX
+
+typedef struct lg_report_row {
+    const lg_arc_t *arc;   /* borrowed from the program */
+    uint32_t other_clique; /* boundary rows: the clique on the other side, or LG_REPORT_NO_CLIQUE */
+    bool outgoing;         /* boundary rows: the caller is inside the clique */
+} lg_report_row_t;
+
+typedef struct lg_report_model {
+    uint32_t *clique_of; /* per function: its clique, or LG_REPORT_NO_CLIQUE */
+    uint64_t total_hits; /* summed over the cliques */
+    uint64_t hot_bytes;  /* summed over the cliques of executed code, with alignment */
+    uint64_t all_bytes;  /* summed over every clique, filler (LG_CLIQUE_FILLER) included */
+    uint32_t sets;       /* cache sets: cache_size / line_size / ways */
+    /* Clique c's rows are rows[first[c] .. first[c + 1]): ninside[c] inside rows, then its
+     * boundary rows; both runs unsorted until lg_report_sort_rows. */
+    lg_report_row_t *rows;
+    size_t *first;   /* ncliques + 1 offsets */
+    size_t *ninside; /* per clique */
+} lg_report_model_t;
+
+/* Fills m (no prior initialisation needed) from in->prog and in->layout. Returns LG_OK or
+ * LG_ENOMEM (m is then left empty). O(functions + arcs). */
+lg_err_t lg_report_model_build(const lg_report_input_t *in, lg_report_model_t *m);
+
+/* Where each function starts (nfns entries each, caller frees): *before from the linked ELF,
+ * NULL when the ELF inputs give no addresses (objects only); *after as the new order would be
+ * linked from the start of the program's text (lg_addresses_from_layout), the placement the
+ * estimate replays. Returns LG_OK, LG_ENOMEM, or what lg_addresses_from_layout returns, with a
+ * diagnostic in d. O(functions). */
+lg_err_t lg_report_addresses(const lg_report_input_t *in, uint64_t **before, uint64_t **after,
+                             lg_diag_t *d);
+
+/* Frees m; accepts a zeroed struct. */
+void lg_report_model_destroy(lg_report_model_t *m);
+
+/* Moves the first k of the n rows in row order to rows[0 .. k), sorted (k <= n; k == n sorts
+ * them all). About O(n) for small k, O(n log n) for k == n. Not reentrant: the comparison reads
+ * the program through a file-scope pointer (qsort has no context argument in C11). */
+void lg_report_sort_rows(const lg_program_t *prog, lg_report_row_t *rows, size_t n, size_t k);
+
+/* Summed weight of rows (saturating). */
+uint64_t lg_report_rows_weight(const lg_report_row_t *rows, size_t n);
+
+/* part as a percentage of whole; 0 when whole is 0. */
+double lg_report_pct(uint64_t part, uint64_t whole);
+
+/* Byte offset of each member of clique c from the clique's start, as the linker lays it out
+ * (lg_place_after from offset 0): offsets[i] for cl->fns[i]. */
+void lg_report_clique_offsets(const lg_program_t *prog, const lg_clique_t *cl, uint64_t *offsets);
+
+/* Fills order (cl->nfns entries) with the positions 0 .. nfns-1 of the clique's members sorted
+ * by hits descending, then by link order. O(n log n). */
+void lg_report_members_by_hits(const lg_program_t *prog, const lg_clique_t *cl, size_t *order);
+
+#endif

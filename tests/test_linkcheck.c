@@ -1,0 +1,190 @@
+/* test_linkcheck.c - lorgen check: which functions of a .LOR landed in order, and why not. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "progbuild.h"
+#include "testutil.h"
+
+#include "linkcheck.h"
+#include "linkname.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The linked program: functions at the given addresses (16 bytes each), sections .text.NAME. */
+static void linked(lg_program_t *p, const fn_spec_t *fns, size_t n, const uint64_t *addr)
+{
+    make_program(p, fns, n, NULL, 0);
+    for (size_t i = 0; i < n; i++)
+        p->fns[i].address = addr[i];
+}
+
+static void one_linked_file(lg_elfsyms_t *elf)
+{
+    lg_elfsyms_init(elf);
+    elf->files = calloc(1, sizeof *elf->files);
+    assert_non_null(elf->files);
+    elf->files[0] = (lg_elf_file_t){.path = strdup("app"), .kind = LG_ELF_LINKED};
+    elf->nfiles = elf->files_cap = 1;
+}
+
+/* A .LOR listing names in one clique. */
+static void order(lg_lor_t *lor, const char *const *names, size_t n)
+{
+    lg_lor_init(lor);
+    lor->cliques = calloc(1, sizeof *lor->cliques);
+    lor->fns = calloc(n, sizeof *lor->fns);
+    assert_non_null(lor->cliques);
+    assert_non_null(lor->fns);
+    lor->ncliques = 1;
+    lor->cliques[0].count = n;
+    for (size_t i = 0; i < n; i++)
+        lor->fns[i] = (lg_lor_fn_t){.symbol = strdup(names[i]), .align = 1};
+    lor->nfns = n;
+}
+
+static const fn_spec_t fns[] = {
+    {"a", 16, 1, 0, 0}, {"b", 16, 1, 0, 0}, {"c", 16, 1, 0, 0},
+    {"d", 16, 1, 0, 0}, {"x", 16, 1, 0, 0}, {"mix.constprop.3", 16, 1, 0, 0},
+};
+
+static void run(const char *const *names, size_t n, const uint64_t *addr, lg_linkcheck_t *out,
+                void (*edit)(lg_lor_t *, lg_program_t *))
+{
+    lg_program_t prog;
+    linked(&prog, fns, NELEMS(fns), addr);
+    lg_elfsyms_t elf;
+    one_linked_file(&elf);
+    lg_lor_t lor;
+    order(&lor, names, n);
+    if (edit != NULL)
+        edit(&lor, &prog);
+    lg_linkname_resolve(&lor, &prog, NULL);
+    lg_linkcheck_init(out);
+    assert_int_equal(lg_linkcheck_run(&lor, &prog, &elf, out, NULL), LG_OK);
+    assert_int_equal(out->nrows, n);
+    lg_lor_destroy(&lor);
+    lg_elfsyms_destroy(&elf);
+    lg_program_destroy(&prog);
+}
+
+static void test_in_order_and_contiguous(void **state)
+{
+    (void)state;
+    /* a b c d x mix, placed as c a b at the start: the order asks for c, a, b. */
+    const uint64_t addr[] = {0x1010, 0x1020, 0x1000, 0x2000, 0x3000, 0x4000};
+    const char *const names[] = {"c", "a", "b"};
+    lg_linkcheck_t c;
+    run(names, 3, addr, &c, NULL);
+    assert_int_equal(c.in_order, 3);
+    assert_int_equal(c.failed, 0);
+    lg_linkcheck_destroy(&c);
+}
+
+static void test_one_misplaced_is_blamed_alone(void **state)
+{
+    (void)state;
+    const uint64_t addr[] = {0x1000, 0x1010, 0x1020, 0x5000, 0x3000, 0x4000};
+    const char *const names[] = {"a", "d", "b", "c"};
+    lg_linkcheck_t c;
+    run(names, 4, addr, &c, NULL);
+    assert_int_equal(c.in_order, 3);
+    assert_int_equal(c.failed, 1);
+    assert_int_equal(c.rows[1].status, LG_LANDED_ELSEWHERE);
+    assert_non_null(strstr(c.rows[1].reason, "out of sequence"));
+    lg_linkcheck_destroy(&c);
+}
+
+static void test_gap_names_the_intruder(void **state)
+{
+    (void)state;
+    const uint64_t addr[] = {0x1000, 0x1020, 0x2000, 0x2010, 0x1010, 0x4000};
+    const char *const names[] = {"a", "b"};
+    lg_linkcheck_t c;
+    run(names, 2, addr, &c, NULL);
+    assert_int_equal(c.failed, 1);
+    assert_int_equal(c.rows[1].status, LG_LANDED_GAP);
+    assert_non_null(strstr(c.rows[1].reason, "'x' at 0x1010 sits between it and 'a'"));
+    lg_linkcheck_destroy(&c);
+}
+
+static void test_missing_pinned_and_renamed_clone(void **state)
+{
+    (void)state;
+    const uint64_t addr[] = {0x1000, 0x1010, 0x2000, 0x2010, 0x3000, 0x1020};
+    const char *const names[] = {"_start", "a", "b", "mix.constprop.0", "ghost"};
+    lg_linkcheck_t c;
+    run(names, 5, addr, &c, NULL);
+    assert_int_equal(c.rows[0].status, LG_LANDED_PINNED);
+    assert_int_equal(c.rows[1].status, LG_LANDED_IN_ORDER);
+    assert_int_equal(c.rows[3].status, LG_LANDED_IN_ORDER); /* found as mix.constprop.3 */
+    assert_int_equal(c.rows[4].status, LG_LANDED_NOT_FOUND);
+    assert_non_null(strstr(c.rows[4].reason, "name not found"));
+    assert_int_equal(c.in_order, 3);
+    assert_int_equal(c.pinned, 1);
+    assert_int_equal(c.failed, 1);
+    assert_string_equal(lg_landing_name(c.rows[4].status), "not found");
+    lg_linkcheck_destroy(&c);
+}
+
+/* The .LOR names .text.b; the objects hold b in .text.unlikely.b. */
+static void stale_section(lg_lor_t *lor, lg_program_t *prog)
+{
+    lor->fns[1].section = strdup(".text.b");
+    free(prog->fns[1].section);
+    prog->fns[1].section = strdup(".text.unlikely.b");
+}
+
+static void test_pattern_matched_nothing(void **state)
+{
+    (void)state;
+    const uint64_t addr[] = {0x1000, 0x5000, 0x1010, 0x1020, 0x3000, 0x4000};
+    const char *const names[] = {"a", "b", "c", "d"};
+    lg_linkcheck_t c;
+    run(names, 4, addr, &c, stale_section);
+    assert_int_equal(c.rows[1].status, LG_LANDED_NO_MATCH);
+    assert_non_null(strstr(c.rows[1].reason, "pattern matched nothing: the order names section "
+                                             ".text.b, the objects hold 'b' in .text.unlikely.b"));
+    lg_linkcheck_destroy(&c);
+}
+
+static void test_objects_only_is_an_error(void **state)
+{
+    (void)state;
+    const uint64_t addr[] = {0x1000, 0x1010, 0x1020, 0x2000, 0x3000, 0x4000};
+    lg_program_t prog;
+    linked(&prog, fns, NELEMS(fns), addr);
+    lg_elfsyms_t elf;
+    one_linked_file(&elf);
+    elf.files[0].kind = LG_ELF_OBJECT;
+    lg_lor_t lor;
+    const char *const names[] = {"a"};
+    order(&lor, names, 1);
+    lg_linkcheck_t c;
+    lg_linkcheck_init(&c);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_linkcheck_run(&lor, &prog, &elf, &c, &d), LG_EINVAL);
+    assert_true(lg_test_diag_has(&d, LG_ERROR, "expected the relinked program"));
+    lg_diag_destroy(&d);
+    lg_linkcheck_destroy(&c);
+    lg_lor_destroy(&lor);
+    lg_elfsyms_destroy(&elf);
+    lg_program_destroy(&prog);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_in_order_and_contiguous),
+        cmocka_unit_test(test_one_misplaced_is_blamed_alone),
+        cmocka_unit_test(test_gap_names_the_intruder),
+        cmocka_unit_test(test_missing_pinned_and_renamed_clone),
+        cmocka_unit_test(test_pattern_matched_nothing),
+        cmocka_unit_test(test_objects_only_is_an_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

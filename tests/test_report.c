@@ -1,0 +1,349 @@
+/* test_report.c - the report forms for tools and browsers: JSON string escaping, the JSON and
+ * HTML reports of a small program, and the call graph exported as DOT and GraphML (read back
+ * with igraph). The text report's golden file is checked end to end (tests/e2e/report.sh). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "progbuild.h"
+#include "testutil.h"
+
+#include "algorithms.h"
+#include "emit_graph.h"
+#include "report_html.h"
+#include "report_json.h"
+#include "report_model.h"
+
+#include <igraph.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct memout {
+    char *text;
+    size_t len;
+    FILE *f;
+} memout_t;
+
+static FILE *mem_open(memout_t *m)
+{
+    m->text = NULL;
+    m->f = open_memstream(&m->text, &m->len);
+    assert_non_null(m->f);
+    return m->f;
+}
+
+static char *mem_close(memout_t *m)
+{
+    assert_int_equal(fclose(m->f), 0);
+    return m->text;
+}
+
+static size_t count(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(text, needle); p != NULL; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* ---- JSON strings ---------------------------------------------------------------------------- */
+
+static void check_json_string(const char *in, const char *expected)
+{
+    memout_t m;
+    lg_json_write_string(mem_open(&m), in);
+    char *text = mem_close(&m);
+    assert_string_equal(text, expected);
+    free(text);
+}
+
+static void test_json_string_escaping(void **state)
+{
+    (void)state;
+    check_json_string("", "\"\"");
+    check_json_string("main", "\"main\"");
+    /* The two characters JSON reserves, and every control character. */
+    check_json_string("a\"b\\c", "\"a\\\"b\\\\c\"");
+    check_json_string("\b\f\n\r\t", "\"\\b\\f\\n\\r\\t\"");
+    check_json_string("\x01x\x1f", "\"\\u0001x\\u001f\"");
+    /* Printable ASCII is kept, '/' and DEL included (JSON does not require escaping them). */
+    check_json_string("operator/ \x7f", "\"operator/ \x7f\"");
+    /* Valid UTF-8 is copied: 2, 3 and 4 byte sequences. */
+    check_json_string("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+                      "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
+    /* Bytes that are not valid UTF-8 become \u00XX of the byte: a stray continuation, a lead
+     * byte cut short, an overlong form, a surrogate, a code point above U+10FFFF. */
+    check_json_string("\xff", "\"\\u00ff\"");
+    check_json_string("a\x80z", "\"a\\u0080z\"");
+    check_json_string("\xc3", "\"\\u00c3\"");
+    check_json_string("\xe2\x82", "\"\\u00e2\\u0082\"");
+    check_json_string("\xc0\xaf", "\"\\u00c0\\u00af\"");
+    check_json_string("\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\"");
+    check_json_string("\xf4\x90\x80\x80", "\"\\u00f4\\u0090\\u0080\\u0080\"");
+}
+
+/* ---- a small program ------------------------------------------------------------------------ */
+
+static const fn_spec_t fns[] = {
+    {"main", 64, 1, 1, 0},    {"hot<\"a\">&", 96, 1, 1000, 0}, {"callee", 48, 1, 800, 0},
+    {"other", 200, 1, 50, 0}, {"cold", 32, 1, 0, 0},
+};
+static const arc_spec_t arcs[] = {
+    {"main", "hot<\"a\">&", 1},
+    {"main", "other", 50},
+    {"hot<\"a\">&", "callee", 800},
+};
+
+typedef struct fixture {
+    lg_program_t prog;
+    lg_layout_t layout;
+    lg_report_input_t in;
+} fixture_t;
+
+static void fixture_build(fixture_t *f, bool with_addresses)
+{
+    MAKE(&f->prog, fns, arcs);
+    if (with_addresses) {
+        uint64_t at = 0x10000;
+        for (size_t i = 0; i < f->prog.nfns; i++) {
+            f->prog.fns[i].address = at;
+            at += f->prog.fns[i].size;
+        }
+    }
+    lg_layout_init(&f->layout);
+    lg_geometry_t geo = {256, 16, 2}; /* 8 sets */
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_order("cliques", &f->prog, &geo, &f->layout, &d), LG_OK);
+    lg_diag_destroy(&d);
+    f->in = (lg_report_input_t){.prog = &f->prog, .layout = &f->layout, .max_rows = 10};
+}
+
+static void fixture_destroy(fixture_t *f)
+{
+    lg_layout_destroy(&f->layout);
+    lg_program_destroy(&f->prog);
+}
+
+static void test_json_report(void **state)
+{
+    (void)state;
+    fixture_t f;
+    fixture_build(&f, true);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    memout_t m1, m2;
+    assert_int_equal(lg_report_write_json(&f.in, mem_open(&m1), &d), LG_OK);
+    assert_int_equal(lg_report_write_json(&f.in, mem_open(&m2), &d), LG_OK);
+    char *text = mem_close(&m1), *again = mem_close(&m2);
+    assert_string_equal(text, again); /* byte-stable */
+    assert_non_null(strstr(text, "\"schema_version\": 1,"));
+    assert_non_null(strstr(text, "\"cache\": {\"size\": 256, \"line_size\": 16, \"ways\": 2, "
+                                 "\"sets\": 8}"));
+    /* The name is escaped, the address is a hex string, the estimate is absent. */
+    assert_non_null(strstr(text, "{\"name\": \"hot<\\\"a\\\">&\", "));
+    assert_non_null(strstr(text, "\"address\": \"0x10040\""));
+    assert_non_null(strstr(text, "\"estimated_misses\": null"));
+    assert_non_null(strstr(text, "{\"caller\": \"hot<\\\"a\\\">&\", \"callee\": \"callee\", "
+                                 "\"weight\": 800}"));
+    assert_int_equal(text[strlen(text) - 1], '\n');
+    /* A parser agrees that it is JSON. */
+    if (lg_test_have("python3")) {
+        const char *path = lg_test_write_file("report.json", text, strlen(text));
+        char command[1024];
+        snprintf(command, sizeof command,
+                 "python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding=\"utf-8\"))' "
+                 "%s",
+                 path);
+        assert_int_equal(lg_test_run(command), 0);
+    }
+    free(text);
+    free(again);
+    lg_diag_destroy(&d);
+    fixture_destroy(&f);
+}
+
+static void test_html_report(void **state)
+{
+    (void)state;
+    fixture_t f;
+    fixture_build(&f, true);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    memout_t m;
+    assert_int_equal(lg_report_write_html(&f.in, mem_open(&m), &d), LG_OK);
+    char *text = mem_close(&m);
+    /* One cell per set in each map: 256 / 16 / 2. */
+    assert_int_equal(lg_report_html_cells(&f.layout.geometry), 8);
+    assert_int_equal(count(text, "<rect class=\"cell"), 2 * 8);
+    assert_non_null(strstr(text, "<svg id=\"map-before\""));
+    assert_non_null(strstr(text, "<svg id=\"map-after\""));
+    /* Names are escaped wherever they appear; the raw name never does. */
+    assert_non_null(strstr(text, "hot&lt;&quot;a&quot;&gt;&amp;"));
+    assert_null(strstr(text, "hot<\"a\">&"));
+    /* Self-contained: the only address is the SVG namespace, which is a name, not a fetch. */
+    assert_int_equal(count(text, "http"), count(text, "http://www.w3.org/2000/svg"));
+    assert_null(strstr(text, " src="));
+    assert_null(strstr(text, "<link"));
+    free(text);
+
+    /* Objects only: no addresses, so the map before is a note instead. */
+    fixture_t g;
+    fixture_build(&g, false);
+    assert_int_equal(lg_report_write_html(&g.in, mem_open(&m), &d), LG_OK);
+    text = mem_close(&m);
+    assert_int_equal(count(text, "<rect class=\"cell"), 8);
+    assert_non_null(strstr(text, "<p id=\"map-before\" class=\"none\">"));
+    free(text);
+    fixture_destroy(&g);
+
+    /* A cache of many sets is drawn in groups: at most LG_HTML_MAP_MAX_CELLS cells. */
+    lg_geometry_t big = {64u * 1024u * 1024u, 16, 1};
+    assert_int_equal(lg_report_html_cells(&big), LG_HTML_MAP_MAX_CELLS);
+    lg_geometry_t odd = {3 * 4096 * 16, 16, 3}; /* 4096 sets: one cell each */
+    assert_int_equal(lg_report_html_cells(&odd), 4096);
+    lg_diag_destroy(&d);
+    fixture_destroy(&f);
+}
+
+/* The top-k selection keeps every row (the rest is summed for "[N more, weight W]"). */
+static void test_sort_rows_keeps_all(void **state)
+{
+    (void)state;
+    lg_program_t prog;
+    static const fn_spec_t many[] = {{"a", 1, 1, 1, 0}, {"b", 1, 1, 1, 0}, {"c", 1, 1, 1, 0}};
+    static const arc_spec_t calls[] = {{"a", "b", 5}, {"a", "c", 9}, {"b", "c", 1},
+                                       {"c", "a", 7}, {"b", "a", 3}, {"c", "b", 8}};
+    MAKE(&prog, many, calls);
+    lg_report_row_t rows[NELEMS(calls)];
+    uint64_t sum = 0;
+    for (size_t i = 0; i < NELEMS(calls); i++) {
+        rows[i] = (lg_report_row_t){&prog.arcs[i], LG_REPORT_NO_CLIQUE, true};
+        sum += prog.arcs[i].weight;
+    }
+    lg_report_sort_rows(&prog, rows, NELEMS(rows), 2);
+    assert_int_equal(rows[0].arc->weight, 9);
+    assert_int_equal(rows[1].arc->weight, 8);
+    assert_int_equal(lg_report_rows_weight(rows, NELEMS(rows)), sum);
+    assert_int_equal(lg_report_rows_weight(rows + 2, NELEMS(rows) - 2), 5 + 1 + 7 + 3);
+    lg_program_destroy(&prog);
+}
+
+/* ---- graph export --------------------------------------------------------------------------- */
+
+static void test_graphml_reads_back(void **state)
+{
+    (void)state;
+    fixture_t f;
+    fixture_build(&f, false);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    const char *path = LORGEN_TEST_TMPDIR "/callgraph.graphml";
+    FILE *out = fopen(path, "w");
+    assert_non_null(out);
+    assert_int_equal(lg_emit_graph_program(&f.prog, LG_GRAPH_GRAPHML, out, &d), LG_OK);
+    assert_int_equal(fclose(out), 0);
+
+    /* Read back with igraph's own reader: attributes need the handler, set for this test. */
+    igraph_attribute_table_t *old = igraph_set_attribute_table(&igraph_cattribute_table);
+    FILE *in = fopen(path, "r");
+    assert_non_null(in);
+    igraph_t g;
+    assert_int_equal(igraph_read_graph_graphml(&g, in, 0), IGRAPH_SUCCESS);
+    fclose(in);
+    /* "cold" neither ran nor takes part in a call: not a node. */
+    assert_int_equal(igraph_vcount(&g), 4);
+    assert_int_equal(igraph_ecount(&g), 3);
+    assert_true(igraph_is_directed(&g));
+    assert_string_equal(VAS(&g, "name", 1), "hot<\"a\">&");
+    assert_string_equal(VAS(&g, "label", 2), "callee");
+    assert_true(VAN(&g, "hits", 1) == 1000.0);
+    assert_true(VAN(&g, "bytes", 3) == 200.0);
+    igraph_integer_t from, to;
+    for (igraph_integer_t e = 0; e < igraph_ecount(&g); e++) {
+        igraph_edge(&g, e, &from, &to);
+        if (from == 1 && to == 2)
+            assert_true(EAN(&g, "weight", e) == 800.0);
+    }
+    igraph_destroy(&g);
+    igraph_set_attribute_table(old);
+    lg_diag_destroy(&d);
+    fixture_destroy(&f);
+}
+
+static void test_dot_content(void **state)
+{
+    (void)state;
+    fixture_t f;
+    fixture_build(&f, false);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    memout_t m;
+    assert_int_equal(lg_emit_graph_program(&f.prog, LG_GRAPH_DOT, mem_open(&m), &d), LG_OK);
+    char *text = mem_close(&m);
+    assert_non_null(strstr(text, "digraph {"));
+    /* Quotes inside a name are escaped the way DOT reads them. */
+    assert_non_null(strstr(text, "label=\"hot<\\\"a\\\">&\""));
+    assert_int_equal(count(text, " -> "), 3);
+    assert_non_null(strstr(text, "  1 -> 2 [\n    weight=800\n  ];"));
+    free(text);
+    /* The export leaves igraph as it found it: no attribute handler for the optimizer. */
+    assert_null(igraph_set_attribute_table(NULL));
+    if (lg_test_have("dot")) {
+        assert_int_equal(lg_emit_graph_program(&f.prog, LG_GRAPH_DOT, mem_open(&m), &d), LG_OK);
+        text = mem_close(&m);
+        const char *path = lg_test_write_file("callgraph.dot", text, strlen(text));
+        char command[1024];
+        snprintf(command, sizeof command, "dot -Tsvg %s -o /dev/null", path);
+        assert_int_equal(lg_test_run(command), 0);
+        free(text);
+    }
+    lg_diag_destroy(&d);
+    fixture_destroy(&f);
+}
+
+static void test_graph_from_profiles(void **state)
+{
+    (void)state;
+    lg_profile_t p1, p2;
+    lg_profile_init(&p1);
+    lg_profile_init(&p2);
+    const char *names[] = {"main", "f"};
+    for (size_t i = 0; i < 2; i++) {
+        lg_pfunc_t fn = {.name = (char *)names[i], .hits = 10};
+        assert_int_equal(lg_profile_add_func(&p1, &fn, NULL), LG_OK);
+        assert_int_equal(lg_profile_add_func(&p2, &fn, NULL), LG_OK);
+    }
+    assert_int_equal(lg_profile_add_edge(&p1, 0, 1, 5), LG_OK);
+    assert_int_equal(lg_profile_add_edge(&p2, 0, 1, 2), LG_OK);
+    lg_profile_finish_edges(&p1);
+    lg_profile_finish_edges(&p2);
+    lg_bind_input_t in[] = {{&p1, 1.0}, {&p2, 3.0}};
+    lg_diag_t d;
+    lg_diag_init(&d);
+    memout_t m;
+    assert_int_equal(lg_emit_graph_profiles(in, 2, LG_GRAPH_DOT, mem_open(&m), &d), LG_OK);
+    char *text = mem_close(&m);
+    /* One node per name, one edge per pair: counts merged at each profile's scale. */
+    assert_int_equal(count(text, "label="), 2);
+    assert_non_null(strstr(text, "hits=40"));
+    assert_non_null(strstr(text, "  0 -> 1 [\n    weight=11\n  ];"));
+    free(text);
+    lg_profile_destroy(&p1);
+    lg_profile_destroy(&p2);
+    lg_diag_destroy(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_json_string_escaping), cmocka_unit_test(test_json_report),
+        cmocka_unit_test(test_html_report),          cmocka_unit_test(test_sort_rows_keeps_all),
+        cmocka_unit_test(test_graphml_reads_back),   cmocka_unit_test(test_dot_content),
+        cmocka_unit_test(test_graph_from_profiles),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
