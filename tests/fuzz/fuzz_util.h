@@ -1,0 +1,42 @@
+/* fuzz_util.h - what every libFuzzer target in tests/fuzz/ shares: a private scratch directory
+ * for loaders that read a path, and the contract checks run after each load.
+ *
+ * A crash, a sanitizer report or a leak is a finding; so is a broken contract (the checks below
+ * abort with a message), because the CLI relies on it: a loader that fails leaves its profile
+ * empty and says why in at least one error diagnostic; one that succeeds leaves no error behind
+ * and only indices that are in range.
+ */
+#ifndef LG_FUZZ_UTIL_H
+#define LG_FUZZ_UTIL_H
+
+#include "diag.h"
+#include "profile.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The libFuzzer entry point each target defines. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Writes size bytes to name inside this process's scratch directory (made on first use, removed
+ * at exit) and returns the file's path, valid until the next call with the same name. Aborts
+ * when the file cannot be written: a fuzzer that cannot write its input tests nothing. */
+const char *lg_fz_write(const char *name, const uint8_t *data, size_t size);
+
+/* Removes name from the scratch directory if it is there. */
+void lg_fz_remove(const char *name);
+
+/* Bytes of one winIDEA binary timeline record. */
+#define LG_FZ_BIN_RECORD 24u
+
+/* A fixed winIDEA v1.1 binary timeline: function handle 0 is entered, calls handle 1, which
+ * returns, and returns itself (six records). *size receives its length in bytes. */
+const uint8_t *lg_fz_small_bin(size_t *size);
+
+/* Checks a loader's result against its contract (see above); aborts naming what broke. */
+void lg_fz_check_profile(lg_err_t err, const lg_profile_t *p, const lg_diag_t *d);
+
+/* Checks only the diagnostic half of the contract, for readers that fill no profile. */
+void lg_fz_check_diag(lg_err_t err, const lg_diag_t *d);
+
+#endif
