@@ -91,7 +91,15 @@ rc=\$?
 awk '/I1  misses:/ { gsub(",", "", \$4); print \$4 }' "$work/cg.log" >>"$work/cg.sum"
 exit \$rc
 EOF
-  chmod +x "$work/run-prof" "$work/run-cg"
+  cat >"$work/run-callgrind" <<EOF
+#!/bin/sh
+n=\$((\$(cat "$work/run-callgrind.count" 2>/dev/null || echo 0) + 1))
+echo \$n >"$work/run-callgrind.count"
+exec valgrind --tool=callgrind --dump-instr=yes --log-file=/dev/null \\
+  --callgrind-out-file=\$(printf '%s/train-%02d.callgrind' "$work" \$n) \\
+  "$work/layouts/probe-link" "\$@"
+EOF
+  chmod +x "$work/run-prof" "$work/run-cg" "$work/run-callgrind"
 }
 
 i1_misses() { # WORK EVAL_FN BINARY GEOMETRY
@@ -106,7 +114,7 @@ i1_misses() { # WORK EVAL_FN BINARY GEOMETRY
 measure() {
   local name=$1 work=$2 eval_fn=$3
   local layouts=(gnu-default lld-default lld-c3 lorgen-c3 lorgen-pettis-hansen lorgen-hot-first
-                 lorgen-cliques-noplace lorgen-cliques)
+                 lorgen-cliques-noplace lorgen-cliques lld-c3-callgrind lorgen-callgrind)
   local prfs=("${merge[@]}" "$work"/train-*.prf)
   local reference
   reference=$("$eval_fn" "$work/layouts/gnu-default" | md5sum)
@@ -168,6 +176,16 @@ link_layouts() {
     --ld-script "$work/lorgen-cliques-noplace.ld"
   gcc "${objs[@]}" $libs -Wl,-T,"$work/lorgen-cliques-noplace.ld" \
     -o "$work/layouts/lorgen-cliques-noplace"
+  # The default algorithm fed the callgrind profile of the same TRAIN workload instead: exact
+  # call counts of the plain build, and instruction positions (the hot lines of large functions).
+  "$lorgen" -q "${merge[@]}" "$work"/train-*.callgrind "$work/layouts/probe-link" "${objs[@]}" \
+    --ld-script "$work/lorgen-callgrind.ld"
+  gcc "${objs[@]}" $libs -Wl,-T,"$work/lorgen-callgrind.ld" -o "$work/layouts/lorgen-callgrind"
+  # lld's C3 fed the same callgrind profile, for a fair comparison with lorgen-callgrind.
+  "$lorgen" callgraph -q "${merge[@]}" "$work"/train-*.callgrind "$work/layouts/probe-link" \
+    "${objs[@]}" -o "$work/lorgen-callgrind.cg"
+  gcc -fuse-ld=lld -Wl,--call-graph-ordering-file="$work/lorgen-callgrind.cg" \
+    -Wl,--no-warn-symbol-ordering "${objs[@]}" $libs -o "$work/layouts/lld-c3-callgrind"
   for algorithm in cliques c3 pettis-hansen hot-first; do
     "$lorgen" -q --algorithm "$algorithm" "${prfs[@]}" "$work/layouts/probe-link" \
       "${objs[@]}" --ld-script "$work/lorgen-$algorithm.ld"
@@ -192,6 +210,7 @@ bench_program() {
   "${name}_build" "$work"
   "${name}_train" "$work/run-prof" >/dev/null
   gcc "$work"/obj/*.o $libs -o "$work/layouts/probe-link"
+  "${name}_train" "$work/run-callgrind" >/dev/null
   link_layouts "$work" "$libs"
   measure "$title" "$work" "${name}_eval"
   printf '(%s: %d s to build, profile, link and measure)\n' "$name" $((SECONDS - start))
