@@ -153,7 +153,7 @@ static void test_text_ids_of_4g(void **state)
              "v 6\nr \"main\" \"app\" %" PRIu32 "\nx %" PRIu32 " %" PRIu32 " -1\n"
              "q %" PRIu32 " 1 1 1 1 1 1 1 1 1 1 1\n",
              HUGE_ID, HUGE_ID, HUGE_ID, HUGE_ID);
-    load_text(&r, "huge-id.aprof", text, lg_aprof_load);
+    load_text(&r, "limits-huge-id.aprof", text, lg_aprof_load);
     assert_loaded(&r);
     assert_int_equal(r.p.nfuncs, 1);
     loaded_destroy(&r);
@@ -162,13 +162,13 @@ static void test_text_ids_of_4g(void **state)
              "# callgrind format\nversion: 1\nevents: Ir\nfn=(%" PRIu32 ") main\n1 5\n"
              "cfn=(%" PRIu32 ")\ncalls=1 1\n1 5\n",
              HUGE_ID, HUGE_ID);
-    load_text(&r, "huge-id.callgrind", text, lg_callgrind_load);
+    load_text(&r, "limits-huge-id.callgrind", text, lg_callgrind_load);
     assert_loaded(&r);
     assert_int_equal(r.p.nfuncs, 1);
     loaded_destroy(&r);
 
     /* A winIDEA handle's low 28 bits all set: a sparse handle, kept in the hash table. */
-    load_text(&r, "huge-handle.txt",
+    load_text(&r, "limits-huge-handle.txt",
               "* HANDLE(Functions) %HANDLE%,%NAME%\n0FFFFFFF,main\n"
               "* STATISTICS(Functions) %HANDLE%,%COUNT%\n0FFFFFFF,3\n",
               lg_wi_text1_load);
@@ -232,25 +232,25 @@ static void test_text_names_of_65535_bytes(void **state)
              "# callgrind format\nversion: 1\nevents: Ir\nfn=(1) %s\n1 5\ncfn=(2) g\ncalls=1 1\n"
              "1 5\nfn=(2)\n1 1\n",
              name);
-    load_text(&r, "long.callgrind", text, lg_callgrind_load);
+    load_text(&r, "limits-long.callgrind", text, lg_callgrind_load);
     assert_loaded(&r);
     assert_int_equal(strlen(r.p.funcs[0].name), LONG_NAME);
     loaded_destroy(&r);
 
     snprintf(text, cap, "app 1 1.0: 1 cycles:\n\t1 %s+0x1 (/app)\n\t2 main+0x2 (/app)\n\n", name);
-    load_text(&r, "long.perf", text, lg_perf_script_load);
+    load_text(&r, "limits-long.perf", text, lg_perf_script_load);
     assert_loaded(&r);
     assert_true(lg_profile_find(&r.p, name, NULL, "app") >= 0);
     loaded_destroy(&r);
 
     snprintf(text, cap, "v 6\nr \"%s\" \"app\" 1\np 1 1 1 1 1 1 1 1 1 1 1 1\n", name);
-    load_text(&r, "long.aprof", text, lg_aprof_load);
+    load_text(&r, "limits-long.aprof", text, lg_aprof_load);
     assert_loaded(&r);
     assert_int_equal(strlen(r.p.funcs[0].name), LONG_NAME);
     loaded_destroy(&r);
 
     snprintf(text, cap, "* HANDLE(Functions) %%HANDLE%%,%%NAME%%\n0,%s\n", name);
-    load_text(&r, "long.txt", text, lg_wi_text1_load);
+    load_text(&r, "limits-long.txt", text, lg_wi_text1_load);
     assert_loaded(&r);
     assert_int_equal(strlen(r.p.funcs[0].name), LONG_NAME);
     loaded_destroy(&r);
@@ -323,7 +323,7 @@ static void test_text_recursion_100_deep(void **state)
     for (unsigned i = 0; i < RECURSION; i++)
         n += (size_t)snprintf(text + n, cap - n, "\t%x r+0x1 (/app)\n", i);
     n += (size_t)snprintf(text + n, cap - n, "\t1 main+0x2 (/app)\n\n");
-    load_text(&r, "rec.perf", text, lg_perf_script_load);
+    load_text(&r, "limits-rec.perf", text, lg_perf_script_load);
     assert_loaded(&r);
     int64_t rec = lg_profile_find(&r.p, "r", NULL, "app");
     assert_true(rec >= 0);
@@ -339,7 +339,7 @@ static void test_text_recursion_100_deep(void **state)
     for (unsigned i = 0; i < RECURSION; i++)
         n += (size_t)snprintf(text + n, cap - n, "x 2 %u %u\nq %u 1 1 1 1 1 1 1 1 1 1 1\n", i + 2,
                               i + 1, i + 2);
-    load_text(&r, "rec.aprof", text, lg_aprof_load);
+    load_text(&r, "limits-rec.aprof", text, lg_aprof_load);
     assert_loaded(&r);
     assert_int_equal(edge_weight_q(&r.p, "r", "r", "app"), RECURSION - 1);
     assert_int_equal(edge_weight_q(&r.p, "main", "r", "app"), 1);
@@ -356,7 +356,7 @@ static void test_text_recursion_100_deep(void **state)
         for (unsigned i = 1; i < depth; i++)
             n += (size_t)snprintf(text + n, cap - n, "</X>");
         snprintf(text + n, cap - n, "</MAPPING>\n");
-        load_text(&r, "rec.xml", text, lg_wi_xml_load);
+        load_text(&r, "limits-rec.xml", text, lg_wi_xml_load);
         if (depth <= LG_WI_XML_MAX_DEPTH) {
             assert_loaded(&r);
             assert_int_equal(r.p.nfuncs, 1);
@@ -393,7 +393,7 @@ static void load_deep_bin(loaded_t *r, size_t entries, size_t exits)
     for (size_t i = 0; i < n; i++)
         put_record(bin + i * LG_WI_BIN_RECORD_BYTES, 0, i < entries ? EV_ENTRY : EV_EXIT,
                    (int64_t)i);
-    const char *path = lg_test_write_file("deep.BIN", bin, n * LG_WI_BIN_RECORD_BYTES);
+    const char *path = lg_test_write_file("limits-deep.BIN", bin, n * LG_WI_BIN_RECORD_BYTES);
     free(bin);
 
     loaded_start(r);
