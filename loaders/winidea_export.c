@@ -7,6 +7,7 @@
 #include "mem.h"
 #include "winidea_bin.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,4 +357,19 @@ lg_err_t lg_wi_export_finish(lg_wi_export_t *x, const lg_load_options_t *options
         return lg_timeline_finish(x->timeline, d);
     apply_statistics(x);
     return LG_OK;
+}
+
+lg_err_t lg_wi_export_load_path(const char *path, const lg_load_options_t *options,
+                                lg_wi_export_reader_t read, lg_profile_t *out, lg_diag_t *d)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        lg_err_t err = lg_diag_fail(d, LG_EIO, path, "cannot open: %s", strerror(errno));
+        lg_profile_destroy(out);
+        lg_profile_init(out);
+        return err;
+    }
+    lg_err_t err = read(f, path, true, options, out, d);
+    fclose(f); /* read-only: nothing is lost if closing fails */
+    return err;
 }

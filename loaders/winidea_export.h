@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Bytes of a main file read between two progress reports. */
 #define LG_WI_PROGRESS_BYTES (4u * 1024u * 1024u)
@@ -111,5 +112,16 @@ bool lg_wi_export_has_timeline(const lg_wi_export_t *x);
  * Returns LG_OK, LG_EINVAL (options->bin_version not 0, 10 or 11), or the .BIN reader's and the
  * timeline builder's errors. */
 lg_err_t lg_wi_export_finish(lg_wi_export_t *x, const lg_load_options_t *options, lg_diag_t *d);
+
+/* A reader of one main file (Text1 or XML) from an open stream f, named path in diagnostics,
+ * looking for the .BIN next to path when find_bin; it leaves out empty when it fails. */
+typedef lg_err_t (*lg_wi_export_reader_t)(FILE *f, const char *path, bool find_bin,
+                                          const lg_load_options_t *options, lg_profile_t *out,
+                                          lg_diag_t *d);
+
+/* Opens the main file at path and reads it with read, .BIN included. A file that cannot be opened
+ * is an LG_EIO error naming path, and leaves out empty; otherwise returns what read returns. */
+lg_err_t lg_wi_export_load_path(const char *path, const lg_load_options_t *options,
+                                lg_wi_export_reader_t read, lg_profile_t *out, lg_diag_t *d);
 
 #endif

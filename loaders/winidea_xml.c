@@ -736,15 +736,7 @@ lg_err_t lg_wi_xml_load_stream(FILE *f, const char *path, const lg_load_options_
 lg_err_t lg_wi_xml_load_with(const char *path, const lg_load_options_t *options, lg_profile_t *out,
                              lg_diag_t *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        lg_err_t err = lg_diag_fail(d, LG_EIO, path, "cannot open: %s", strerror(errno));
-        clear_profile(out);
-        return err;
-    }
-    lg_err_t err = load(f, path, true, options, out, d);
-    fclose(f); /* read-only: nothing is lost if closing fails */
-    return err;
+    return lg_wi_export_load_path(path, options, load, out, d);
 }
 
 lg_err_t lg_wi_xml_load(const char *path, lg_profile_t *out, lg_diag_t *d)

@@ -32,6 +32,20 @@ static bool write_once(lg_strmap_t *written, const char *name, FILE *out)
     return true;
 }
 
+/* Warns that the static functions named like f move together, once per name: at the first
+ * function (index i) of that name that warned has not seen. how says what the linker orders by. */
+static void warn_statics_move_together(lg_strmap_t *warned, const lg_lor_fn_t *f, size_t i,
+                                       const char *how, lg_diag_t *d)
+{
+    uint32_t first;
+    if ((f->flags & LG_FN_AMBIGUOUS_NAME) && f->object != NULL &&
+        lg_strmap_put(warned, f->symbol, (uint32_t)i, &first) && first == i)
+        lg_diag_add(d, LG_WARNING, "",
+                    "%s: the static functions called '%s' move together, to the place of the "
+                    "first",
+                    how, f->symbol);
+}
+
 lg_err_t lg_emit_gold_sections(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
 {
     note_lost_placement(lor, "gold", d);
@@ -57,13 +71,7 @@ lg_err_t lg_emit_gold_sections(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
                         f->symbol, f->section, f->section);
             continue;
         }
-        uint32_t first;
-        if ((f->flags & LG_FN_AMBIGUOUS_NAME) && f->object != NULL &&
-            lg_strmap_put(&warned, f->symbol, (uint32_t)i, &first) && first == i)
-            lg_diag_add(d, LG_WARNING, "",
-                        "gold orders by section name only: the static functions called '%s' "
-                        "move together, to the place of the first",
-                        f->symbol);
+        warn_statics_move_together(&warned, f, i, "gold orders by section name only", d);
         size_t n = lg_linkname_sections(f, all + nall);
         if (n == 0) {
             err = LG_ENOMEM;
@@ -103,13 +111,7 @@ lg_err_t lg_emit_lld_symbols(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
                         f->symbol);
             continue;
         }
-        uint32_t first;
-        if ((f->flags & LG_FN_AMBIGUOUS_NAME) && f->object != NULL &&
-            lg_strmap_put(&warned, f->symbol, (uint32_t)i, &first) && first == i)
-            lg_diag_add(d, LG_WARNING, "",
-                        "lld orders by symbol name: the static functions called '%s' move "
-                        "together, to the place of the first",
-                        f->symbol);
+        warn_statics_move_together(&warned, f, i, "lld orders by symbol name", d);
         if (!write_once(&written, f->symbol, out))
             err = LG_ENOMEM;
     }

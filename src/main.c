@@ -871,6 +871,49 @@ static char *read_text_file(const char *path, size_t *len)
     return buf;
 }
 
+/* What script and check work on: the .LOR (their first input) and the program that the ELF
+ * files after it make. */
+typedef struct lor_program {
+    const char *lor_path;
+    lg_lor_t lor;
+    inputs_t in;
+    lg_program_t prog;
+} lor_program_t;
+
+/* Reads the .LOR of script and check, then loads and binds the ELF files after it. Returns 0,
+ * or the exit status of the first failure, whose messages are in d (the .LOR's are shown
+ * already); lor_program_destroy frees lp either way. */
+static int lor_program_load(const options_t *o, lor_program_t *lp, lg_diag_t *d)
+{
+    lp->lor_path = o->inputs[0].path;
+    lg_lor_init(&lp->lor);
+    memset(&lp->in, 0, sizeof lp->in);
+    lg_program_init(&lp->prog);
+    size_t len;
+    char *text = read_text_file(lp->lor_path, &len);
+    if (text == NULL)
+        return EXIT_BAD_INPUT;
+    int status = lg_lor_parse(text, len, lp->lor_path, &lp->lor, d) == LG_OK ? 0 : EXIT_BAD_INPUT;
+    free(text);
+    flush_diag(d);
+    options_t elf_only = *o;
+    elf_only.inputs = o->inputs + 1;
+    elf_only.ninputs = o->ninputs - 1;
+    if (status == 0)
+        status = load_inputs(&elf_only, &lp->in, false, d);
+    if (status == 0 && lg_bind(NULL, 0, &lp->in.elf, &lp->prog, d) != LG_OK)
+        status = EXIT_BAD_INPUT;
+    return status;
+}
+
+static void lor_program_destroy(lor_program_t *lp)
+{
+    lg_program_destroy(&lp->prog);
+    if (lp->in.profiles != NULL || lp->in.elf.nfiles > 0)
+        free_inputs(&lp->in);
+    lg_lor_destroy(&lp->lor);
+}
+
 static int cmd_script(const options_t *o)
 {
     if (o->ninputs < 2)
@@ -878,49 +921,27 @@ static int cmd_script(const options_t *o)
     if (!wants_linker_output(o) && o->output == NULL)
         usage_error("script: nothing to write: give --ld-script, --ld-include, "
                     "--section-ordering, --gold, --lld or -o");
-    const char *lor_path = o->inputs[0].path;
-    size_t len;
-    char *text = read_text_file(lor_path, &len);
-    if (text == NULL)
-        return EXIT_BAD_INPUT;
     lg_diag_t d;
     lg_diag_init(&d);
-    lg_lor_t lor;
-    lg_lor_init(&lor);
-    int status = lg_lor_parse(text, len, lor_path, &lor, &d) == LG_OK ? 0 : EXIT_BAD_INPUT;
-    free(text);
-    flush_diag(&d);
-    options_t elf_only = *o;
-    elf_only.inputs = o->inputs + 1;
-    elf_only.ninputs = o->ninputs - 1;
-    inputs_t in;
-    memset(&in, 0, sizeof in);
-    if (status == 0)
-        status = load_inputs(&elf_only, &in, false, &d);
-    lg_program_t prog;
-    lg_program_init(&prog);
-    if (status == 0 && lg_bind(NULL, 0, &in.elf, &prog, &d) != LG_OK)
-        status = EXIT_BAD_INPUT;
-    if (status == 0 && lg_lor_check(&lor, &prog, lor_path, &d) != LG_OK)
+    lor_program_t lp;
+    int status = lor_program_load(o, &lp, &d);
+    if (status == 0 && lg_lor_check(&lp.lor, &lp.prog, lp.lor_path, &d) != LG_OK)
         status = EXIT_BAD_INPUT;
     flush_diag(&d);
     if (status == 0) {
         if (wants_linker_output(o))
-            lg_linkname_resolve(&lor, &prog, &d);
+            lg_linkname_resolve(&lp.lor, &lp.prog, &d);
         output_t outs[] = {
-            {o->output, write_lor, &lor},
-            {o->ld_script, write_ld_script, &lor},
-            {o->ld_include, write_ld_include, &lor},
-            {o->section_ordering, write_ld_ordering, &lor},
-            {o->gold, write_gold, &lor},
-            {o->lld, write_lld, &lor},
+            {o->output, write_lor, &lp.lor},
+            {o->ld_script, write_ld_script, &lp.lor},
+            {o->ld_include, write_ld_include, &lp.lor},
+            {o->section_ordering, write_ld_ordering, &lp.lor},
+            {o->gold, write_gold, &lp.lor},
+            {o->lld, write_lld, &lp.lor},
         };
         status = write_outputs(outs, sizeof outs / sizeof *outs, &d);
     }
-    lg_program_destroy(&prog);
-    if (in.profiles != NULL || in.elf.nfiles > 0)
-        free_inputs(&in);
-    lg_lor_destroy(&lor);
+    lor_program_destroy(&lp);
     lg_diag_destroy(&d);
     return status;
 }
@@ -931,29 +952,10 @@ static int cmd_check(const options_t *o)
 {
     if (o->ninputs < 2)
         usage_error("check: expected FILE.lor, the relinked ELF and optionally its objects");
-    const char *lor_path = o->inputs[0].path;
-    size_t len;
-    char *text = read_text_file(lor_path, &len);
-    if (text == NULL)
-        return EXIT_BAD_INPUT;
     lg_diag_t d;
     lg_diag_init(&d);
-    lg_lor_t lor;
-    lg_lor_init(&lor);
-    int status = lg_lor_parse(text, len, lor_path, &lor, &d) == LG_OK ? 0 : EXIT_BAD_INPUT;
-    free(text);
-    flush_diag(&d);
-    options_t elf_only = *o;
-    elf_only.inputs = o->inputs + 1;
-    elf_only.ninputs = o->ninputs - 1;
-    inputs_t in;
-    memset(&in, 0, sizeof in);
-    if (status == 0)
-        status = load_inputs(&elf_only, &in, false, &d);
-    lg_program_t prog;
-    lg_program_init(&prog);
-    if (status == 0 && lg_bind(NULL, 0, &in.elf, &prog, &d) != LG_OK)
-        status = EXIT_BAD_INPUT;
+    lor_program_t lp;
+    int status = lor_program_load(o, &lp, &d);
     lg_linkcheck_t check;
     lg_linkcheck_init(&check);
     if (status == 0) {
@@ -961,9 +963,9 @@ static int cmd_check(const options_t *o)
          * here the rows say it. */
         lg_diag_t quiet;
         lg_diag_init(&quiet);
-        lg_linkname_resolve(&lor, &prog, &quiet);
+        lg_linkname_resolve(&lp.lor, &lp.prog, &quiet);
         lg_diag_destroy(&quiet);
-        if (lg_linkcheck_run(&lor, &prog, &in.elf, &check, &d) != LG_OK)
+        if (lg_linkcheck_run(&lp.lor, &lp.prog, &lp.in.elf, &check, &d) != LG_OK)
             status = EXIT_BAD_INPUT;
     }
     flush_diag(&d);
@@ -974,7 +976,7 @@ static int cmd_check(const options_t *o)
             if (row->address != UINT64_MAX)
                 snprintf(addr, sizeof addr, "0x%" PRIx64, row->address);
             printf("%-10s %-18s %-14s %s%s%s\n", lg_landing_name(row->status), addr,
-                   row->output_section ? row->output_section : "-", lor.fns[row->fn].symbol,
+                   row->output_section ? row->output_section : "-", lp.lor.fns[row->fn].symbol,
                    *row->reason ? ": " : "", row->reason);
         }
         printf("lorgen check: %zu of %zu functions landed in the asked order, %zu did not, %zu "
@@ -984,10 +986,7 @@ static int cmd_check(const options_t *o)
             status = EXIT_NOT_IN_ORDER;
     }
     lg_linkcheck_destroy(&check);
-    lg_program_destroy(&prog);
-    if (in.profiles != NULL || in.elf.nfiles > 0)
-        free_inputs(&in);
-    lg_lor_destroy(&lor);
+    lor_program_destroy(&lp);
     lg_diag_destroy(&d);
     return status;
 }

@@ -930,34 +930,33 @@ static const char page_script[] =
     "})();\n"
     "</script>\n";
 
-lg_err_t lg_report_write_html(const lg_report_input_t *in, FILE *out, lg_diag_t *d)
+/* The page, once the model and the addresses are there (lg_report_writer_t). */
+static lg_err_t write_page(const lg_report_input_t *in, lg_report_model_t *m,
+                           const uint64_t *before, const uint64_t *after, FILE *out, lg_diag_t *d)
 {
-    lg_report_model_t m;
-    LG_CHECK(lg_report_model_build(in, &m));
-    uint64_t *before = NULL, *after = NULL;
-    lg_err_t err = lg_report_addresses(in, &before, &after, d);
-    if (err == LG_OK && m.sets == 0)
+    lg_err_t err = LG_OK;
+    if (m->sets == 0)
         err = lg_diag_fail(d, LG_EINVAL, "report", "cache geometry without sets");
     if (err == LG_OK) {
         fputs(page_head, out);
-        write_summary(in, &m, out);
-        err = write_maps(in, &m, before, after, out);
+        write_summary(in, m, out);
+        err = write_maps(in, m, before, after, out);
     }
     if (err == LG_OK) {
-        write_clique_table(in, &m, out);
-        err = write_clique_details(in, &m, out);
+        write_clique_table(in, m, out);
+        err = write_clique_details(in, m, out);
     }
     if (err == LG_OK)
-        err = write_graph(in, &m, out);
+        err = write_graph(in, m, out);
     if (err == LG_OK) {
         write_left_out(in, out);
         fputs(page_script, out);
         fputs("</body>\n</html>\n", out);
     }
-    free(before);
-    free(after);
-    lg_report_model_destroy(&m);
-    if (err == LG_OK && ferror(out))
-        err = LG_EIO;
     return err;
+}
+
+lg_err_t lg_report_write_html(const lg_report_input_t *in, FILE *out, lg_diag_t *d)
+{
+    return lg_report_write_with(in, write_page, out, d);
 }

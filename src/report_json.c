@@ -312,30 +312,28 @@ static void write_left_out(json_t *j, const lg_report_input_t *in)
     json_close(j, '}');
 }
 
+/* The document, once the model and the addresses are there (lg_report_writer_t). */
+static lg_err_t write_document(const lg_report_input_t *in, lg_report_model_t *m,
+                               const uint64_t *before, const uint64_t *after, FILE *out,
+                               lg_diag_t *d)
+{
+    (void)d; /* every error here is LG_ENOMEM, which has no diagnostic */
+    json_t j = {.out = out};
+    json_open(&j, NULL, '{', false);
+    put_str(&j, "schema", "lorgen-report");
+    put_uint(&j, "schema_version", LG_REPORT_JSON_SCHEMA_VERSION);
+    write_inputs(&j, in);
+    write_summary(&j, in, m);
+    lg_err_t err = write_cliques(&j, in, m, before, after);
+    if (err == LG_OK) {
+        write_left_out(&j, in);
+        json_close(&j, '}');
+        fputc('\n', out);
+    }
+    return err;
+}
+
 lg_err_t lg_report_write_json(const lg_report_input_t *in, FILE *out, lg_diag_t *d)
 {
-    lg_report_model_t m;
-    LG_CHECK(lg_report_model_build(in, &m));
-    uint64_t *before = NULL, *after = NULL;
-    lg_err_t err = lg_report_addresses(in, &before, &after, d);
-    if (err == LG_OK) {
-        json_t j = {.out = out};
-        json_open(&j, NULL, '{', false);
-        put_str(&j, "schema", "lorgen-report");
-        put_uint(&j, "schema_version", LG_REPORT_JSON_SCHEMA_VERSION);
-        write_inputs(&j, in);
-        write_summary(&j, in, &m);
-        err = write_cliques(&j, in, &m, before, after);
-        if (err == LG_OK) {
-            write_left_out(&j, in);
-            json_close(&j, '}');
-            fputc('\n', out);
-        }
-    }
-    free(before);
-    free(after);
-    lg_report_model_destroy(&m);
-    if (err == LG_OK && ferror(out))
-        err = LG_EIO;
-    return err;
+    return lg_report_write_with(in, write_document, out, d);
 }

@@ -200,3 +200,20 @@ lg_err_t lg_report_addresses(const lg_report_input_t *in, uint64_t **before, uin
     }
     return err;
 }
+
+lg_err_t lg_report_write_with(const lg_report_input_t *in, lg_report_writer_t write, FILE *out,
+                              lg_diag_t *d)
+{
+    lg_report_model_t m;
+    LG_CHECK(lg_report_model_build(in, &m));
+    uint64_t *before = NULL, *after = NULL;
+    lg_err_t err = lg_report_addresses(in, &before, &after, d);
+    if (err == LG_OK)
+        err = write(in, &m, before, after, out, d);
+    free(before);
+    free(after);
+    lg_report_model_destroy(&m);
+    if (err == LG_OK && ferror(out))
+        err = LG_EIO;
+    return err;
+}

@@ -54,6 +54,17 @@ lg_err_t lg_report_model_build(const lg_report_input_t *in, lg_report_model_t *m
 lg_err_t lg_report_addresses(const lg_report_input_t *in, uint64_t **before, uint64_t **after,
                              lg_diag_t *d);
 
+/* Writes one report of in to out: the part that differs between the HTML and JSON reports. It
+ * gets the model and the addresses of lg_report_addresses (before may be NULL). */
+typedef lg_err_t (*lg_report_writer_t)(const lg_report_input_t *in, lg_report_model_t *m,
+                                       const uint64_t *before, const uint64_t *after, FILE *out,
+                                       lg_diag_t *d);
+
+/* Builds the model and the addresses of in, has write write the report with them, then frees
+ * them. Returns the first error, else LG_EIO when out has an error, else LG_OK. */
+lg_err_t lg_report_write_with(const lg_report_input_t *in, lg_report_writer_t write, FILE *out,
+                              lg_diag_t *d);
+
 /* Frees m; accepts a zeroed struct. */
 void lg_report_model_destroy(lg_report_model_t *m);
 

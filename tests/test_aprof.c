@@ -27,13 +27,7 @@
 
 /* ---- Loading ------------------------------------------------------------------------------ */
 
-typedef struct loaded {
-    lg_err_t err;
-    lg_profile_t p;
-    lg_diag_t d;
-} loaded_t;
-
-static void load_file(loaded_t *r, const char *path)
+static void load_file(lg_test_loaded_t *r, const char *path)
 {
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
@@ -41,38 +35,19 @@ static void load_file(loaded_t *r, const char *path)
 }
 
 /* Loads size bytes of text as the file "t.aprof", so diagnostics read "t.aprof:LINE: ...". */
-static void load_bytes(loaded_t *r, const char *text, size_t size)
+static void load_bytes(lg_test_loaded_t *r, const char *text, size_t size)
 {
-    /* An exact-size copy, so AddressSanitizer catches any read past the end. */
-    char *copy = malloc(size > 0 ? size : 1);
-    assert_non_null(copy);
-    memcpy(copy, text, size);
-    FILE *in = size > 0 ? fmemopen(copy, size, "r") : fopen("/dev/null", "r");
-    assert_non_null(in);
+    lg_test_stream_t in;
+    lg_test_stream_open(&in, text, size);
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
-    r->err = lg_aprof_load_stream(in, "t.aprof", &r->p, &r->d);
-    fclose(in);
-    free(copy);
+    r->err = lg_aprof_load_stream(in.f, "t.aprof", &r->p, &r->d);
+    lg_test_stream_close(&in);
 }
 
-static void load_text(loaded_t *r, const char *text)
+static void load_text(lg_test_loaded_t *r, const char *text)
 {
     load_bytes(r, text, strlen(text));
-}
-
-static void loaded_destroy(loaded_t *r)
-{
-    lg_profile_destroy(&r->p);
-    lg_diag_destroy(&r->d);
-}
-
-static void assert_loaded_clean(const loaded_t *r)
-{
-    if (r->err != LG_OK || r->d.count != 0)
-        lg_test_diag_dump(&r->d);
-    assert_int_equal(r->err, LG_OK);
-    assert_int_equal(r->d.count, 0);
 }
 
 static void assert_profile_empty(const lg_profile_t *p)
@@ -171,9 +146,9 @@ static void check_fixture(const char *file, const char *unit, const want_func_t 
 {
     char path[4096];
     snprintf(path, sizeof path, "%s%s", FIXTURES, file);
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, path);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     check_common(&r.p, path, unit);
     check_funcs(&r.p, funcs, nfuncs);
     if (edges == NULL) {
@@ -182,7 +157,7 @@ static void check_fixture(const char *file, const char *unit, const want_func_t 
     } else {
         check_edges(&r.p, edges, nedges);
     }
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -201,9 +176,9 @@ static const lg_pfunc_t *find(const lg_profile_t *p, const char *name, const cha
 static void test_real_v2_sample(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, SAMPLE_V2);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     check_common(&r.p, SAMPLE_V2, "BB"); /* line 7: m bb-count */
     assert_false(r.p.has_call_edges);    /* p lines only, no x or q */
     assert_int_equal(r.p.nedges, 0);
@@ -256,7 +231,7 @@ static void test_real_v2_sample(void **state)
     /* The occ column of all 14408 p lines sums to 253712 calls. */
     assert_int_equal(r.p.total_hits, 253712);
     assert_int_equal(r.p.call_records, 253712);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 /* ---- One pair of fixtures per version ----------------------------------------------------- */
@@ -453,31 +428,31 @@ static void test_tree_with_recursion(void **state)
     check_fixture("tree_recursion.aprof", "BB", funcs, N(funcs), edges, N(edges));
 
     /* Edges are sorted by (caller, callee) and unique. */
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, FIXTURES "tree_recursion.aprof");
     for (size_t i = 1; i < r.p.nedges; i++) {
         const lg_pedge_t *a = &r.p.edges[i - 1], *b = &r.p.edges[i];
         assert_true(a->caller < b->caller || (a->caller == b->caller && a->callee < b->callee));
     }
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 /* A tree without q lines has call edges, all of weight 0: none are kept. */
 static void test_tree_without_calls(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "v 6\n"
                   "r \"main\" \"/x\" 1\n"
                   "r \"f\" \"/x\" 2\n"
                   "x 1 1 -1\n"
                   "x 2 2 1\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_true(r.p.has_call_edges);
     assert_int_equal(r.p.nedges, 0);
     assert_int_equal(r.p.nfuncs, 2);
     assert_int_equal(r.p.funcs[1].hits, 0);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 /* ---- What real writers do ----------------------------------------------------------------- */
@@ -485,7 +460,7 @@ static void test_tree_without_calls(void **state)
 static void test_writer_quirks(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     /* CRLF line ends, trailing blanks and tabs, blank lines, leading blanks, tabs between fields,
      * header tags lorgen skips (t as a date, i, g, fav), an r line whose 4th field is a count. */
     load_text(&r, "c header with a trailing blank \r\n"
@@ -501,41 +476,41 @@ static void test_writer_quirks(void **state)
                   "p\t10 1 2 2 4 8 2 4 4 2 2 8\t\r\n"
                   "p 10 2 3 3 6 18 2 6 6 3 3 18 1.5 2.25\n"
                   "fav a\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     const want_func_t want[] = {
         {"a b(int, char const*)", "_Z3a_biPKc", "/opt/my app/bin", 4, 10, 10}};
     check_funcs(&r.p, want, 1);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     /* Sums of squares printed with %.0f may exceed 64 bits; they are not used. */
     load_text(&r, "v 4\n"
                   "r \"f\" \"/x\" 1\n"
                   "p 1 1 2 2 4 340282366920938463463374607431768211456 2 4 4 2 2 1e+40\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(r.p.funcs[0].hits, 2);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     /* Counters saturate instead of wrapping. */
     load_text(&r, "v 2\n"
                   "r \"f\" \"/x\" 1\n"
                   "p 1 1 2 2 4 18446744073709551615 4 4\n"
                   "p 1 2 2 2 4 1 4 4\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(r.p.funcs[0].hits, UINT64_MAX);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     /* No m line: the default metric, bb-count. */
     load_text(&r, "v 2\nr \"f\" \"/x\" 1\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_string_equal(r.p.counter1_unit, "BB");
     assert_int_equal(r.p.funcs[0].hits, 0);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_d_lines(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     /* A d line with a mangled name stands in for a missing u line; a u line wins over it; a
      * demangled d value is not a link label. */
     load_text(&r, "v 1\n"
@@ -548,17 +523,17 @@ static void test_d_lines(void **state)
                   "d 3 \"h()\"\n"
                   "u 3 \"_Z1hv\"\n"
                   "u 3 \"_Z1hv\"\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_string_equal(r.p.funcs[0].link_label, "_Z1fi");
     assert_string_equal(r.p.funcs[1].link_label, "_Z1gi");
     assert_string_equal(r.p.funcs[2].link_label, "_Z1hv");
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_warnings(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "v 6\n"                       /* 1 */
                   "m cpu-cycles\n"              /* 2 */
                   "zz something new\n"          /* 3 */
@@ -584,7 +559,7 @@ static void test_warnings(void **state)
     /* Routines 1 and 2 are one function with both routines' calls. */
     assert_int_equal(r.p.nfuncs, 1);
     assert_int_equal(r.p.funcs[0].hits, 5);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 /* ---- Malformed reports -------------------------------------------------------------------- */
@@ -732,7 +707,7 @@ static const bad_t bad_reports[] = {
 
 static void check_bad(const char *text, size_t size, lg_err_t err, const char *message)
 {
-    loaded_t r;
+    lg_test_loaded_t r;
     load_bytes(&r, text, size);
     if (r.err != err || r.d.count != 1 || !lg_test_diag_has(&r.d, LG_ERROR, message)) {
         print_message("report:\n%s\nexpected: %s\n", text, message);
@@ -743,7 +718,7 @@ static void check_bad(const char *text, size_t size, lg_err_t err, const char *m
     assert_int_equal(r.d.errors, 1);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, message));
     assert_profile_empty(&r.p);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_malformed_reports(void **state)
@@ -777,11 +752,11 @@ static void test_line_limit(void **state)
               "t.aprof:2: line is 1048577 bytes long, more than 1048576 (LG_APROF_MAX_LINE_BYTES)");
     free(text);
     text = report_with_line_of(LG_APROF_MAX_LINE_BYTES);
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, text);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(r.p.nfuncs, 0);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(text);
 }
 
@@ -795,7 +770,7 @@ static void check_truncations(const char *path, bool every_byte)
     for (size_t cut = 0; cut <= size; cut++) {
         if (!every_byte && cut < size && data[cut] != '\n' && cut != 0)
             continue;
-        loaded_t r;
+        lg_test_loaded_t r;
         load_bytes(&r, (const char *)data, cut);
         if (r.err == LG_OK) {
             assert_int_equal(r.d.errors, 0);
@@ -804,7 +779,7 @@ static void check_truncations(const char *path, bool every_byte)
             assert_int_equal(r.d.errors, 1);
             assert_profile_empty(&r.p);
         }
-        loaded_destroy(&r);
+        lg_test_loaded_destroy(&r);
     }
     free(data);
 }
@@ -842,12 +817,12 @@ static void test_tree_cut_before_its_contexts(void **state)
 static void test_unreadable_file(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, LORGEN_TEST_TMPDIR "/no-such-report.aprof");
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "no-such-report.aprof: cannot open: "));
     assert_profile_empty(&r.p);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 /* ---- Probe -------------------------------------------------------------------------------- */

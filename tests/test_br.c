@@ -61,13 +61,7 @@ static uint8_t *finish(lg_br_writer_t *w, size_t *size)
     return data;
 }
 
-typedef struct loaded {
-    lg_err_t err;
-    lg_profile_t p;
-    lg_diag_t d;
-} loaded_t;
-
-static void load_limited(loaded_t *r, const uint8_t *data, size_t size,
+static void load_limited(lg_test_loaded_t *r, const uint8_t *data, size_t size,
                          const lg_br_limits_t *limits)
 {
     /* An exact-size copy, so AddressSanitizer catches any read past the end. */
@@ -81,30 +75,16 @@ static void load_limited(loaded_t *r, const uint8_t *data, size_t size,
     free(copy);
 }
 
-static void load(loaded_t *r, const uint8_t *data, size_t size)
+static void load(lg_test_loaded_t *r, const uint8_t *data, size_t size)
 {
     load_limited(r, data, size, NULL);
 }
 
-static void load_file(loaded_t *r, const char *path)
+static void load_file(lg_test_loaded_t *r, const char *path)
 {
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
     r->err = lg_br_load(path, &r->p, &r->d);
-}
-
-static void loaded_destroy(loaded_t *r)
-{
-    lg_profile_destroy(&r->p);
-    lg_diag_destroy(&r->d);
-}
-
-static void assert_loaded_clean(const loaded_t *r)
-{
-    if (r->err != LG_OK || r->d.count != 0)
-        lg_test_diag_dump(&r->d);
-    assert_int_equal(r->err, LG_OK);
-    assert_int_equal(r->d.count, 0);
 }
 
 static void assert_profile_empty(const lg_profile_t *p)
@@ -121,23 +101,9 @@ static void assert_profile_empty(const lg_profile_t *p)
     assert_int_equal(p->total_hits, 0);
 }
 
-/* The index of the function with this name and module, or -1. */
-static int64_t func_index(const lg_profile_t *p, const char *name, const char *module)
-{
-    for (size_t i = 0; i < p->nfuncs; i++) {
-        const lg_pfunc_t *f = &p->funcs[i];
-        bool same_module = module == NULL
-                               ? f->qual_name == NULL
-                               : f->qual_name != NULL && strcmp(f->qual_name, module) == 0;
-        if (strcmp(f->name, name) == 0 && same_module)
-            return (int64_t)i;
-    }
-    return -1;
-}
-
 static const lg_pfunc_t *func(const lg_profile_t *p, const char *name, const char *module)
 {
-    int64_t i = func_index(p, name, module);
+    int64_t i = lg_test_func_index(p, name, module);
     if (i < 0)
         print_message("no function '%s' in '%s'\n", name, module ? module : "(none)");
     assert_true(i >= 0);
@@ -148,20 +114,15 @@ static const lg_pfunc_t *func(const lg_profile_t *p, const char *name, const cha
 static int64_t edge_weight(const lg_profile_t *p, const char *caller, const char *caller_module,
                            const char *callee, const char *callee_module)
 {
-    int64_t from = func_index(p, caller, caller_module), to = func_index(p, callee, callee_module);
-    assert_true(from >= 0);
-    assert_true(to >= 0);
-    for (size_t i = 0; i < p->nedges; i++)
-        if (p->edges[i].caller == (uint32_t)from && p->edges[i].callee == (uint32_t)to)
-            return (int64_t)p->edges[i].weight;
-    return -1;
+    return lg_test_edge_weight(p, lg_test_func_index(p, caller, caller_module),
+                               lg_test_func_index(p, callee, callee_module));
 }
 
 /* The cost recorded at a line of a function, or -1 when there is none. Each (function, line)
  * must appear at most once. */
 static int64_t line_cost(const lg_profile_t *p, const char *name, const char *module, uint64_t line)
 {
-    int64_t f = func_index(p, name, module);
+    int64_t f = lg_test_func_index(p, name, module);
     assert_true(f >= 0);
     int64_t found = -1;
     for (size_t i = 0; i < p->ncosts; i++) {
@@ -225,11 +186,11 @@ static void check_program_shape(const lg_profile_t *p)
 
     /* In the order first met: each frame resolves when the next record after it is read. */
     assert_int_equal(p->nfuncs, 5);
-    assert_int_equal(func_index(p, "FNSUM", PROG), 0);
-    assert_int_equal(func_index(p, "(main)", PROG), 1);
-    assert_int_equal(func_index(p, "FNSUM", LIB), 2);
-    assert_int_equal(func_index(p, "(gosub)", PROG), 3);
-    assert_int_equal(func_index(p, "(unknown)", LIB), 4);
+    assert_int_equal(lg_test_func_index(p, "FNSUM", PROG), 0);
+    assert_int_equal(lg_test_func_index(p, "(main)", PROG), 1);
+    assert_int_equal(lg_test_func_index(p, "FNSUM", LIB), 2);
+    assert_int_equal(lg_test_func_index(p, "(gosub)", PROG), 3);
+    assert_int_equal(lg_test_func_index(p, "(unknown)", LIB), 4);
     assert_int_equal(p->funcs[0].description, LG_BR_DESC_FUNCTION);
     assert_int_equal(p->funcs[1].description, LG_BR_DESC_MAIN);
     assert_int_equal(p->funcs[3].description, LG_BR_DESC_GOSUB);
@@ -296,20 +257,20 @@ static void test_sampled_profile(void **state)
     size_t size;
     uint8_t *data = build_program(false, &size);
 
-    loaded_t mem;
+    lg_test_loaded_t mem;
     load(&mem, data, size);
-    assert_loaded_clean(&mem);
+    lg_test_assert_loaded_clean(&mem);
     assert_string_equal(mem.p.path, "t.br");
     check_sampled_program(&mem.p);
-    loaded_destroy(&mem);
+    lg_test_loaded_destroy(&mem);
 
-    loaded_t file;
+    lg_test_loaded_t file;
     const char *path = lg_test_write_file("sampled.br", data, size);
     load_file(&file, path);
-    assert_loaded_clean(&file);
+    lg_test_assert_loaded_clean(&file);
     assert_string_equal(file.p.path, path);
     check_sampled_program(&file.p);
-    loaded_destroy(&file);
+    lg_test_loaded_destroy(&file);
     free(data);
 }
 
@@ -318,9 +279,9 @@ static void test_timed_profile(void **state)
     (void)state;
     size_t size;
     uint8_t *data = build_program(true, &size);
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, lg_test_write_file("timed.br", data, size));
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     const lg_profile_t *p = &r.p;
     check_program_shape(p);
     assert_string_equal(p->counter1_unit, "ns");
@@ -349,7 +310,7 @@ static void test_timed_profile(void **state)
     assert_int_equal(line_cost(p, "FNSUM", LIB, 500), 10);
     assert_int_equal(line_cost(p, "(gosub)", PROG, 210), 100);
     assert_int_equal(line_cost(p, "(unknown)", LIB, 600), 1000000);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
 }
 
@@ -368,9 +329,9 @@ static void test_recursion(void **state)
     size_t size;
     uint8_t *data = finish(&w, &size);
 
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, data, size);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(r.p.nfuncs, 2);
     const lg_pfunc_t *f = func(&r.p, "FNFACT", "fact.br");
     assert_int_equal(f->hits, 2);
@@ -382,7 +343,7 @@ static void test_recursion(void **state)
     assert_int_equal(r.p.nedges, 2);
     assert_int_equal(line_cost(&r.p, "FNFACT", "fact.br", 100), 2);
     assert_int_equal(r.p.ncosts, 1);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
 }
 
@@ -397,16 +358,16 @@ static void test_single_frame_samples_have_no_edges(void **state)
     lg_br_write_sample(&w, one, 1, false, 0);
     size_t size;
     uint8_t *data = finish(&w, &size);
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, data, size);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_false(r.p.has_call_edges);
     assert_int_equal(r.p.nedges, 0);
     assert_null(r.p.edges);
     assert_int_equal(r.p.nfuncs, 1);
     assert_int_equal(r.p.funcs[0].hits, 2);
     assert_int_equal(line_cost(&r.p, "FNA", "a.br", 5), 2);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
 }
 
@@ -433,15 +394,15 @@ static void test_modules_are_names(void **state)
     size_t size;
     uint8_t *data = finish(&w, &size);
 
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, data, size);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(r.p.nfuncs, 4);
     assert_int_equal(func(&r.p, "FNX", "a.br")->hits, 2);
     assert_int_equal(func(&r.p, "FNX", "b.br")->hits, 1);
     assert_int_equal(func(&r.p, "FNY", "b.br")->hits, 1);
     assert_int_equal(edge_weight(&r.p, "(unknown)", "c.br", "FNY", "b.br"), 1);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
 }
 
@@ -462,14 +423,14 @@ static void test_marks_and_names(void **state)
     lg_br_write_end(&w);
     size_t size;
     uint8_t *data = finish(&w, &size);
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, data, size);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(r.p.nfuncs, 2);
     assert_int_equal(func(&r.p, "FNLATE", "M.br")->counter1_self, 42);
     assert_int_equal(func(&r.p, "FNOUTER", "M.br")->description, LG_BR_DESC_FUNCTION);
     assert_int_equal(edge_weight(&r.p, "FNOUTER", "M.br", "FNLATE", "M.br"), 42);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
 
     /* Names with NULs counted in their lengths. */
@@ -480,20 +441,20 @@ static void test_marks_and_names(void **state)
         6,
     };
     load(&r, nuls, sizeof nuls);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(r.p.nfuncs, 1);
     assert_string_equal(r.p.funcs[0].name, "FNQ");
     assert_string_equal(r.p.funcs[0].qual_name, "x.br");
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     /* A module without a file name (a program never saved): no qualified name. */
     static const uint8_t unnamed[] = {1, 0, 4, 0, 0, 3, 0, 4, 0, 0, 0, 1, 0, 9, 6};
     load(&r, unnamed, sizeof unnamed);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(r.p.nfuncs, 1);
     assert_string_equal(r.p.funcs[0].name, "(main)");
     assert_null(r.p.funcs[0].qual_name);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 /* Counters add up saturating: times near 2^64 do not wrap. */
@@ -509,9 +470,9 @@ static void test_huge_times_saturate(void **state)
     lg_br_write_sample(&w, s, 2, true, UINT64_MAX - 1);
     size_t size;
     uint8_t *data = finish(&w, &size);
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, data, size);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     const lg_pfunc_t *a = func(&r.p, "FNA", "t.br");
     assert_int_equal(a->hits, 2);
     assert_true(a->counter1_self == UINT64_MAX);
@@ -521,7 +482,7 @@ static void test_huge_times_saturate(void **state)
     assert_int_equal(r.p.ncosts, 1);
     assert_true(r.p.costs[0].position == UINT32_MAX);
     assert_true(r.p.costs[0].cost == UINT64_MAX);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
 }
 
@@ -789,7 +750,7 @@ static void expect_failure_limited(const char *label, const uint8_t *data, size_
 {
     char at[128];
     snprintf(at, sizeof at, "t.br:0x%zx: record %u: ", where, record);
-    loaded_t r;
+    lg_test_loaded_t r;
     load_limited(&r, data, size, limits);
     bool ok = r.err == err && r.d.count == 1 && r.d.errors == 1 &&
               lg_test_diag_has(&r.d, LG_ERROR, at) &&
@@ -801,7 +762,7 @@ static void expect_failure_limited(const char *label, const uint8_t *data, size_
     }
     assert_true(ok);
     assert_profile_empty(&r.p);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void expect_failure(const char *label, const uint8_t *data, size_t size, lg_err_t err,
@@ -828,17 +789,17 @@ static void test_small_fixtures_load(void **state)
     (void)state;
     size_t size;
     uint8_t *data = build_small(&size);
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, data, size);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(edge_weight(&r.p, "(main)", "a.br", "FNA", "a.br"), 1);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
     data = build_small_timed(&size);
     load(&r, data, size);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(edge_weight(&r.p, "(main)", "a.br", "FNA", "a.br"), 5);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
 }
 
@@ -854,10 +815,10 @@ static void test_limits(void **state)
     expect_failure_limited("frames", data, size, &frames, LG_ELIMIT, R3, 3,
                            "sample has more than 1 frames (LG_BR_MAX_FRAMES)");
     frames.max_frames = 2;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_limited(&r, data, size, &frames);
-    assert_loaded_clean(&r);
-    loaded_destroy(&r);
+    lg_test_assert_loaded_clean(&r);
+    lg_test_loaded_destroy(&r);
 
     lg_br_limits_t records = LG_BR_LIMITS_DEFAULT;
     records.max_records = 3;
@@ -865,8 +826,8 @@ static void test_limits(void **state)
                            "file has more than 3 records (LG_BR_MAX_RECORDS)");
     records.max_records = 6;
     load_limited(&r, data, size, &records);
-    assert_loaded_clean(&r);
-    loaded_destroy(&r);
+    lg_test_assert_loaded_clean(&r);
+    lg_test_loaded_destroy(&r);
 
     lg_br_limits_t names = LG_BR_LIMITS_DEFAULT;
     names.max_name = 3;
@@ -874,8 +835,8 @@ static void test_limits(void **state)
                            "module name length 4 exceeds the 3 bytes lorgen reads");
     names.max_name = 4;
     load_limited(&r, data, size, &names);
-    assert_loaded_clean(&r);
-    loaded_destroy(&r);
+    lg_test_assert_loaded_clean(&r);
+    lg_test_loaded_destroy(&r);
     data[R2 + 1] = 5; /* FUNCTION NAME "FNA" claiming 5 bytes */
     expect_failure_limited("function name", data, size, &names, LG_ELIMIT, R2, 2,
                            "function name length 5 exceeds the 4 bytes lorgen reads");
@@ -900,13 +861,13 @@ static void test_default_frame_limit(void **state)
     lg_br_write_end(&w);
     size_t size;
     uint8_t *data = finish(&w, &size);
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, data, size);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(r.p.nfuncs, 1);
     assert_int_equal(edge_weight(&r.p, "FNR", "deep.br", "FNR", "deep.br"), LG_BR_MAX_FRAMES - 1);
     assert_int_equal(r.p.funcs[0].counter1_total, 1);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     /* One frame more, in place of the END record. */
     uint8_t *grown = realloc(data, end_at + FRAME + 1);
@@ -927,7 +888,7 @@ static void check_every_prefix(const uint8_t *data, size_t size, const size_t *b
         bool boundary = false;
         for (size_t i = 0; i < nboundaries; i++)
             boundary = boundary || boundaries[i] == len;
-        loaded_t r;
+        lg_test_loaded_t r;
         load(&r, data, len);
         if (boundary) {
             if (r.err != LG_OK)
@@ -943,7 +904,7 @@ static void check_every_prefix(const uint8_t *data, size_t size, const size_t *b
             assert_int_equal(r.d.count, 1);
             assert_profile_empty(&r.p);
         }
-        loaded_destroy(&r);
+        lg_test_loaded_destroy(&r);
     }
 }
 
@@ -990,11 +951,11 @@ static void test_absurd_lengths_fail_fast(void **state)
                            "module name length 65535 runs past the end of the file (3 bytes "
                            "left)");
     /* The same through a file, where the reader refills its window. */
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, lg_test_write_file("ffff.br", file, sizeof file));
     assert_int_equal(r.err, LG_ELIMIT);
     assert_int_equal(r.d.count, 1);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     static const uint8_t fname[] = {0x01, 0, 1, 0, 1, 'a',  0x03, 0,  1,
                                     0,    0, 0, 1, 0, 0x07, 0xFF, 'F'};
     expect_failure("0xFF function name", fname, sizeof fname, LG_EFORMAT, 14, 2,
@@ -1039,11 +1000,11 @@ static void test_big_file_streams(void **state)
     uint8_t *data = finish(&w, &size);
     assert_true(size > 4u * 1024u * 1024u);
 
-    loaded_t mem, file;
+    lg_test_loaded_t mem, file;
     load(&mem, data, size);
-    assert_loaded_clean(&mem);
+    lg_test_assert_loaded_clean(&mem);
     load_file(&file, lg_test_write_file("big.br", data, size));
-    assert_loaded_clean(&file);
+    lg_test_assert_loaded_clean(&file);
     free(data);
 
     /* Sums, not lists: one cost per (function, line), one edge per pair. */
@@ -1082,8 +1043,8 @@ static void test_big_file_streams(void **state)
     assert_true(self_sum == time_sum);
     assert_true(cost_sum == time_sum);
     assert_true(func(a, "(main)", "big.br")->counter1_total == time_sum);
-    loaded_destroy(&mem);
-    loaded_destroy(&file);
+    lg_test_loaded_destroy(&mem);
+    lg_test_loaded_destroy(&file);
 }
 
 /* ---- Empty files, unreadable files, probing --------------------------------------------- */
@@ -1091,7 +1052,7 @@ static void test_big_file_streams(void **state)
 static void test_files_without_samples(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, NULL, 0);
     assert_int_equal(r.err, LG_OK);
     assert_int_equal(r.d.errors, 0);
@@ -1101,26 +1062,26 @@ static void test_files_without_samples(void **state)
     assert_string_equal(r.p.format, "br");
     assert_string_equal(r.p.counter1_unit, "samples");
     assert_false(r.p.has_call_edges);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     static const uint8_t modules_only[] = {1, 0, 1, 0, 2, 'a', 'b', 1, 0, 2, 0, 1, 'c'};
     load(&r, modules_only, sizeof modules_only);
     assert_int_equal(r.err, LG_OK);
     assert_int_equal(r.d.warnings, 1);
     assert_int_equal(r.p.nfuncs, 0);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_unreadable_files(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, LORGEN_TEST_TMPDIR "/no-such.br");
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "no-such.br: cannot open: No such file"));
     assert_int_equal(r.d.count, 1);
     assert_profile_empty(&r.p);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     /* A directory opens but cannot be read (on Linux). */
     load_file(&r, LORGEN_TEST_TMPDIR);
@@ -1128,7 +1089,7 @@ static void test_unreadable_files(void **state)
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "cannot "));
     assert_int_equal(r.d.count, 1);
     assert_profile_empty(&r.p);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_probe(void **state)

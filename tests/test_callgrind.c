@@ -26,13 +26,7 @@
 /* Name the in-memory inputs carry in diagnostics. */
 #define MEM_PATH "t.callgrind"
 
-typedef struct loaded {
-    lg_err_t err;
-    lg_profile_t p;
-    lg_diag_t d;
-} loaded_t;
-
-static void load_file(loaded_t *r, const char *path)
+static void load_file(lg_test_loaded_t *r, const char *path)
 {
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
@@ -40,7 +34,7 @@ static void load_file(loaded_t *r, const char *path)
 }
 
 /* Loads size bytes of text through a stream over an exact-size copy. */
-static void load_bytes(loaded_t *r, const char *data, size_t size)
+static void load_bytes(lg_test_loaded_t *r, const char *data, size_t size)
 {
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
@@ -48,33 +42,14 @@ static void load_bytes(loaded_t *r, const char *data, size_t size)
         r->err = lg_callgrind_load(lg_test_write_file("empty.callgrind", "", 0), &r->p, &r->d);
         return;
     }
-    char *copy = malloc(size);
-    assert_non_null(copy);
-    memcpy(copy, data, size);
-    FILE *f = fmemopen(copy, size, "r");
-    assert_non_null(f);
-    r->err = lg_callgrind_load_stream(f, MEM_PATH, &r->p, &r->d);
-    fclose(f);
-    free(copy);
+    lg_test_stream_t in;
+    r->err = lg_callgrind_load_stream(lg_test_stream_open(&in, data, size), MEM_PATH, &r->p, &r->d);
+    lg_test_stream_close(&in);
 }
 
-static void load_text(loaded_t *r, const char *text)
+static void load_text(lg_test_loaded_t *r, const char *text)
 {
     load_bytes(r, text, strlen(text));
-}
-
-static void loaded_destroy(loaded_t *r)
-{
-    lg_profile_destroy(&r->p);
-    lg_diag_destroy(&r->d);
-}
-
-static void assert_loaded_clean(const loaded_t *r)
-{
-    if (r->err != LG_OK || r->d.count != 0)
-        lg_test_diag_dump(&r->d);
-    assert_int_equal(r->err, LG_OK);
-    assert_int_equal(r->d.count, 0);
 }
 
 static void assert_profile_empty(const lg_profile_t *p)
@@ -91,50 +66,18 @@ static void assert_profile_empty(const lg_profile_t *p)
 }
 
 /* The load failed with err and exactly one error whose "where: message" contains needle. */
-static void assert_fails(const loaded_t *r, lg_err_t err, const char *needle)
+static void assert_fails(const lg_test_loaded_t *r, lg_err_t err, const char *needle)
 {
-    if (r->err != err || r->d.errors != 1 || !lg_test_diag_has(&r->d, LG_ERROR, needle)) {
-        print_message("  expected: %s\n", needle);
-        lg_test_diag_dump(&r->d);
-    }
-    assert_int_equal(r->err, err);
-    assert_int_equal(r->d.errors, 1);
-    assert_true(lg_test_diag_has(&r->d, LG_ERROR, needle));
+    lg_test_assert_one_error_has(r->err, &r->d, err, needle);
     assert_profile_empty(&r->p);
-}
-
-static const lg_pfunc_t *func(const lg_profile_t *p, const char *name, const char *qual)
-{
-    int64_t i = lg_profile_find(p, name, NULL, qual);
-    if (i < 0)
-        print_message("  no function %s [%s]\n", name, qual ? qual : "-");
-    assert_true(i >= 0);
-    return &p->funcs[i];
 }
 
 /* The weight of caller -> callee, or -1 when there is no such edge. */
 static int64_t edge(const lg_profile_t *p, const char *caller, const char *caller_qual,
                     const char *callee, const char *callee_qual)
 {
-    int64_t from = lg_profile_find(p, caller, NULL, caller_qual);
-    int64_t to = lg_profile_find(p, callee, NULL, callee_qual);
-    assert_true(from >= 0);
-    assert_true(to >= 0);
-    for (size_t i = 0; i < p->nedges; i++)
-        if (p->edges[i].caller == (uint32_t)from && p->edges[i].callee == (uint32_t)to)
-            return (int64_t)p->edges[i].weight;
-    return -1;
-}
-
-/* The summed cost at a position of a function, or -1 when none was recorded. */
-static int64_t cost_at(const lg_profile_t *p, const lg_pfunc_t *f, uint64_t position)
-{
-    uint32_t id = (uint32_t)(f - p->funcs);
-    int64_t sum = -1;
-    for (size_t i = 0; i < p->ncosts; i++)
-        if (p->costs[i].func == id && p->costs[i].position == position)
-            sum = (sum < 0 ? 0 : sum) + (int64_t)p->costs[i].cost;
-    return sum;
+    return lg_test_edge_weight(p, lg_profile_find(p, caller, NULL, caller_qual),
+                               lg_profile_find(p, callee, NULL, callee_qual));
 }
 
 static size_t costs_of(const lg_profile_t *p, const lg_pfunc_t *f)
@@ -172,9 +115,9 @@ static void assert_edges_finished(const lg_profile_t *p)
 static void test_sample_test1(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, SAMPLES "callgrind_test1.callgrind");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     const lg_profile_t *p = &r.p;
     assert_string_equal(p->format, "callgrind");
     assert_int_equal(p->kind, LG_PROFILE_TRACE);
@@ -197,25 +140,25 @@ static void test_sample_test1(void **state)
     /* fn=(532) __tzfile_compute (line 914) calls __tzstring at lines 917 and 921, calls=1 each;
      * nothing else calls it, so its hits are 13 + 2. */
     assert_int_equal(edge(p, "__tzfile_compute", LIBC217, "__tzstring", LIBC217), 2);
-    assert_int_equal(func(p, "__tzstring", LIBC217)->hits, 15);
+    assert_int_equal(lg_test_func(p, "__tzstring", LIBC217)->hits, 15);
     /* fread_unlocked, fn=(468) at line 1289: self "0 90" (1290) and "0 20" (1294); its one call
      * (1292, calls=5) costs 1144 inclusive (1293). */
-    const lg_pfunc_t *fr = func(p, "fread_unlocked", LIBC217);
+    const lg_pfunc_t *fr = lg_test_func(p, "fread_unlocked", LIBC217);
     assert_int_equal(fr->hits, 5);
     assert_int_equal(fr->counter1_self, 110);
     assert_int_equal(fr->counter1_total, 110 + 1144);
     assert_int_equal(edge(p, "fread_unlocked", LIBC217, "_IO_sgetn", LIBC217), 5);
     /* __tzfile_read is called once (line 1105) at an inclusive cost of 9335 (line 1106). */
-    const lg_pfunc_t *tz = func(p, "__tzfile_read", LIBC217);
+    const lg_pfunc_t *tz = lg_test_func(p, "__tzfile_read", LIBC217);
     assert_int_equal(tz->hits, 1);
     assert_int_equal(tz->counter1_total, 9335);
     /* Functions without symbols keep callgrind's address names; "malloc'2" (line 599) is the
      * recursive activation of malloc, so no name keeps a suffix. */
-    func(p, "0x00000000004022f0", "/usr/bin/date");
+    lg_test_func(p, "0x00000000004022f0", "/usr/bin/date");
     assert_true(lg_profile_find(p, "malloc'2", NULL, LIBC217) < 0);
     for (size_t i = 0; i < p->nfuncs; i++)
         assert_null(strchr(p->funcs[i].name, '\''));
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 #define DL_LOAD "/build/glibc-mXZSwJ/glibc-2.24/elf/dl-load.c"
@@ -227,9 +170,9 @@ static void test_sample_test1(void **state)
 static void test_sample_issue35(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, SAMPLES "callgrind_issue35.callgrind");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     const lg_profile_t *p = &r.p;
     assert_int_equal(p->call_records, 302);
     assert_int_equal(sum_self(p), UINT64_C(9600070538)); /* summary: (line 18) */
@@ -247,11 +190,11 @@ static void test_sample_issue35(void **state)
      *   "881 2" after fe=; 955 "897 2" and 960 "897 29" after fe=.
      * Lines in fi=(35) dl-fileid.h (943 "37 6", 947, 952, 953, ...) are inlined code: they count
      * in the totals, not as lines of dl-load.c. */
-    const lg_pfunc_t *f = func(p, "_dl_map_object_from_fd", DL_LOAD);
-    assert_int_equal(cost_at(p, f, 871), 22 + 2 + 6);
-    assert_int_equal(cost_at(p, f, 881), 2 + 2 + 2 + 2);
-    assert_int_equal(cost_at(p, f, 897), 2 + 29);
-    assert_int_equal(cost_at(p, f, 37), -1);
+    const lg_pfunc_t *f = lg_test_func(p, "_dl_map_object_from_fd", DL_LOAD);
+    assert_int_equal(lg_test_cost_at(p, f, 871), 22 + 2 + 6);
+    assert_int_equal(lg_test_cost_at(p, f, 881), 2 + 2 + 2 + 2);
+    assert_int_equal(lg_test_cost_at(p, f, 897), 2 + 29);
+    assert_int_equal(lg_test_cost_at(p, f, 37), -1);
     assert_int_equal(f->hits, 2);
 
     /* Recursion (ob=(5) val3, fl=(64) "???": qualified by the object). main (4239) calls cycfn2
@@ -262,11 +205,11 @@ static void test_sample_issue35(void **state)
     assert_int_equal(edge(p, "main", VAL3, "cycfn2", VAL3), 1);
     assert_int_equal(edge(p, "cycfn2", VAL3, "cycfn1", VAL3), 1 + 1);
     assert_int_equal(edge(p, "cycfn1", VAL3, "cycfn2", VAL3), 1);
-    const lg_pfunc_t *c2 = func(p, "cycfn2", VAL3);
+    const lg_pfunc_t *c2 = lg_test_func(p, "cycfn2", VAL3);
     assert_int_equal(c2->hits, 2);
     /* self: 4253, 4257, 4260, 4264 */
     assert_int_equal(c2->counter1_self, UINT64_C(2400000012) + 799934642 + 2400000012 + 799970658);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 #define LIBQPOL "/home/mowery/lib/libqpol.so.2"
@@ -275,7 +218,7 @@ static void test_sample_issue35(void **state)
 static void test_sample_selinux(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, SAMPLES "callgrind_selinux.callgrind");
     assert_int_equal(r.err, LG_OK);
     /* cob=(8) (line 632) refers to an object id the file never defines: a warning, no error. */
@@ -297,14 +240,14 @@ static void test_sample_selinux(void **state)
      *   600 "* 564"     call site     611 "* 852"  call site    612 "* 8"    69: +8
      *   613 "+5 52"     74: 52        614 "+1 16"  75: 16       618 call site, 619 "+2 8" 77,
      *   620 "+1 16"     78: 16 */
-    const lg_pfunc_t *f = func(p, "qpol_policy_get_terule_iter", "terule_query.c");
-    assert_int_equal(cost_at(p, f, 37), 24);
-    assert_int_equal(cost_at(p, f, 41), 8);
-    assert_int_equal(cost_at(p, f, 58), 16);
-    assert_int_equal(cost_at(p, f, 69), 76);
-    assert_int_equal(cost_at(p, f, 74), 52);
-    assert_int_equal(cost_at(p, f, 77), 8);
-    assert_int_equal(cost_at(p, f, 78), 16);
+    const lg_pfunc_t *f = lg_test_func(p, "qpol_policy_get_terule_iter", "terule_query.c");
+    assert_int_equal(lg_test_cost_at(p, f, 37), 24);
+    assert_int_equal(lg_test_cost_at(p, f, 41), 8);
+    assert_int_equal(lg_test_cost_at(p, f, 58), 16);
+    assert_int_equal(lg_test_cost_at(p, f, 69), 76);
+    assert_int_equal(lg_test_cost_at(p, f, 74), 52);
+    assert_int_equal(lg_test_cost_at(p, f, 77), 8);
+    assert_int_equal(lg_test_cost_at(p, f, 78), 16);
     assert_int_equal(costs_of(p, f), 17);
     assert_int_equal(f->counter1_self, 340);
     /* + inclusive costs 8 (588), 564 (600), 852 (611) and 143700531 (618) */
@@ -323,8 +266,8 @@ static void test_sample_selinux(void **state)
         4);
     /* "fn=(1323) qpol_iterator_next'2" (line 5999) merges into qpol_iterator_next. */
     assert_true(lg_profile_find(p, "qpol_iterator_next'2", NULL, "iterator.c") < 0);
-    func(p, "qpol_iterator_next", "iterator.c");
-    loaded_destroy(&r);
+    lg_test_func(p, "qpol_iterator_next", "iterator.c");
+    lg_test_loaded_destroy(&r);
 }
 
 /* ---- The hand-written fixture ------------------------------------------------------------ */
@@ -346,9 +289,9 @@ static void test_sample_selinux(void **state)
  *   70 "fn=(below main)" is a literal name; 71 0x0f00 Ir 1; 73-74 calls=2 main, Ir 200 Dr 10
  *   77 main 0x1000: +1; 80-81 calls=1 helper (util.c), incl Ir 15
  *   83-85 fl=(6) other.c fn=(3): a second helper, 0x3000: 9 */
-static void check_compressed(const loaded_t *r)
+static void check_compressed(const lg_test_loaded_t *r)
 {
-    assert_loaded_clean(r);
+    lg_test_assert_loaded_clean(r);
     const lg_profile_t *p = &r->p;
     assert_int_equal(p->nfuncs, 5);
     assert_int_equal(p->call_records, 5);
@@ -356,7 +299,7 @@ static void check_compressed(const loaded_t *r)
     assert_string_equal(p->counter1_unit, "Ir");
     assert_int_equal(p->total_hits, 0);
 
-    const lg_pfunc_t *main_ = func(p, "main", "main.c");
+    const lg_pfunc_t *main_ = lg_test_func(p, "main", "main.c");
     assert_int_equal(main_->hits, 2);
     assert_int_equal(main_->counter1_self, 22);
     assert_int_equal(main_->counter1_total, 22 + 40 + 30 + 15);
@@ -365,43 +308,43 @@ static void check_compressed(const loaded_t *r)
     assert_int_equal(main_->pc_min, 0x1000);
     assert_int_equal(main_->pc_max, 0x1014);
     assert_null(main_->link_label);
-    assert_int_equal(cost_at(p, main_, 0x1000), 3 + 1);
-    assert_int_equal(cost_at(p, main_, 0x1004), 2);
-    assert_int_equal(cost_at(p, main_, 0x1008), 1);
-    assert_int_equal(cost_at(p, main_, 0x100a), -1); /* a call site only */
-    assert_int_equal(cost_at(p, main_, 0x100e), 7);
-    assert_int_equal(cost_at(p, main_, 0x1010), 5);
-    assert_int_equal(cost_at(p, main_, 0x1012), 2);
-    assert_int_equal(cost_at(p, main_, 0x1014), 1);
+    assert_int_equal(lg_test_cost_at(p, main_, 0x1000), 3 + 1);
+    assert_int_equal(lg_test_cost_at(p, main_, 0x1004), 2);
+    assert_int_equal(lg_test_cost_at(p, main_, 0x1008), 1);
+    assert_int_equal(lg_test_cost_at(p, main_, 0x100a), -1); /* a call site only */
+    assert_int_equal(lg_test_cost_at(p, main_, 0x100e), 7);
+    assert_int_equal(lg_test_cost_at(p, main_, 0x1010), 5);
+    assert_int_equal(lg_test_cost_at(p, main_, 0x1012), 2);
+    assert_int_equal(lg_test_cost_at(p, main_, 0x1014), 1);
     assert_int_equal(costs_of(p, main_), 7);
 
-    const lg_pfunc_t *puts_ = func(p, "puts", "/lib/libc.so.6");
+    const lg_pfunc_t *puts_ = lg_test_func(p, "puts", "/lib/libc.so.6");
     assert_int_equal(puts_->hits, 2);
     assert_int_equal(puts_->counter1_self, 40);
     assert_int_equal(puts_->counter1_total, 40);
     assert_int_equal(puts_->counter2_self, 4);
-    assert_int_equal(cost_at(p, puts_, 0x5000), 40);
+    assert_int_equal(lg_test_cost_at(p, puts_, 0x5000), 40);
 
-    const lg_pfunc_t *helper = func(p, "helper", "util.c");
+    const lg_pfunc_t *helper = lg_test_func(p, "helper", "util.c");
     assert_int_equal(helper->hits, 1 + 4 + 1);
     assert_int_equal(helper->counter1_self, 10 + 5 + 20 + 5);
     assert_int_equal(helper->counter1_total, 40);
     assert_int_equal(helper->counter2_self, 1);
-    assert_int_equal(cost_at(p, helper, 0x2000), 30);
-    assert_int_equal(cost_at(p, helper, 0x2010), 10);
+    assert_int_equal(lg_test_cost_at(p, helper, 0x2000), 30);
+    assert_int_equal(lg_test_cost_at(p, helper, 0x2010), 10);
     assert_int_equal(costs_of(p, helper), 2);
 
-    const lg_pfunc_t *other = func(p, "helper", "other.c");
+    const lg_pfunc_t *other = lg_test_func(p, "helper", "other.c");
     assert_int_equal(other->hits, 1); /* ran, no recorded caller */
     assert_int_equal(other->counter1_self, 9);
-    assert_int_equal(cost_at(p, other, 0x3000), 9);
+    assert_int_equal(lg_test_cost_at(p, other, 0x3000), 9);
 
-    const lg_pfunc_t *below = func(p, "(below main)", "main.c");
+    const lg_pfunc_t *below = lg_test_func(p, "(below main)", "main.c");
     assert_int_equal(below->hits, 1);
     assert_int_equal(below->counter1_self, 1);
     assert_int_equal(below->counter1_total, 201);
     assert_int_equal(below->counter2_total, 10);
-    assert_int_equal(cost_at(p, below, 0x0f00), 1);
+    assert_int_equal(lg_test_cost_at(p, below, 0x0f00), 1);
 
     assert_int_equal(p->nedges, 4);
     assert_edges_finished(p);
@@ -415,11 +358,11 @@ static void check_compressed(const loaded_t *r)
 static void test_compressed_fixture(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, FIXTURES "compressed.callgrind");
     check_compressed(&r);
     assert_string_equal(r.p.path, FIXTURES "compressed.callgrind");
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 /* The same file with "\r\n" line ends, trailing blanks and a UTF-8 byte order mark. */
@@ -442,10 +385,10 @@ static void test_crlf_and_blanks(void **state)
             text[n++] = (char)data[i];
         }
     }
-    loaded_t r;
+    lg_test_loaded_t r;
     load_bytes(&r, text, n);
     check_compressed(&r);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(text);
     free(data);
 }
@@ -460,7 +403,7 @@ static void test_every_truncation(void **state)
     assert_non_null(data);
     size_t lines = 0, failed = 0;
     for (size_t cut = 0; cut <= size; cut++) {
-        loaded_t r;
+        lg_test_loaded_t r;
         load_bytes(&r, (const char *)data, cut);
         if (r.err != LG_OK) {
             failed++;
@@ -481,7 +424,7 @@ static void test_every_truncation(void **state)
             if (lines < 13)
                 assert_int_equal(r.err, LG_EFORMAT);
         }
-        loaded_destroy(&r);
+        lg_test_loaded_destroy(&r);
     }
     assert_true(failed > 0);
     free(data);
@@ -494,7 +437,7 @@ static void test_every_truncation(void **state)
 static void test_specification_example(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "events: Instructions\n"
                   "\n"
                   "fl=(1) file1.c\n"
@@ -518,38 +461,38 @@ static void test_specification_example(void **state)
                   "fl=(2)\n"
                   "fn=(3)\n"
                   "20 700\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     const lg_profile_t *p = &r.p;
     assert_int_equal(p->nfuncs, 3);
     assert_int_equal(edge(p, "main", "file1.c", "func1", "file1.c"), 1);
     assert_int_equal(edge(p, "main", "file1.c", "func2", "file2.c"), 3);
     assert_int_equal(edge(p, "func1", "file1.c", "func2", "file2.c"), 2);
-    const lg_pfunc_t *m = func(p, "main", "file1.c");
+    const lg_pfunc_t *m = lg_test_func(p, "main", "file1.c");
     assert_int_equal(m->counter1_self, 20);
     assert_int_equal(m->counter1_total, 820); /* as the specification says */
     assert_int_equal(m->hits, 1);
-    assert_int_equal(func(p, "func2", "file2.c")->hits, 5);
-    assert_int_equal(func(p, "func2", "file2.c")->counter1_self, 700);
+    assert_int_equal(lg_test_func(p, "func2", "file2.c")->hits, 5);
+    assert_int_equal(lg_test_func(p, "func2", "file2.c")->counter1_self, 700);
     assert_string_equal(p->counter1_unit, "Instructions");
     assert_int_equal(p->cost_positions, LG_POS_LINE);
-    assert_int_equal(cost_at(p, m, 16), 20);
-    loaded_destroy(&r);
+    assert_int_equal(lg_test_cost_at(p, m, 16), 20);
+    lg_test_loaded_destroy(&r);
 }
 
 /* Name ids may be defined before any cost line; no function is made for them. */
 static void test_definitions_up_front(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "events: Ir\n"
                   "fl=(1) a.c\nfl=(2) b.c\nfn=(1) f\nfn=(2) g\n"
                   "fl=(1)\nfn=(1)\n1 5\ncfl=(2)\ncfn=(2)\ncalls=7 1\n1 70\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(r.p.nfuncs, 2);
     assert_int_equal(edge(&r.p, "f", "a.c", "g", "b.c"), 7);
-    assert_int_equal(func(&r.p, "g", "b.c")->hits, 7);
-    assert_int_equal(func(&r.p, "g", "b.c")->counter1_self, 0);
-    loaded_destroy(&r);
+    assert_int_equal(lg_test_func(&r.p, "g", "b.c")->hits, 7);
+    assert_int_equal(lg_test_func(&r.p, "g", "b.c")->counter1_self, 0);
+    lg_test_loaded_destroy(&r);
 }
 
 /* cob=/cfi= apply to the next cfn= only: callgrind writes cfn= without calls= for calls that
@@ -557,20 +500,20 @@ static void test_definitions_up_front(void **state)
 static void test_callee_file_scope(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "events: Ir\nob=prog\nfl=a.c\nfn=f\n1 1\n"
                   "cob=libx.so\ncfi=x.c\ncfn=x\n"
                   "cfn=g\ncalls=1 1\n1 5\n"
                   "cob=liby.so\ncfi=???\ncfn=y\ncalls=2 0\n1 3\n"
                   "cfn=x\ncalls=3 1\n1 9\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     const lg_profile_t *p = &r.p;
     assert_int_equal(edge(p, "f", "a.c", "g", "a.c"), 1);
     assert_int_equal(edge(p, "f", "a.c", "y", "liby.so"), 2); /* no file: qualified by object */
     assert_int_equal(edge(p, "f", "a.c", "x", "a.c"), 3);
     assert_true(lg_profile_find(p, "x", NULL, "x.c") < 0); /* cfn=x without calls= */
     assert_int_equal(p->nfuncs, 4);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 /* positions: with nothing after it: cost lines are costs only. positions: bb: no position
@@ -578,62 +521,62 @@ static void test_callee_file_scope(void **state)
 static void test_positions_variants(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "positions:\nevents: Ir Dr\nfn=f\n5 2\n0x10\ncfn=g\ncalls=0\n0\nfn=h\n0 0\n");
-    assert_loaded_clean(&r);
-    const lg_pfunc_t *f = func(&r.p, "f", NULL);
+    lg_test_assert_loaded_clean(&r);
+    const lg_pfunc_t *f = lg_test_func(&r.p, "f", NULL);
     assert_int_equal(f->counter1_self, 5 + 16);
     assert_int_equal(f->counter2_self, 2);
     assert_int_equal(f->hits, 1);
     assert_int_equal(edge(&r.p, "f", NULL, "g", NULL), 0);
-    assert_int_equal(func(&r.p, "g", NULL)->hits, 0);
-    assert_int_equal(func(&r.p, "h", NULL)->hits, 0);
+    assert_int_equal(lg_test_func(&r.p, "g", NULL)->hits, 0);
+    assert_int_equal(lg_test_func(&r.p, "h", NULL)->hits, 0);
     assert_int_equal(r.p.cost_positions, LG_POS_NONE);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     load_text(&r, "positions: instr bb line\nevents: Cycles\nfn=f\n0x40 0x40 3 7\n+2 * +1 1\n");
-    assert_loaded_clean(&r);
-    f = func(&r.p, "f", NULL);
+    lg_test_assert_loaded_clean(&r);
+    f = lg_test_func(&r.p, "f", NULL);
     assert_int_equal(r.p.cost_positions, LG_POS_ADDRESS);
-    assert_int_equal(cost_at(&r.p, f, 0x40), 7);
-    assert_int_equal(cost_at(&r.p, f, 0x42), 1);
+    assert_int_equal(lg_test_cost_at(&r.p, f, 0x40), 7);
+    assert_int_equal(lg_test_cost_at(&r.p, f, 0x42), 1);
     assert_string_equal(r.p.counter1_unit, "Cycles");
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     load_text(&r, "positions: bb\nevents: Ir\nfn=f\n0x40 7\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(r.p.cost_positions, LG_POS_NONE);
-    assert_int_equal(func(&r.p, "f", NULL)->counter1_self, 7);
+    assert_int_equal(lg_test_func(&r.p, "f", NULL)->counter1_self, 7);
     assert_string_equal(r.p.counter1_unit, "Ir");
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     /* An event name lorgen does not know: counter1_unit must stay a static string. */
     load_text(&r, "events: Foo_(10ns) Bar\nfn=f\n1 2 3\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_string_equal(r.p.counter1_unit, "events");
-    assert_int_equal(func(&r.p, "f", NULL)->counter2_self, 3);
-    loaded_destroy(&r);
+    assert_int_equal(lg_test_func(&r.p, "f", NULL)->counter2_self, 3);
+    lg_test_loaded_destroy(&r);
 }
 
 /* Counts are summed saturating; costs may be hexadecimal. */
 static void test_large_numbers(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "events: Ir\nfn=f\n1 0xffffffffffffffff\n2 1\ncfn=g\n"
                   "calls=18446744073709551615 1\n1 1\ncalls=5 1\n1 1\n");
-    assert_loaded_clean(&r);
-    assert_int_equal(func(&r.p, "f", NULL)->counter1_self, UINT64_MAX);
+    lg_test_assert_loaded_clean(&r);
+    assert_int_equal(lg_test_func(&r.p, "f", NULL)->counter1_self, UINT64_MAX);
     assert_int_equal(r.p.nedges, 1);
     assert_int_equal(r.p.edges[0].weight, UINT64_MAX);
-    assert_int_equal(func(&r.p, "g", NULL)->hits, UINT64_MAX);
-    loaded_destroy(&r);
+    assert_int_equal(lg_test_func(&r.p, "g", NULL)->hits, UINT64_MAX);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_warnings(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "events: Ir\nfoo: bar\nfn=f\nbb=0x10 2\n10 1\nfn=a'b\n1 1\n");
     assert_int_equal(r.err, LG_OK);
     assert_int_equal(r.d.errors, 0);
@@ -642,8 +585,8 @@ static void test_warnings(void **state)
                                  MEM_PATH ":2: 2 line(s) with keys lorgen does not know were "
                                           "skipped, first 'foo'"));
     assert_true(lg_test_diag_has(&r.d, LG_WARNING, "first 'a'b'"));
-    func(&r.p, "a'b", NULL); /* not a recursion suffix: kept whole */
-    loaded_destroy(&r);
+    lg_test_func(&r.p, "a'b", NULL); /* not a recursion suffix: kept whole */
+    lg_test_loaded_destroy(&r);
 }
 
 /* ---- Malformed input --------------------------------------------------------------------- */
@@ -734,10 +677,10 @@ static void test_malformed(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
-        loaded_t r;
+        lg_test_loaded_t r;
         load_text(&r, bad_cases[i].text);
         assert_fails(&r, bad_cases[i].err, bad_cases[i].needle);
-        loaded_destroy(&r);
+        lg_test_loaded_destroy(&r);
     }
 }
 
@@ -745,10 +688,10 @@ static void test_nul_byte(void **state)
 {
     (void)state;
     static const char text[] = "events: Ir\nfn=f\0g\n";
-    loaded_t r;
+    lg_test_loaded_t r;
     load_bytes(&r, text, sizeof text - 1);
     assert_fails(&r, LG_EFORMAT, MEM_PATH ":2: expected text, found a NUL byte at column 5");
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_line_too_long(void **state)
@@ -762,29 +705,29 @@ static void test_line_too_long(void **state)
     assert_non_null(text);
     memcpy(text, head, sizeof head - 1);
     memset(text + sizeof head - 1, 'f', size - (sizeof head - 1));
-    loaded_t r;
+    lg_test_loaded_t r;
     load_bytes(&r, text, size);
     assert_fails(&r, LG_ELIMIT, MEM_PATH ":2: line is longer than 1048576 bytes");
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     load_bytes(&r, text, size - 1);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(r.p.nfuncs, 0); /* fn= without cost lines adds no function */
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(text);
 }
 
 static void test_unreadable(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, LORGEN_TEST_TMPDIR "/does-not-exist.callgrind");
     assert_fails(&r, LG_EIO, "does-not-exist.callgrind: cannot open");
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     /* An empty file has no "events:" line. */
     load_bytes(&r, "", 0);
     assert_fails(&r, LG_EFORMAT, "expected an 'events:' header line, found none in 0 lines");
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 /* ---- Detection --------------------------------------------------------------------------- */

@@ -165,13 +165,7 @@ static uint8_t *fx_finish(fixture_t *fx, size_t *size)
     return data;
 }
 
-typedef struct loaded {
-    lg_err_t err;
-    lg_profile_t p;
-    lg_diag_t d;
-} loaded_t;
-
-static void load(loaded_t *r, const uint8_t *data, size_t size)
+static void load(lg_test_loaded_t *r, const uint8_t *data, size_t size)
 {
     /* An exact-size copy, so AddressSanitizer catches any read past the end. */
     uint8_t *copy = malloc(size > 0 ? size : 1);
@@ -184,25 +178,11 @@ static void load(loaded_t *r, const uint8_t *data, size_t size)
     free(copy);
 }
 
-static void load_file(loaded_t *r, const char *path)
+static void load_file(lg_test_loaded_t *r, const char *path)
 {
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
     r->err = lg_prf_load(path, &r->p, &r->d);
-}
-
-static void loaded_destroy(loaded_t *r)
-{
-    lg_profile_destroy(&r->p);
-    lg_diag_destroy(&r->d);
-}
-
-static void assert_loaded_clean(const loaded_t *r)
-{
-    if (r->err != LG_OK || r->d.count != 0)
-        lg_test_diag_dump(&r->d);
-    assert_int_equal(r->err, LG_OK);
-    assert_int_equal(r->d.count, 0);
 }
 
 static void assert_profile_empty(const lg_profile_t *p)
@@ -217,30 +197,12 @@ static void assert_profile_empty(const lg_profile_t *p)
     assert_int_equal(p->total_hits, 0);
 }
 
-/* The index of the function with this name and qualified name, or -1. */
-static int64_t func_index(const lg_profile_t *p, const char *name, const char *qual)
-{
-    for (size_t i = 0; i < p->nfuncs; i++) {
-        const lg_pfunc_t *f = &p->funcs[i];
-        bool same_qual = qual == NULL ? f->qual_name == NULL
-                                      : f->qual_name != NULL && strcmp(f->qual_name, qual) == 0;
-        if (strcmp(f->name, name) == 0 && same_qual)
-            return (int64_t)i;
-    }
-    return -1;
-}
-
 /* The weight of caller -> callee, or -1 when there is no such edge. */
 static int64_t edge_weight(const lg_profile_t *p, const char *caller, const char *caller_qual,
                            const char *callee, const char *callee_qual)
 {
-    int64_t from = func_index(p, caller, caller_qual), to = func_index(p, callee, callee_qual);
-    assert_true(from >= 0);
-    assert_true(to >= 0);
-    for (size_t i = 0; i < p->nedges; i++)
-        if (p->edges[i].caller == (uint32_t)from && p->edges[i].callee == (uint32_t)to)
-            return (int64_t)p->edges[i].weight;
-    return -1;
+    return lg_test_edge_weight(p, lg_test_func_index(p, caller, caller_qual),
+                               lg_test_func_index(p, callee, callee_qual));
 }
 
 /* ---- A realistic trace ------------------------------------------------------------------- */
@@ -353,18 +315,18 @@ static void test_trace_edges_and_counters(void **state)
     size_t size;
     uint8_t *data = build_list_program(&size);
 
-    loaded_t mem;
+    lg_test_loaded_t mem;
     load(&mem, data, size);
-    assert_loaded_clean(&mem);
+    lg_test_assert_loaded_clean(&mem);
     check_list_program(&mem.p, "t.prf");
-    loaded_destroy(&mem);
+    lg_test_loaded_destroy(&mem);
 
-    loaded_t file;
+    lg_test_loaded_t file;
     const char *path = lg_test_write_file("list.prf", data, size);
     load_file(&file, path);
-    assert_loaded_clean(&file);
+    lg_test_assert_loaded_clean(&file);
     check_list_program(&file.p, path);
-    loaded_destroy(&file);
+    lg_test_loaded_destroy(&file);
     free(data);
 }
 
@@ -380,9 +342,9 @@ static void test_statistical_profile_has_no_edges(void **state)
     assert_int_equal(get32(data + HDR + H_NCALLS), 0);
     assert_int_equal(get32(data + HDR + H_TRACE_OFFSET), 0);
 
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, lg_test_write_file("stat.prf", data, size));
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(r.p.kind, LG_PROFILE_STATISTICAL);
     assert_false(r.p.has_call_edges);
     assert_int_equal(r.p.nedges, 0);
@@ -390,7 +352,7 @@ static void test_statistical_profile_has_no_edges(void **state)
     assert_int_equal(r.p.nfuncs, 2);
     assert_string_equal(r.p.funcs[1].name, "Idle");
     assert_int_equal(r.p.funcs[1].hits, 900);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
 }
 
@@ -516,9 +478,9 @@ static uint8_t *build_small_trace(size_t *size, size_t at[AT_COUNT])
     return data;
 }
 
-static void check_small_trace(const loaded_t *r)
+static void check_small_trace(const lg_test_loaded_t *r)
 {
-    assert_loaded_clean(r);
+    lg_test_assert_loaded_clean(r);
     assert_int_equal(r->p.nfuncs, 2);
     assert_string_equal(r->p.funcs[0].name, "main");
     assert_string_equal(r->p.funcs[0].link_label, "_main");
@@ -553,10 +515,10 @@ static void test_larger_records_still_load(void **state)
     insert_bytes(&data, &size, HDR_END, 16, 0x5A);
     add32(data + HDR, 16);
 
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, data, size);
     check_small_trace(&r);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
 }
 
@@ -571,10 +533,10 @@ static void test_name_length_counting_a_terminator(void **state)
     add32(data + at[AT_FN0], 1);
     add32(data + HDR + H_TRACE_OFFSET, 1);
 
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, data, size);
     check_small_trace(&r);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
 }
 
@@ -727,7 +689,7 @@ static void expect_failure(const bad_case_t *c, const uint8_t *data, size_t size
     char where[256];
     snprintf(where, sizeof where, "t.prf:0x%zx: %s", at[c->where_anchor] + c->where_delta,
              c->record);
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, data, size);
     bool ok = r.err == c->err && r.d.count == 1 && r.d.errors == 1 &&
               lg_test_diag_has(&r.d, LG_ERROR, where) &&
@@ -739,7 +701,7 @@ static void expect_failure(const bad_case_t *c, const uint8_t *data, size_t size
     }
     assert_true(ok);
     assert_profile_empty(&r.p);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_malformed_trace_files(void **state)
@@ -812,7 +774,7 @@ static void test_empty_function_name(void **state)
 static void check_every_prefix(const uint8_t *data, size_t size)
 {
     for (size_t len = 0; len < size; len++) {
-        loaded_t r;
+        lg_test_loaded_t r;
         load(&r, data, len);
         if (r.err == LG_OK || r.d.count != 1 || r.d.errors != 1) {
             print_message("prefix of %zu bytes: %s\n", len, lg_strerror(r.err));
@@ -821,7 +783,7 @@ static void check_every_prefix(const uint8_t *data, size_t size)
         assert_int_not_equal(r.err, LG_OK);
         assert_int_equal(r.d.count, 1);
         assert_profile_empty(&r.p);
-        loaded_destroy(&r);
+        lg_test_loaded_destroy(&r);
     }
 }
 
@@ -860,7 +822,7 @@ static void test_absurd_counts_fail_fast(void **state)
         uint8_t *data = build_small_trace(&size, at);
         put32(data + HDR + counts[i].field, UINT32_MAX);
         clock_t start = clock();
-        loaded_t r;
+        lg_test_loaded_t r;
         load(&r, data, size);
         double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
         if (!lg_test_diag_has(&r.d, LG_ERROR, counts[i].message))
@@ -869,7 +831,7 @@ static void test_absurd_counts_fail_fast(void **state)
         assert_true(lg_test_diag_has(&r.d, LG_ERROR, counts[i].message));
         assert_true(seconds < ABSURD_COUNT_SECONDS);
         assert_profile_empty(&r.p);
-        loaded_destroy(&r);
+        lg_test_loaded_destroy(&r);
         free(data);
     }
 }
@@ -926,7 +888,7 @@ static void test_calls_to_unlisted_functions(void **state)
     size_t size;
     uint8_t *data = fx_finish(&fx, &size);
 
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, data, size);
     assert_int_equal(r.err, LG_OK);
     assert_int_equal(r.p.nfuncs, 2);
@@ -946,7 +908,7 @@ static void test_calls_to_unlisted_functions(void **state)
     assert_true(lg_test_diag_has(&r.d, LG_WARNING,
                                  "2 call record(s) name functions missing from the function "
                                  "data, first 'ghost'; added 1 function(s) with zero totals"));
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
 }
 
@@ -961,13 +923,13 @@ static void test_repeated_function_records(void **state)
     size_t size;
     uint8_t *data = fx_finish(&fx, &size);
 
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, data, size);
     assert_int_equal(r.err, LG_OK);
     assert_int_equal(r.p.nfuncs, 3);
     assert_int_equal(r.d.count, 1);
     assert_true(lg_test_diag_has(&r.d, LG_WARNING, "1 function record(s) repeat the name"));
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
 }
 
@@ -978,14 +940,14 @@ static void test_statistical_trace_offset_is_ignored(void **state)
     uint8_t *data = build_small_statistical(&size, at);
     put32(data + HDR + H_TRACE_OFFSET, 0x40);
 
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, data, size);
     assert_int_equal(r.err, LG_OK);
     assert_int_equal(r.p.nfuncs, 2);
     assert_int_equal(r.d.count, 1);
     assert_true(lg_test_diag_has(&r.d, LG_WARNING,
                                  "t.prf:0x5b: header: statistical profile has trace offset 0x40"));
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
 }
 
@@ -1000,19 +962,19 @@ static void test_trace_without_calls(void **state)
     /* The writer points an empty trace at the end of the file. */
     assert_int_equal(get32(data + HDR + H_TRACE_OFFSET), size - HDR_END);
 
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, data, size);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_true(r.p.has_call_edges);
     assert_int_equal(r.p.nedges, 0);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     /* Offset 0 with no calls is the guide's way of saying "no trace". */
     put32(data + HDR + H_TRACE_OFFSET, 0);
     load(&r, data, size);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(r.p.nfuncs, 1);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
 }
 
@@ -1021,14 +983,14 @@ static void test_trace_without_calls(void **state)
 static void test_unreadable_files(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     lg_profile_init(&r.p);
     lg_diag_init(&r.d);
     r.err = lg_prf_load(LORGEN_TEST_TMPDIR "/no-such.prf", &r.p, &r.d);
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "no-such.prf: cannot open: No such file"));
     assert_profile_empty(&r.p);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     /* A directory opens but cannot be read (on Linux; elsewhere it may not open). */
     lg_profile_init(&r.p);
@@ -1038,7 +1000,7 @@ static void test_unreadable_files(void **state)
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "cannot "));
     assert_int_equal(r.d.count, 1);
     assert_profile_empty(&r.p);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_probe(void **state)
@@ -1120,11 +1082,11 @@ static void test_writer_truncates_long_names(void **state)
     assert_int_equal(data[at + F_NAME_LEN] | data[at + F_NAME_LEN + 1] << 8, 0xFFFF);
     assert_int_equal(get32(data + at), 79 + 0xFFFF);
 
-    loaded_t r;
+    lg_test_loaded_t r;
     load(&r, data, size);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(strlen(r.p.funcs[0].name), 0xFFFF);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(data);
     free(name);
 }

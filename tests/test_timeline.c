@@ -97,13 +97,7 @@ static const lg_pfunc_t *fn(const run_t *r, const char *name)
 static void assert_func(const run_t *r, const char *name, uint64_t hits, uint64_t gross,
                         uint64_t net)
 {
-    const lg_pfunc_t *f = fn(r, name);
-    if (f->hits != hits || f->counter1_total != gross || f->counter1_self != net)
-        print_message("  %s: hits %llu gross %llu net %llu\n", name, (unsigned long long)f->hits,
-                      (unsigned long long)f->counter1_total, (unsigned long long)f->counter1_self);
-    assert_int_equal(f->hits, hits);
-    assert_int_equal(f->counter1_total, gross);
-    assert_int_equal(f->counter1_self, net);
+    lg_test_assert_func_times(&r->p, name, hits, gross, net);
 }
 
 /* The weight of a call edge or proximity pair, -1 when absent. */

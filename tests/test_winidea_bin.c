@@ -139,22 +139,13 @@ static const lg_pfunc_t *fn(const run_t *r, const char *name)
 static void assert_func(const run_t *r, const char *name, uint64_t hits, uint64_t gross,
                         uint64_t net)
 {
-    const lg_pfunc_t *f = fn(r, name);
-    if (f->hits != hits || f->counter1_total != gross || f->counter1_self != net)
-        print_message("  %s: hits %llu gross %llu net %llu\n", name, (unsigned long long)f->hits,
-                      (unsigned long long)f->counter1_total, (unsigned long long)f->counter1_self);
-    assert_int_equal(f->hits, hits);
-    assert_int_equal(f->counter1_total, gross);
-    assert_int_equal(f->counter1_self, net);
+    lg_test_assert_func_times(&r->p, name, hits, gross, net);
 }
 
 static int64_t edge(const run_t *r, const char *caller, const char *callee)
 {
-    uint32_t a = (uint32_t)(fn(r, caller) - r->p.funcs), b = (uint32_t)(fn(r, callee) - r->p.funcs);
-    for (size_t i = 0; i < r->p.nedges; i++)
-        if (r->p.edges[i].caller == a && r->p.edges[i].callee == b)
-            return (int64_t)r->p.edges[i].weight;
-    return -1;
+    int64_t a = fn(r, caller) - r->p.funcs, b = fn(r, callee) - r->p.funcs;
+    return lg_test_edge_weight(&r->p, a, b);
 }
 
 static void assert_clean(const run_t *r)
@@ -168,13 +159,7 @@ static void assert_clean(const run_t *r)
 /* Failed with err and exactly one error containing needle ("where: message"). */
 static void assert_fails(const run_t *r, lg_err_t err, const char *needle)
 {
-    if (r->err != err || r->d.errors != 1 || !lg_test_diag_has(&r->d, LG_ERROR, needle)) {
-        print_message("  expected: %s\n", needle);
-        lg_test_diag_dump(&r->d);
-    }
-    assert_int_equal(r->err, err);
-    assert_int_equal(r->d.errors, 1);
-    assert_true(lg_test_diag_has(&r->d, LG_ERROR, needle));
+    lg_test_assert_one_error_has(r->err, &r->d, err, needle);
 }
 
 /* One core's calls: main calls a (10-20), writes a variable, steps over a line. main runs 0-10

@@ -62,13 +62,7 @@
     "30000000,0,1,7521\n"                                                                          \
     "30000000,1,1,3491\n"
 
-typedef struct loaded {
-    lg_err_t err;
-    lg_profile_t p;
-    lg_diag_t d;
-} loaded_t;
-
-static void load_bytes_with(loaded_t *r, const char *data, size_t size,
+static void load_bytes_with(lg_test_loaded_t *r, const char *data, size_t size,
                             const lg_load_options_t *options)
 {
     lg_profile_init(&r->p);
@@ -78,43 +72,25 @@ static void load_bytes_with(loaded_t *r, const char *data, size_t size,
             lg_wi_text1_load_with(lg_test_write_file("empty.txt", "", 0), options, &r->p, &r->d);
         return;
     }
-    char *copy = malloc(size);
-    assert_non_null(copy);
-    memcpy(copy, data, size);
-    FILE *f = fmemopen(copy, size, "r");
-    assert_non_null(f);
-    r->err = lg_wi_text1_load_stream(f, MEM_PATH, options, &r->p, &r->d);
-    fclose(f);
-    free(copy);
+    lg_test_stream_t in;
+    r->err = lg_wi_text1_load_stream(lg_test_stream_open(&in, data, size), MEM_PATH, options, &r->p,
+                                     &r->d);
+    lg_test_stream_close(&in);
 }
 
-static void load_text(loaded_t *r, const char *text)
+static void load_text(lg_test_loaded_t *r, const char *text)
 {
     load_bytes_with(r, text, strlen(text), NULL);
 }
 
 /* Writes text as a file named name in the test directory and loads it (with its .BIN). */
-static void load_file(loaded_t *r, const char *name, const char *text,
+static void load_file(lg_test_loaded_t *r, const char *name, const char *text,
                       const lg_load_options_t *options)
 {
     const char *path = lg_test_write_file(name, text, strlen(text));
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
     r->err = lg_wi_text1_load_with(path, options, &r->p, &r->d);
-}
-
-static void loaded_destroy(loaded_t *r)
-{
-    lg_profile_destroy(&r->p);
-    lg_diag_destroy(&r->d);
-}
-
-static void assert_loaded_clean(const loaded_t *r)
-{
-    if (r->err != LG_OK || r->d.count != 0)
-        lg_test_diag_dump(&r->d);
-    assert_int_equal(r->err, LG_OK);
-    assert_int_equal(r->d.count, 0);
 }
 
 static void assert_profile_empty(const lg_profile_t *p)
@@ -128,60 +104,18 @@ static void assert_profile_empty(const lg_profile_t *p)
 }
 
 /* The load failed with err and exactly one error "where: message" equal to want. */
-static void assert_fails_exactly(const loaded_t *r, lg_err_t err, const char *want)
+static void assert_fails_exactly(const lg_test_loaded_t *r, lg_err_t err, const char *want)
 {
-    char got[4096] = "";
-    if (r->d.count > 0)
-        snprintf(got, sizeof got, "%s: %s", r->d.entries[0].where, r->d.entries[0].message);
-    if (r->err != err || r->d.errors != 1 || strcmp(got, want) != 0) {
-        print_message("  expected: %s\n", want);
-        lg_test_diag_dump(&r->d);
-    }
-    assert_int_equal(r->err, err);
-    assert_int_equal(r->d.errors, 1);
-    assert_string_equal(got, want);
+    lg_test_assert_one_error(r, err, want);
     assert_profile_empty(&r->p);
 }
 
 static void expect_error(const char *text, lg_err_t err, const char *want)
 {
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, text);
     assert_fails_exactly(&r, err, want);
-    loaded_destroy(&r);
-}
-
-static const lg_pfunc_t *func(const lg_profile_t *p, const char *name, const char *qual)
-{
-    int64_t i = lg_profile_find(p, name, NULL, qual);
-    if (i < 0)
-        print_message("  no function %s [%s]\n", name, qual ? qual : "-");
-    assert_true(i >= 0);
-    return &p->funcs[i];
-}
-
-/* The weight of caller -> callee, or -1 when there is no such edge. */
-static int64_t edge(const lg_profile_t *p, const char *caller, const char *callee)
-{
-    int64_t from = lg_profile_find(p, caller, NULL, NULL);
-    int64_t to = lg_profile_find(p, callee, NULL, NULL);
-    assert_true(from >= 0);
-    assert_true(to >= 0);
-    for (size_t i = 0; i < p->nedges; i++)
-        if (p->edges[i].caller == (uint32_t)from && p->edges[i].callee == (uint32_t)to)
-            return (int64_t)p->edges[i].weight;
-    return -1;
-}
-
-/* The summed cost at a line of a function, or -1 when none was recorded. */
-static int64_t cost_at(const lg_profile_t *p, const lg_pfunc_t *f, uint64_t line)
-{
-    uint32_t id = (uint32_t)(f - p->funcs);
-    int64_t sum = -1;
-    for (size_t i = 0; i < p->ncosts; i++)
-        if (p->costs[i].func == id && p->costs[i].position == line)
-            sum = (sum < 0 ? 0 : sum) + (int64_t)p->costs[i].cost;
-    return sum;
+    lg_test_loaded_destroy(&r);
 }
 
 /* ---- The help's examples ------------------------------------------------------------------ */
@@ -189,10 +123,10 @@ static int64_t cost_at(const lg_profile_t *p, const lg_pfunc_t *f, uint64_t line
 static void test_spec_mapping_and_statistics(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "* INFO %TOTAL_TIME%\n"
                   "7962907051\n" SPEC_MAPPING SPEC_STATISTICS);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     const lg_profile_t *p = &r.p;
     assert_string_equal(p->format, "winidea-text1");
     assert_string_equal(p->path, MEM_PATH);
@@ -202,26 +136,26 @@ static void test_spec_mapping_and_statistics(void **state)
     assert_string_equal(p->counter1_unit, "ns");
     /* Two functions; lines, variables and states are not functions. */
     assert_int_equal(p->nfuncs, 2);
-    const lg_pfunc_t *m = func(p, "main", NULL);
+    const lg_pfunc_t *m = lg_test_func(p, "main", NULL);
     /* COUNT 0 with 267 ns of net time: main ran, entered before the recording started. */
     assert_int_equal(m->hits, 1);
     assert_int_equal(m->counter1_self, 267);
     assert_int_equal(m->counter1_total, 267); /* no T.GROSS: the net time */
-    const lg_pfunc_t *s = func(p, "StaticFunc", "TestStatic1.c");
+    const lg_pfunc_t *s = lg_test_func(p, "StaticFunc", "TestStatic1.c");
     assert_null(s->link_label);
     assert_int_equal(s->hits, 0);
     assert_int_equal(s->counter1_self, 0);
     /* Line 59 of main (handle 10000004) has 133 ns; the other lines 0. */
     assert_int_equal(p->cost_positions, LG_POS_LINE);
     assert_int_equal(p->ncosts, 1);
-    assert_int_equal(cost_at(p, m, 59), 133);
-    loaded_destroy(&r);
+    assert_int_equal(lg_test_cost_at(p, m, 59), 133);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_spec_statistics_of_several_contexts_are_summed(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "* CONTEXTS %NAME%,%HANDLE%\n"
                   "ID_TASK_1MS,0x0\n"
                   "ID_TASK_3MS_PHigh,0x1\n"
@@ -241,25 +175,25 @@ static void test_spec_statistics_of_several_contexts_are_summed(void **state)
                   "00000000,,1,36175\n"
                   "0000000D,,1,757304\n"
                   "00000011,,194,446908\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     const lg_profile_t *p = &r.p;
     assert_int_equal(p->nfuncs, 5);
-    assert_int_equal(func(p, "main", NULL)->hits, 2);
-    assert_int_equal(func(p, "main", NULL)->counter1_self, 37266 + 36175);
-    assert_int_equal(func(p, "taskA", NULL)->hits, 1);
-    assert_int_equal(func(p, "taskA", NULL)->counter1_self, 757304);
-    assert_int_equal(func(p, "taskB", NULL)->hits, 195);
-    assert_int_equal(func(p, "work", NULL)->counter1_self, 446908);
-    assert_int_equal(func(p, "idle", NULL)->hits, 196);
+    assert_int_equal(lg_test_func(p, "main", NULL)->hits, 2);
+    assert_int_equal(lg_test_func(p, "main", NULL)->counter1_self, 37266 + 36175);
+    assert_int_equal(lg_test_func(p, "taskA", NULL)->hits, 1);
+    assert_int_equal(lg_test_func(p, "taskA", NULL)->counter1_self, 757304);
+    assert_int_equal(lg_test_func(p, "taskB", NULL)->hits, 195);
+    assert_int_equal(lg_test_func(p, "work", NULL)->counter1_self, 446908);
+    assert_int_equal(lg_test_func(p, "idle", NULL)->hits, 196);
     assert_int_equal(p->ncosts, 0);
     assert_int_equal(p->cost_positions, LG_POS_NONE);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_gross_time_and_macros_in_any_order(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "* HANDLE(Functions) %VALUE%;%NAME%;%HANDLE%;%PATH%;%FILE%\n"
                   ";f;0;/f;\n"
                   "12;{;10000000;/f/12;f.c\n"
@@ -268,18 +202,18 @@ static void test_gross_time_and_macros_in_any_order(void **state)
                   "9;500;0;100;4\n"
                   "0;90;10000000;40;4\n"
                   "9;70;1;70;7\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     const lg_profile_t *p = &r.p;
-    const lg_pfunc_t *f = func(p, "f", NULL);
+    const lg_pfunc_t *f = lg_test_func(p, "f", NULL);
     assert_int_equal(f->hits, 4);
     assert_int_equal(f->counter1_self, 100);
     assert_int_equal(f->counter1_total, 500);
     /* FILE qualifies a function whose name does not. */
-    const lg_pfunc_t *g = func(p, "g", "g.c");
+    const lg_pfunc_t *g = lg_test_func(p, "g", "g.c");
     assert_int_equal(g->hits, 7);
     assert_int_equal(g->counter1_total, 70);
-    assert_int_equal(cost_at(p, f, 12), 40);
-    loaded_destroy(&r);
+    assert_int_equal(lg_test_cost_at(p, f, 12), 40);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_help_example_fixture(void **state)
@@ -287,7 +221,7 @@ static void test_help_example_fixture(void **state)
     (void)state;
     /* tests/fixtures/winidea/help_example.txt: the examples above and a timeline in which main,
      * running when the recording starts, calls StaticFunc once. */
-    loaded_t r;
+    lg_test_loaded_t r;
     lg_profile_init(&r.p);
     lg_diag_init(&r.d);
     r.err =
@@ -299,15 +233,16 @@ static void test_help_example_fixture(void **state)
     assert_int_equal(r.p.nfuncs, 2);
     assert_true(r.p.has_timeline);
     assert_int_equal(r.p.nedges, 1);
-    const lg_pfunc_t *m = func(&r.p, "main", NULL);
-    const lg_pfunc_t *s = func(&r.p, "StaticFunc", "TestStatic1.c");
+    const lg_pfunc_t *m = lg_test_func(&r.p, "main", NULL);
+    const lg_pfunc_t *s = lg_test_func(&r.p, "StaticFunc", "TestStatic1.c");
     assert_int_equal(r.p.edges[0].caller, (uint32_t)(m - r.p.funcs));
     assert_int_equal(r.p.edges[0].callee, (uint32_t)(s - r.p.funcs));
     assert_int_equal(r.p.edges[0].weight, 1);
     assert_int_equal(s->hits, 1);
     assert_int_equal(s->counter1_self, 4700 - 4602);
-    assert_int_equal(cost_at(&r.p, m, 59), 133); /* line statistics stand next to a timeline */
-    loaded_destroy(&r);
+    /* Line statistics stand next to a timeline. */
+    assert_int_equal(lg_test_cost_at(&r.p, m, 59), 133);
+    lg_test_loaded_destroy(&r);
 }
 
 /* ---- Timelines ---------------------------------------------------------------------------- */
@@ -324,7 +259,7 @@ static void test_help_example_fixture(void **state)
 static void test_text_timeline_gives_calls(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, CALLS_MAPPING "* STATISTICS(Functions) %HANDLE%,%COUNT%,%T.NET%\n"
                                 "00000001,99,99\n"
                                 "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%\n"
@@ -345,18 +280,18 @@ static void test_text_timeline_gives_calls(void **state)
                                 "00000001,X,,160\n"
                                 "00000000,R,,160\n"
                                 "00000000,X,,170\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     const lg_profile_t *p = &r.p;
     assert_true(p->has_call_edges);
     assert_true(p->has_timeline);
     assert_int_equal(p->nedges, 2);
-    assert_int_equal(edge(p, "main", "f"), 2);
-    assert_int_equal(edge(p, "f", "g"), 1);
+    assert_int_equal(lg_test_edge(p, "main", "f"), 2);
+    assert_int_equal(lg_test_edge(p, "f", "g"), 1);
     /* The timeline's counts, not the statistics' 99. */
-    assert_int_equal(func(p, "f", NULL)->hits, 2);
-    assert_int_equal(func(p, "g", NULL)->hits, 1);
-    assert_int_equal(func(p, "main", NULL)->hits, 1);
-    loaded_destroy(&r);
+    assert_int_equal(lg_test_func(p, "f", NULL)->hits, 2);
+    assert_int_equal(lg_test_func(p, "g", NULL)->hits, 1);
+    assert_int_equal(lg_test_func(p, "main", NULL)->hits, 1);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_contexts_and_cores_are_separate_streams(void **state)
@@ -364,7 +299,7 @@ static void test_contexts_and_cores_are_separate_streams(void **state)
     (void)state;
     /* Task B's g enters while task A's f is on top of task A's stack: no call f -> g. The same
      * on another core. */
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, CALLS_MAPPING "* TIMELINE %CONTEXT%,%HANDLE%,%EVENT%,%TIME%,%CORE%\n"
                                 "TSK: A,00000001,E,100,0\n"
                                 "TSK: B,00000002,E,110,0\n"
@@ -374,16 +309,16 @@ static void test_contexts_and_cores_are_separate_streams(void **state)
                                 "TSK: A,00000001,E,150,0\n"
                                 "TSK: A,00000001,X,160,0\n"
                                 "TSK: A,00000000,X,170,1\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_int_equal(r.p.nedges, 0);
-    assert_int_equal(func(&r.p, "f", NULL)->hits, 2);
-    loaded_destroy(&r);
+    assert_int_equal(lg_test_func(&r.p, "f", NULL)->hits, 2);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_unbalanced_events_are_one_warning(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, CALLS_MAPPING "* TIMELINE %HANDLE%,%EVENT%,%VALUE%,%TIME%\n"
                                 "00000001,X,,100\n"
                                 "00000000,E,,110\n"
@@ -394,8 +329,8 @@ static void test_unbalanced_events_are_one_warning(void **state)
     assert_int_equal(r.d.warnings, 1);
     assert_true(lg_test_diag_has(&r.d, LG_WARNING, "t.txt: timeline repaired (3 events): 1 "));
     assert_true(lg_test_diag_has(&r.d, LG_WARNING, "; 2 frame(s) still open at the end"));
-    assert_int_equal(edge(&r.p, "main", "f"), 1);
-    loaded_destroy(&r);
+    assert_int_equal(lg_test_edge(&r.p, "main", "f"), 1);
+    lg_test_loaded_destroy(&r);
 }
 
 /* ---- Fields ------------------------------------------------------------------------------- */
@@ -403,7 +338,7 @@ static void test_unbalanced_events_are_one_warning(void **state)
 static void test_quoted_fields_and_surplus_separators(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "* HANDLE(Functions) %HANDLE%,%NAME%,%VALUE%\n"
                   "00000000,\"odd,name.c\"#helper,\n"
                   "10000000,printf(\"%d, %d\", a, b);,7\n"
@@ -416,11 +351,11 @@ static void test_quoted_fields_and_surplus_separators(void **state)
                   "10000002,7\n");
     assert_int_equal(r.err, LG_OK);
     const lg_profile_t *p = &r.p;
-    const lg_pfunc_t *h = func(p, "helper", "odd,name.c");
-    assert_int_equal(cost_at(p, h, 7), 5);
-    assert_int_equal(cost_at(p, h, 8), 6);
-    assert_int_equal(cost_at(p, h, 9), 7);
-    func(p, "say \"hi\"", NULL);
+    const lg_pfunc_t *h = lg_test_func(p, "helper", "odd,name.c");
+    assert_int_equal(lg_test_cost_at(p, h, 7), 5);
+    assert_int_equal(lg_test_cost_at(p, h, 8), 6);
+    assert_int_equal(lg_test_cost_at(p, h, 9), 7);
+    lg_test_func(p, "say \"hi\"", NULL);
     /* Line 3 has a quoted comma and two more, line 4 one more: the surplus goes to NAME.
      * Line 5's quote is not closed. */
     assert_int_equal(r.d.warnings, 2);
@@ -429,13 +364,13 @@ static void test_quoted_fields_and_surplus_separators(void **state)
                                  "extra separators were taken as part of %NAME%"));
     assert_true(lg_test_diag_has(&r.d, LG_WARNING,
                                  "t.txt:5: 1 entry had an unclosed '\"': split ignoring quotes"));
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_blank_lines_crlf_bom_and_unknown_sections(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "\xEF\xBB\xBF\r\n* HANDLE(Functions) %HANDLE%,%NAME%\r\n"
                   "\r\n"
                   "00000000,main\r\n"
@@ -449,8 +384,8 @@ static void test_blank_lines_crlf_bom_and_unknown_sections(void **state)
     assert_true(lg_test_diag_has(&r.d, LG_WARNING,
                                  "t.txt:5: 1 section(s) with keywords lorgen does not know "
                                  "were skipped, first 'SOMETHING'"));
-    assert_int_equal(func(&r.p, "main", NULL)->hits, 1);
-    loaded_destroy(&r);
+    assert_int_equal(lg_test_func(&r.p, "main", NULL)->hits, 1);
+    lg_test_loaded_destroy(&r);
 }
 
 /* ---- Malformed input ---------------------------------------------------------------------- */
@@ -574,10 +509,10 @@ static void test_bad_entries(void **state)
                  "none in 2 lines");
     static const char nul[] = "* HANDLE %HANDLE%,%NAME%\n"
                               "00000000,ma\0in\n";
-    loaded_t r;
+    lg_test_loaded_t r;
     load_bytes_with(&r, nul, sizeof nul - 1, NULL);
     assert_fails_exactly(&r, LG_EFORMAT, "t.txt:2:12: expected text, found a NUL byte");
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_bad_timeline_entries(void **state)
@@ -652,7 +587,7 @@ static void test_text_timeline_next_to_a_bin_is_an_error(void **state)
 {
     (void)state;
     lg_test_write_file("both.txt.BIN", "", 0);
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, "both.txt",
               CALLS_MAPPING "* TIMELINE %HANDLE%,%EVENT%,%TIME%\n"
                             "00000000,E,100\n",
@@ -664,7 +599,7 @@ static void test_text_timeline_next_to_a_bin_is_an_error(void **state)
              "the stale one)",
              LORGEN_TEST_TMPDIR, LORGEN_TEST_TMPDIR);
     assert_fails_exactly(&r, LG_EFORMAT, want);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_bad_bin_version_option(void **state)
@@ -672,14 +607,14 @@ static void test_bad_bin_version_option(void **state)
     (void)state;
     lg_test_write_file("version.txt.BIN", "", 0);
     lg_load_options_t options = {.bin_version = 12};
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, "version.txt", CALLS_MAPPING, &options);
     char want[8192];
     snprintf(want, sizeof want,
              "%s/version.txt.BIN: expected binary timeline version 1.0 or 1.1, found code 12",
              LORGEN_TEST_TMPDIR);
     assert_fails_exactly(&r, LG_EINVAL, want);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 typedef struct progress_log {
@@ -704,13 +639,13 @@ static void test_progress_reaches_the_file_size(void **state)
     progress_log_t log = {0};
     lg_load_options_t options = {.progress = log_progress, .progress_ctx = &log};
     const char *text = CALLS_MAPPING;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_file(&r, "progress.txt", text, &options);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     assert_true(log.calls >= 1);
     assert_int_equal(log.total, strlen(text));
     assert_int_equal(log.last_done, strlen(text));
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 /* ---- Robustness --------------------------------------------------------------------------- */
@@ -733,7 +668,7 @@ static void test_every_truncation_loads_or_fails_cleanly(void **state)
     size_t n = strlen(text);
     size_t loaded = 0;
     for (size_t k = 0; k <= n; k++) {
-        loaded_t r;
+        lg_test_loaded_t r;
         load_bytes_with(&r, text, k, NULL);
         if (k == n)
             assert_int_equal(r.err, LG_OK);
@@ -744,7 +679,7 @@ static void test_every_truncation_loads_or_fails_cleanly(void **state)
             assert_int_equal(r.d.errors, 1);
             assert_profile_empty(&r.p);
         }
-        loaded_destroy(&r);
+        lg_test_loaded_destroy(&r);
     }
     /* The whole file loads, and so does every cut after the mapping at a line end. */
     assert_true(loaded > 30);

@@ -59,13 +59,7 @@
     "<AREA><HANDLE>0x20000000</HANDLE><NAME>counter</NAME></AREA>\n"                               \
     "</MAPPING>\n"
 
-typedef struct loaded {
-    lg_err_t err;
-    lg_profile_t p;
-    lg_diag_t d;
-} loaded_t;
-
-static void load_bytes(loaded_t *r, const char *data, size_t size)
+static void load_bytes(lg_test_loaded_t *r, const char *data, size_t size)
 {
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
@@ -73,88 +67,30 @@ static void load_bytes(loaded_t *r, const char *data, size_t size)
         r->err = lg_wi_xml_load(lg_test_write_file("empty.xml", "", 0), &r->p, &r->d);
         return;
     }
-    char *copy = malloc(size);
-    assert_non_null(copy);
-    memcpy(copy, data, size);
-    FILE *f = fmemopen(copy, size, "r");
-    assert_non_null(f);
-    r->err = lg_wi_xml_load_stream(f, MEM_PATH, NULL, &r->p, &r->d);
-    fclose(f);
-    free(copy);
+    lg_test_stream_t in;
+    r->err =
+        lg_wi_xml_load_stream(lg_test_stream_open(&in, data, size), MEM_PATH, NULL, &r->p, &r->d);
+    lg_test_stream_close(&in);
 }
 
-static void load_text(loaded_t *r, const char *text)
+static void load_text(lg_test_loaded_t *r, const char *text)
 {
     load_bytes(r, text, strlen(text));
 }
 
-static void loaded_destroy(loaded_t *r)
+static void assert_fails_exactly(const lg_test_loaded_t *r, lg_err_t err, const char *want)
 {
-    lg_profile_destroy(&r->p);
-    lg_diag_destroy(&r->d);
-}
-
-static void assert_loaded_clean(const loaded_t *r)
-{
-    if (r->err != LG_OK || r->d.count != 0)
-        lg_test_diag_dump(&r->d);
-    assert_int_equal(r->err, LG_OK);
-    assert_int_equal(r->d.count, 0);
-}
-
-static void assert_fails_exactly(const loaded_t *r, lg_err_t err, const char *want)
-{
-    char got[4096] = "";
-    if (r->d.count > 0)
-        snprintf(got, sizeof got, "%s: %s", r->d.entries[0].where, r->d.entries[0].message);
-    if (r->err != err || r->d.errors != 1 || strcmp(got, want) != 0) {
-        print_message("  expected: %s\n", want);
-        lg_test_diag_dump(&r->d);
-    }
-    assert_int_equal(r->err, err);
-    assert_int_equal(r->d.errors, 1);
-    assert_string_equal(got, want);
+    lg_test_assert_one_error(r, err, want);
     assert_int_equal(r->p.nfuncs, 0);
     assert_null(r->p.path);
 }
 
 static void expect_error(const char *text, lg_err_t err, const char *want)
 {
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, text);
     assert_fails_exactly(&r, err, want);
-    loaded_destroy(&r);
-}
-
-static const lg_pfunc_t *func(const lg_profile_t *p, const char *name, const char *qual)
-{
-    int64_t i = lg_profile_find(p, name, NULL, qual);
-    if (i < 0)
-        print_message("  no function %s [%s]\n", name, qual ? qual : "-");
-    assert_true(i >= 0);
-    return &p->funcs[i];
-}
-
-static int64_t edge(const lg_profile_t *p, const char *caller, const char *callee)
-{
-    int64_t from = lg_profile_find(p, caller, NULL, NULL);
-    int64_t to = lg_profile_find(p, callee, NULL, NULL);
-    assert_true(from >= 0);
-    assert_true(to >= 0);
-    for (size_t i = 0; i < p->nedges; i++)
-        if (p->edges[i].caller == (uint32_t)from && p->edges[i].callee == (uint32_t)to)
-            return (int64_t)p->edges[i].weight;
-    return -1;
-}
-
-static int64_t cost_at(const lg_profile_t *p, const lg_pfunc_t *f, uint64_t line)
-{
-    uint32_t id = (uint32_t)(f - p->funcs);
-    int64_t sum = -1;
-    for (size_t i = 0; i < p->ncosts; i++)
-        if (p->costs[i].func == id && p->costs[i].position == line)
-            sum = (sum < 0 ? 0 : sum) + (int64_t)p->costs[i].cost;
-    return sum;
+    lg_test_loaded_destroy(&r);
 }
 
 /* ---- The assumed shape -------------------------------------------------------------------- */
@@ -162,26 +98,26 @@ static int64_t cost_at(const lg_profile_t *p, const lg_pfunc_t *f, uint64_t line
 static void test_mapping_and_statistics(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, SPEC_DOCUMENT);
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     const lg_profile_t *p = &r.p;
     assert_string_equal(p->format, "winidea-xml");
     assert_string_equal(p->counter1_unit, "ns");
     assert_false(p->has_call_edges);
     assert_int_equal(p->nfuncs, 2);
-    const lg_pfunc_t *m = func(p, "main", NULL);
+    const lg_pfunc_t *m = lg_test_func(p, "main", NULL);
     assert_int_equal(m->hits, 1); /* ran, count unknown */
     assert_int_equal(m->counter1_self, 267);
     assert_int_equal(m->counter1_total, 267); /* no T.GROSS: the net time */
-    const lg_pfunc_t *s = func(p, "StaticFunc", "TestStatic1.c");
+    const lg_pfunc_t *s = lg_test_func(p, "StaticFunc", "TestStatic1.c");
     assert_int_equal(s->hits, 3);
     assert_int_equal(s->counter1_self, 30);
     assert_int_equal(s->counter1_total, 45);
     assert_int_equal(p->cost_positions, LG_POS_LINE);
     assert_int_equal(p->ncosts, 1);
-    assert_int_equal(cost_at(p, m, 59), 133);
-    loaded_destroy(&r);
+    assert_int_equal(lg_test_cost_at(p, m, 59), 133);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_assumed_shape_fixture(void **state)
@@ -189,7 +125,7 @@ static void test_assumed_shape_fixture(void **state)
     (void)state;
     /* tests/fixtures/winidea/assumed_shape.xml: the Text1 help's data, with a timeline in which
      * main, running when the recording starts, calls StaticFunc once. */
-    loaded_t r;
+    lg_test_loaded_t r;
     lg_profile_init(&r.p);
     lg_diag_init(&r.d);
     r.err =
@@ -198,15 +134,15 @@ static void test_assumed_shape_fixture(void **state)
     assert_int_equal(r.d.errors, 0);
     assert_int_equal(r.d.warnings, 1); /* main started inside and was open at the end */
     assert_int_equal(r.p.nfuncs, 2);
-    const lg_pfunc_t *m = func(&r.p, "main", NULL);
-    const lg_pfunc_t *s = func(&r.p, "StaticFunc", "TestStatic1.c");
+    const lg_pfunc_t *m = lg_test_func(&r.p, "main", NULL);
+    const lg_pfunc_t *s = lg_test_func(&r.p, "StaticFunc", "TestStatic1.c");
     assert_int_equal(r.p.nedges, 1);
     assert_int_equal(r.p.edges[0].caller, (uint32_t)(m - r.p.funcs));
     assert_int_equal(r.p.edges[0].callee, (uint32_t)(s - r.p.funcs));
     assert_int_equal(r.p.edges[0].weight, 1);
     assert_int_equal(s->hits, 1);
-    assert_int_equal(cost_at(&r.p, m, 59), 133);
-    loaded_destroy(&r);
+    assert_int_equal(lg_test_cost_at(&r.p, m, 59), 133);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_timeline_with_cores_and_contexts(void **state)
@@ -214,7 +150,7 @@ static void test_timeline_with_cores_and_contexts(void **state)
     (void)state;
     /* Core 0 task A: main calls f twice, f calls g once. Task B on core 0 and task A on core 1
      * enter functions while f is on top of core 0 task A's stack: not calls of f. */
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "<X>" CALLS_MAPPING "<TIMELINE>\n"
                   "<T><HANDLE>0x0</HANDLE><EVENT>E</EVENT><TIME>100</TIME><CORE>0</CORE>"
                   "<CONTEXT>A</CONTEXT></T>\n"
@@ -255,15 +191,15 @@ static void test_timeline_with_cores_and_contexts(void **state)
                   "<T><HANDLE>0x0</HANDLE><EVENT>X</EVENT><TIME>170</TIME><CORE>0</CORE>"
                   "<CONTEXT>A</CONTEXT></T>\n"
                   "</TIMELINE></X>\n");
-    assert_loaded_clean(&r);
+    lg_test_assert_loaded_clean(&r);
     const lg_profile_t *p = &r.p;
     assert_true(p->has_call_edges);
     assert_true(p->has_timeline);
     assert_int_equal(p->nedges, 2);
-    assert_int_equal(edge(p, "main", "f"), 2);
-    assert_int_equal(edge(p, "f", "g"), 1);
-    assert_int_equal(func(p, "g", NULL)->hits, 3);
-    loaded_destroy(&r);
+    assert_int_equal(lg_test_edge(p, "main", "f"), 2);
+    assert_int_equal(lg_test_edge(p, "f", "g"), 1);
+    assert_int_equal(lg_test_func(p, "g", NULL)->hits, 3);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_tolerated_variations(void **state)
@@ -272,7 +208,7 @@ static void test_tolerated_variations(void **state)
     /* Lower case, a namespace prefix, attributes, other element orders, a wrapper list,
      * unknown elements with children, comments, CDATA, escapes, no indentation, numeric and
      * word events, hexadecimal times, an unknown record with a handle. */
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "<?xml version=\"1.0\"?><!-- a comment --><p:export xmlns:p=\"urn:x\">"
                   "<p:mapping><areas>"
                   "<p:area handle=\"0\" name=\"main\"/>"
@@ -296,28 +232,28 @@ static void test_tolerated_variations(void **state)
                   "</timeline></p:export>");
     assert_int_equal(r.err, LG_OK);
     const lg_profile_t *p = &r.p;
-    func(p, "f&co", NULL);
-    assert_int_equal(edge(p, "main", "f&co"), 1);
-    assert_int_equal(edge(p, "f&co", "g"), 1);
-    assert_int_equal(cost_at(p, func(p, "f&co", NULL), 42), 7);
+    lg_test_func(p, "f&co", NULL);
+    assert_int_equal(lg_test_edge(p, "main", "f&co"), 1);
+    assert_int_equal(lg_test_edge(p, "f&co", "g"), 1);
+    assert_int_equal(lg_test_cost_at(p, lg_test_func(p, "f&co", NULL), 42), 7);
     /* <other> is counted; the time going back (-25) is the timeline's own warning. */
     assert_true(lg_test_diag_has(&r.d, LG_WARNING,
                                  "t.xml:1:438: 1 element(s) with a <HANDLE> outside MAPPING, "
                                  "STATISTICS and TIMELINE were skipped"));
     assert_int_equal(r.d.warnings, 2);
     assert_int_equal(r.d.errors, 0);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_windows_1252_is_accepted(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_text(&r, "<?xml version=\"1.0\" encoding=\"windows-1252\"?>"
                   "<MAPPING><AREA><HANDLE>0</HANDLE><NAME>caf\xe9\x80</NAME></AREA></MAPPING>");
-    assert_loaded_clean(&r);
-    func(&r.p, "caf\xc3\xa9\xe2\x82\xac", NULL);
-    loaded_destroy(&r);
+    lg_test_assert_loaded_clean(&r);
+    lg_test_func(&r.p, "caf\xc3\xa9\xe2\x82\xac", NULL);
+    lg_test_loaded_destroy(&r);
 }
 
 /* ---- Malformed documents ------------------------------------------------------------------ */
@@ -335,13 +271,13 @@ static void test_malformed_xml_names_line_column_and_byte(void **state)
                  "(byte 17)");
     expect_error("<?xml version=\"1.0\" encoding=\"EBCDIC\"?><MAPPING/>", LG_EFORMAT,
                  "t.xml:1:31: expected well-formed XML, found: unknown encoding (byte 30)");
-    loaded_t r;
+    lg_test_loaded_t r;
     load_bytes(&r, "", 0);
     assert_int_equal(r.err, LG_EFORMAT);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR,
                                  "empty.xml:1:1: expected well-formed XML, found: no element "
                                  "found (byte 0)"));
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_bad_records(void **state)
@@ -414,10 +350,10 @@ static void test_limits(void **state)
     snprintf(want, sizeof want,
              "t.xml:1:%u: elements nested deeper than %u (LG_WI_XML_MAX_DEPTH) (byte %u)",
              LG_WI_XML_MAX_DEPTH * 3 + 1, LG_WI_XML_MAX_DEPTH, LG_WI_XML_MAX_DEPTH * 3);
-    loaded_t r;
+    lg_test_loaded_t r;
     load_bytes(&r, deep, n);
     assert_fails_exactly(&r, LG_ELIMIT, want);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(deep);
 
     size_t big = LG_WI_XML_MAX_TEXT + 1;
@@ -432,7 +368,7 @@ static void test_limits(void **state)
              LG_WI_XML_MAX_TEXT);
     load_bytes(&r, text, n);
     assert_fails_exactly(&r, LG_ELIMIT, want);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     free(text);
 }
 
@@ -443,7 +379,7 @@ static void test_xml_timeline_next_to_a_bin_is_an_error(void **state)
     const char *text = "<R>" CALLS_MAPPING "<TIMELINE>\n"
                        "<T><HANDLE>1</HANDLE><EVENT>E</EVENT><TIME>1</TIME></T></TIMELINE></R>";
     const char *path = lg_test_write_file("both.xml", text, strlen(text));
-    loaded_t r;
+    lg_test_loaded_t r;
     lg_profile_init(&r.p);
     lg_diag_init(&r.d);
     r.err = lg_wi_xml_load(path, &r.p, &r.d);
@@ -454,7 +390,7 @@ static void test_xml_timeline_next_to_a_bin_is_an_error(void **state)
              "rename the stale one) (byte 243)",
              LORGEN_TEST_TMPDIR, LORGEN_TEST_TMPDIR);
     assert_fails_exactly(&r, LG_EFORMAT, want);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 /* ---- Robustness --------------------------------------------------------------------------- */
@@ -465,7 +401,7 @@ static void test_every_truncation_loads_or_fails_cleanly(void **state)
     const char *text = SPEC_DOCUMENT;
     size_t n = strlen(text);
     for (size_t k = 0; k <= n; k++) {
-        loaded_t r;
+        lg_test_loaded_t r;
         load_bytes(&r, text, k);
         if (k == n)
             assert_int_equal(r.err, LG_OK);
@@ -475,7 +411,7 @@ static void test_every_truncation_loads_or_fails_cleanly(void **state)
             assert_int_equal(r.d.errors, 1);
             assert_int_equal(r.p.nfuncs, 0);
         }
-        loaded_destroy(&r);
+        lg_test_loaded_destroy(&r);
     }
 }
 

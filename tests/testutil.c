@@ -24,6 +24,23 @@ const char *lg_test_write_file(const char *name, const void *data, size_t size)
     return path;
 }
 
+FILE *lg_test_stream_open(lg_test_stream_t *s, const void *data, size_t size)
+{
+    s->copy = malloc(size > 0 ? size : 1);
+    assert_non_null(s->copy);
+    memcpy(s->copy, data, size);
+    /* fmemopen cannot open an empty buffer. */
+    s->f = size > 0 ? fmemopen(s->copy, size, "r") : fopen("/dev/null", "r");
+    assert_non_null(s->f);
+    return s->f;
+}
+
+void lg_test_stream_close(lg_test_stream_t *s)
+{
+    fclose(s->f);
+    free(s->copy);
+}
+
 uint8_t *lg_test_read_file(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
@@ -95,4 +112,105 @@ uint64_t lg_test_rng(void)
     rng_state ^= rng_state << 25;
     rng_state ^= rng_state >> 27;
     return rng_state * 2685821657736338717ull;
+}
+
+void lg_test_loaded_destroy(lg_test_loaded_t *r)
+{
+    lg_profile_destroy(&r->p);
+    lg_diag_destroy(&r->d);
+}
+
+void lg_test_assert_loaded_clean(const lg_test_loaded_t *r)
+{
+    if (r->err != LG_OK || r->d.count != 0)
+        lg_test_diag_dump(&r->d);
+    assert_int_equal(r->err, LG_OK);
+    assert_int_equal(r->d.count, 0);
+}
+
+void lg_test_assert_one_error(const lg_test_loaded_t *r, lg_err_t err, const char *want)
+{
+    char got[4096] = "";
+    if (r->d.count > 0)
+        snprintf(got, sizeof got, "%s: %s", r->d.entries[0].where, r->d.entries[0].message);
+    if (r->err != err || r->d.errors != 1 || strcmp(got, want) != 0) {
+        print_message("  expected: %s\n", want);
+        lg_test_diag_dump(&r->d);
+    }
+    assert_int_equal(r->err, err);
+    assert_int_equal(r->d.errors, 1);
+    assert_string_equal(got, want);
+}
+
+void lg_test_assert_one_error_has(lg_err_t got, const lg_diag_t *d, lg_err_t err,
+                                  const char *needle)
+{
+    if (got != err || d->errors != 1 || !lg_test_diag_has(d, LG_ERROR, needle)) {
+        print_message("  expected: %s\n", needle);
+        lg_test_diag_dump(d);
+    }
+    assert_int_equal(got, err);
+    assert_int_equal(d->errors, 1);
+    assert_true(lg_test_diag_has(d, LG_ERROR, needle));
+}
+
+const lg_pfunc_t *lg_test_func(const lg_profile_t *p, const char *name, const char *qual)
+{
+    int64_t i = lg_profile_find(p, name, NULL, qual);
+    if (i < 0)
+        print_message("  no function %s [%s]\n", name, qual ? qual : "-");
+    assert_true(i >= 0);
+    return &p->funcs[i];
+}
+
+void lg_test_assert_func_times(const lg_profile_t *p, const char *name, uint64_t hits,
+                               uint64_t gross, uint64_t net)
+{
+    int64_t i = lg_profile_find(p, name, NULL, NULL);
+    assert_true(i >= 0);
+    const lg_pfunc_t *f = &p->funcs[i];
+    if (f->hits != hits || f->counter1_total != gross || f->counter1_self != net)
+        print_message("  %s: hits %llu gross %llu net %llu\n", name, (unsigned long long)f->hits,
+                      (unsigned long long)f->counter1_total, (unsigned long long)f->counter1_self);
+    assert_int_equal(f->hits, hits);
+    assert_int_equal(f->counter1_total, gross);
+    assert_int_equal(f->counter1_self, net);
+}
+
+int64_t lg_test_func_index(const lg_profile_t *p, const char *name, const char *qual)
+{
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        const lg_pfunc_t *f = &p->funcs[i];
+        bool same_qual = qual == NULL ? f->qual_name == NULL
+                                      : f->qual_name != NULL && strcmp(f->qual_name, qual) == 0;
+        if (strcmp(f->name, name) == 0 && same_qual)
+            return (int64_t)i;
+    }
+    return -1;
+}
+
+int64_t lg_test_edge_weight(const lg_profile_t *p, int64_t from, int64_t to)
+{
+    assert_true(from >= 0);
+    assert_true(to >= 0);
+    for (size_t i = 0; i < p->nedges; i++)
+        if (p->edges[i].caller == (uint32_t)from && p->edges[i].callee == (uint32_t)to)
+            return (int64_t)p->edges[i].weight;
+    return -1;
+}
+
+int64_t lg_test_edge(const lg_profile_t *p, const char *caller, const char *callee)
+{
+    return lg_test_edge_weight(p, lg_profile_find(p, caller, NULL, NULL),
+                               lg_profile_find(p, callee, NULL, NULL));
+}
+
+int64_t lg_test_cost_at(const lg_profile_t *p, const lg_pfunc_t *f, uint64_t position)
+{
+    uint32_t id = (uint32_t)(f - p->funcs);
+    int64_t sum = -1;
+    for (size_t i = 0; i < p->ncosts; i++)
+        if (p->costs[i].func == id && p->costs[i].position == position)
+            sum = (sum < 0 ? 0 : sum) + (int64_t)p->costs[i].cost;
+    return sum;
 }

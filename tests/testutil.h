@@ -3,10 +3,12 @@
 #define LG_TESTUTIL_H
 
 #include "diag.h"
+#include "profile.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Writes size bytes to a new file under the test scratch directory and returns its path (static
  * storage, overwritten by the next call). Fails the test on I/O errors. */
@@ -15,11 +17,69 @@ const char *lg_test_write_file(const char *name, const void *data, size_t size);
 /* Reads a whole file; *size receives its length. The caller frees the result. */
 uint8_t *lg_test_read_file(const char *path, size_t *size);
 
+/* A read stream over a private copy of some bytes (lg_test_stream_open). */
+typedef struct lg_test_stream {
+    FILE *f;
+    char *copy;
+} lg_test_stream_t;
+
+/* Opens s->f over an exact-size heap copy of size bytes of data, so that AddressSanitizer catches
+ * a reader that reads past the end; size 0 opens /dev/null. Returns s->f; fails the test when
+ * it cannot. lg_test_stream_close closes it and frees the copy. */
+FILE *lg_test_stream_open(lg_test_stream_t *s, const void *data, size_t size);
+void lg_test_stream_close(lg_test_stream_t *s);
+
 /* True when some entry of d at severity sev has where+": "+message containing needle. */
 bool lg_test_diag_has(const lg_diag_t *d, lg_severity_t sev, const char *needle);
 
 /* Prints every entry of d (for failing tests). */
 void lg_test_diag_dump(const lg_diag_t *d);
+
+/* What a loader test keeps of one load: the result, the profile and the diagnostics. */
+typedef struct lg_test_loaded {
+    lg_err_t err;
+    lg_profile_t p;
+    lg_diag_t d;
+} lg_test_loaded_t;
+
+/* Frees the profile and the diagnostics of a load. */
+void lg_test_loaded_destroy(lg_test_loaded_t *r);
+
+/* The load succeeded without any diagnostic; dumps them first when not. */
+void lg_test_assert_loaded_clean(const lg_test_loaded_t *r);
+
+/* The load failed with err and exactly one error, whose "where: message" equals want; prints
+ * the expectation and the diagnostics first when not. What the failed load left in the profile
+ * is for the caller to check. */
+void lg_test_assert_one_error(const lg_test_loaded_t *r, lg_err_t err, const char *want);
+
+/* A load returned got: it must be err, with exactly one error, whose "where: message" contains
+ * needle; prints the expectation and the diagnostics first when not. */
+void lg_test_assert_one_error_has(lg_err_t got, const lg_diag_t *d, lg_err_t err,
+                                  const char *needle);
+
+/* The function called name, found by lg_profile_find with qualifier qual; fails the test when
+ * there is none. */
+const lg_pfunc_t *lg_test_func(const lg_profile_t *p, const char *name, const char *qual);
+
+/* The function called name (no qualifier) has these hits, gross time (counter1_total) and net
+ * time (counter1_self); prints what it has first when not. */
+void lg_test_assert_func_times(const lg_profile_t *p, const char *name, uint64_t hits,
+                               uint64_t gross, uint64_t net);
+
+/* The index of the function called name whose qualifier is exactly qual (NULL: none), or -1. */
+int64_t lg_test_func_index(const lg_profile_t *p, const char *name, const char *qual);
+
+/* The weight of the edge between the functions of indices from and to, or -1 when there is no
+ * such edge; fails the test when either index is negative (a function that was not found). */
+int64_t lg_test_edge_weight(const lg_profile_t *p, int64_t from, int64_t to);
+
+/* The weight of the edge caller -> callee (functions without a qualifier, found by
+ * lg_profile_find), or -1 when there is no such edge; fails the test when either is missing. */
+int64_t lg_test_edge(const lg_profile_t *p, const char *caller, const char *callee);
+
+/* The summed cost at position of function f, or -1 when none was recorded. */
+int64_t lg_test_cost_at(const lg_profile_t *p, const lg_pfunc_t *f, uint64_t position);
 
 /* Runs a shell command; returns its exit status (-1 if it could not run). */
 int lg_test_run(const char *command);

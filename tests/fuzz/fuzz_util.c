@@ -123,3 +123,29 @@ void lg_fz_check_profile(lg_err_t err, const lg_profile_t *p, const lg_diag_t *d
         if (p->costs[i].func >= p->nfuncs)
             fz_die("a position cost out of range");
 }
+
+void lg_fz_load_file(const char *name, const uint8_t *data, size_t size, lg_fz_path_loader_t load)
+{
+    const char *path = lg_fz_write(name, data, size);
+    lg_profile_t p;
+    lg_diag_t d;
+    lg_profile_init(&p);
+    lg_diag_init(&d);
+    lg_err_t err = load(path, &p, &d);
+    lg_fz_check_profile(err, &p, &d);
+    lg_profile_destroy(&p);
+    lg_diag_destroy(&d);
+}
+
+void lg_fz_load_winidea_export(const char *name, const uint8_t *data, size_t size,
+                               lg_fz_path_loader_t load)
+{
+    if (size % 2 == 1) {
+        size_t bin_size;
+        const uint8_t *bin = lg_fz_small_bin(&bin_size);
+        lg_fz_write("export.BIN", bin, bin_size);
+    } else {
+        lg_fz_remove("export.BIN");
+    }
+    lg_fz_load_file(name, data, size, load);
+}

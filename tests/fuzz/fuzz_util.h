@@ -33,6 +33,19 @@ void lg_fz_remove(const char *name);
  * returns, and returns itself (six records). *size receives its length in bytes. */
 const uint8_t *lg_fz_small_bin(size_t *size);
 
+/* A reader that loads a profile from the file at path, as the CLI calls it. */
+typedef lg_err_t (*lg_fz_path_loader_t)(const char *path, lg_profile_t *out, lg_diag_t *d);
+
+/* One fuzz input for a reader of files: writes size bytes to name in the scratch directory,
+ * loads that file into a fresh profile, checks the result (lg_fz_check_profile) and frees it. */
+void lg_fz_load_file(const char *name, const uint8_t *data, size_t size, lg_fz_path_loader_t load);
+
+/* As lg_fz_load_file, for a winIDEA export, which also loads the .BIN timeline next to it
+ * (export.BIN). Inputs of odd size get a fixed, well-formed one (lg_fz_small_bin), so the fuzzed
+ * mapping is exercised against a real timeline; even-sized inputs are read alone. */
+void lg_fz_load_winidea_export(const char *name, const uint8_t *data, size_t size,
+                               lg_fz_path_loader_t load);
+
 /* Checks a loader's result against its contract (see above); aborts naming what broke. */
 void lg_fz_check_profile(lg_err_t err, const lg_profile_t *p, const lg_diag_t *d);
 
