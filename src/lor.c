@@ -321,12 +321,17 @@ static bool parse_u32(const char *s, uint32_t *v)
     return true;
 }
 
-/* Splits "key=value"; returns NULL when the token has no '='. */
+/* Splits "key=value"; returns NULL when the token has no '=' or what precedes it is not a word
+ * (letters, digits, '_', '-', '.'). The writer prints keys bare, so only such keys can round-trip
+ * (a quoted key such as "a b"=1 would be written back unquoted; found by fuzzing). */
 static char *split_key(char *token)
 {
     char *eq = strchr(token, '=');
-    if (eq == NULL)
+    if (eq == NULL || eq == token)
         return NULL;
+    for (const char *k = token; k < eq; k++)
+        if (!isalnum((unsigned char)*k) && *k != '_' && *k != '-' && *k != '.')
+            return NULL;
     *eq = '\0';
     return eq + 1;
 }
