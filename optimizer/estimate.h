@@ -20,9 +20,10 @@
 #define LG_ADDRESS_NONE UINT64_MAX
 
 /* Default bound on the replay's work, in line lookups: the profile's counts are scaled down
- * uniformly when replaying them in full would take more. Measured: about 0.2 s direct-mapped,
- * 0.5 s at 8 ways, 2 s at 256 ways (fully associative 8 KiB). */
-#define LG_ESTIMATE_MAX_TOUCHES_DEFAULT (20u * 1000u * 1000u) /* lines */
+ * uniformly when replaying them in full would take more. Every default run replays twice (the
+ * safeguard, safeguard.h), and lorgen must stay well under a second on real programs: about
+ * 0.06 s direct-mapped and 0.1 s at 8 ways per replay on lua 5.4 (docs/benchmarks.md). */
+#define LG_ESTIMATE_MAX_TOUCHES_DEFAULT (2u * 1000u * 1000u) /* lines */
 /* Largest work bound accepted; larger requests are clamped (keeps the replay's integer
  * arithmetic exact). */
 #define LG_ESTIMATE_MAX_TOUCHES_LIMIT (1u << 30) /* lines */

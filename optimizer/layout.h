@@ -38,6 +38,10 @@ static inline uint64_t lg_place_after(uint64_t offset, uint64_t size, uint64_t a
 /* Checks that the geometry is usable; records why not. */
 lg_err_t lg_geometry_check(const lg_geometry_t *g, lg_diag_t *d);
 
+/* Algorithm name of a layout that keeps the input order: no cliques, every function in place
+ * (the default's safeguard, safeguard.h, chose it). */
+#define LG_ALGORITHM_KEPT "input-kept"
+
 /* Clique flags. */
 #define LG_CLIQUE_OVERSIZED 0x1u /* a single function larger than the cache */
 #define LG_CLIQUE_NO_CALLS 0x2u  /* executed functions with no call edges left to group by:

@@ -219,7 +219,11 @@ lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out)
             fputc('\n', out);
         }
     }
-    fprintf(out, "\n# Functions never executed keep their input order after the cliques.\n");
+    if (lor->algorithm != NULL && strcmp(lor->algorithm, LG_ALGORITHM_KEPT) == 0)
+        fprintf(out, "\n# The input order was kept (the new layout was predicted to miss more):\n"
+                     "# every function keeps its place.\n");
+    else
+        fprintf(out, "\n# Functions never executed keep their input order after the cliques.\n");
     fprintf(out, "cold %" PRIu64 "\n", lor->ncold);
     return ferror(out) ? LG_EIO : LG_OK;
 }

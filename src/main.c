@@ -33,6 +33,7 @@
 #include "report.h"
 #include "report_html.h"
 #include "report_json.h"
+#include "safeguard.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -94,6 +95,9 @@ static const char usage_text[] =
     "                         order)  [default: cliques]\n"
     "  --no-place             cliques: skip the cache-aware placement that moves each clique\n"
     "                         to the cache sets where it conflicts least with hotter ones\n"
+    "  --no-safeguard         cliques: write the new layout even when the cache model\n"
+    "                         predicts it to miss more than the linked ELF's order (by\n"
+    "                         default the input order is then kept, with a warning)\n"
     "Cache geometry (default: SH-4, 8K, 32-byte lines, direct-mapped):\n"
     "  --cache-size N         bytes; K and M suffixes accepted  [default: 8K]\n"
     "  --line-size N          bytes  [default: 32]\n"
@@ -264,6 +268,7 @@ typedef struct options {
     lg_load_options_t load; /* options for the loaders that take them (--event, ...) */
     const char *algorithm;  /* --algorithm, see lg_algorithm_names */
     bool place;             /* cache-aware placement after the cliques (default; --no-place) */
+    bool safeguard;         /* keep the input order when predicted better (--no-safeguard) */
     const char *lor;        /* eval: the order to estimate (default: the one lorgen computes) */
 } options_t;
 
@@ -317,6 +322,7 @@ static void parse_args(int argc, char **argv, options_t *o)
     o->normalize = true;
     o->algorithm = "cliques";
     o->place = true;
+    o->safeguard = true;
     o->inputs = calloc((size_t)argc, sizeof *o->inputs);
     if (o->inputs == NULL) {
         fputs("lorgen: out of memory\n", stderr);
@@ -385,6 +391,10 @@ static void parse_args(int argc, char **argv, options_t *o)
         }
         if (strcmp(name, "--no-place") == 0) {
             o->place = false;
+            continue;
+        }
+        if (strcmp(name, "--no-safeguard") == 0) {
+            o->safeguard = false;
             continue;
         }
         static const char *const with_value[] = {
@@ -711,12 +721,34 @@ static bool estimate_pair(const lg_program_t *prog, const lg_layout_t *layout,
         free(addr);
         return false;
     }
+    if (layout->ncliques == 0) {
+        /* Nothing moves: the linker keeps the ELF's order, so the estimate is the same. */
+        bool ok = lg_estimate_misses(prog, addr, geo, NULL, before, d) == LG_OK &&
+                  lg_estimate_misses(prog, addr, geo, NULL, after, d) == LG_OK;
+        free(addr);
+        return ok;
+    }
     bool ok = lg_estimate_misses(prog, addr, geo, NULL, before, d) == LG_OK &&
               lg_addresses_from_layout(prog, layout, lg_addresses_text_base(prog), addr, d) ==
                   LG_OK &&
               lg_estimate_misses(prog, addr, geo, NULL, after, d) == LG_OK;
     free(addr);
     return ok;
+}
+
+/* Keeps the input order when the layout is predicted to miss more (safeguard.h), and says so. */
+static int safeguard(const lg_program_t *prog, const lg_geometry_t *geo, lg_layout_t *layout,
+                     lg_diag_t *d)
+{
+    lg_safeguard_t sg;
+    if (lg_safeguard_layout(prog, geo, layout, &sg, d) != LG_OK)
+        return EXIT_BAD_INPUT;
+    if (sg.verdict == LG_SAFEGUARD_KEPT_INPUT)
+        message(LG_WARNING, "",
+                "kept the input order: the new layout was predicted to miss more in this cache "
+                "(%" PRIu64 " against %" PRIu64 " estimated misses); the outputs order nothing",
+                sg.proposed_misses, sg.input_misses);
+    return 0;
 }
 
 /* ---- Commands ------------------------------------------------------------------------------- */
@@ -778,6 +810,10 @@ static int cmd_optimize(const options_t *o)
         else if (o->place && strcmp(o->algorithm, "cliques") == 0 &&
                  lg_place_for_cache(&prog, &o->geometry, &layout, &d) != LG_OK)
             status = EXIT_BAD_INPUT;
+        /* The default never proposes what the model predicts to be worse than the order the
+         * program has now (safeguard.h). */
+        else if (o->safeguard && strcmp(o->algorithm, "cliques") == 0)
+            status = safeguard(&prog, &o->geometry, &layout, &d);
         flush_diag(&d);
     }
     if (status == 0) {
@@ -1102,6 +1138,8 @@ static int cmd_eval(const options_t *o)
             (o->place && strcmp(o->algorithm, "cliques") == 0 &&
              lg_place_for_cache(&prog, &o->geometry, &layout, &d) != LG_OK))
             status = EXIT_BAD_INPUT;
+        else if (o->safeguard && strcmp(o->algorithm, "cliques") == 0)
+            status = safeguard(&prog, &o->geometry, &layout, &d);
     }
     flush_diag(&d);
     lg_estimate_t before, after;

@@ -1,0 +1,101 @@
+/* safeguard.c - keep the input order when the proposal is predicted to miss more (safeguard.h). */
+#include "safeguard.h"
+
+#include "classify.h"
+#include "estimate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define LG_SAFEGUARD_WHERE "safeguard"
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Predicted misses of the functions at addr. */
+static lg_err_t predict(const lg_program_t *prog, const uint64_t *addr, const lg_geometry_t *geo,
+                        uint64_t *misses, lg_diag_t *d)
+{
+    lg_estimate_t e;
+    lg_estimate_init(&e);
+    lg_err_t err = lg_estimate_misses(prog, addr, geo, NULL, &e, d);
+    *misses = e.misses;
+    lg_estimate_destroy(&e);
+    return err;
+}
+
+/* Empties layout's cliques into its cold list, in input order (rank keys). */
+static lg_err_t keep_input(const lg_program_t *prog, lg_layout_t *layout, lg_diag_t *d)
+{
+    size_t n = layout->ncold;
+    for (size_t c = 0; c < layout->ncliques; c++)
+        n += layout->cliques[c].nfns;
+    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    uint32_t *cold = malloc((n ? n : 1) * sizeof *cold);
+    if (keys == NULL || cold == NULL) {
+        free(keys);
+        free(cold);
+        return lg_diag_fail(d, LG_ENOMEM, LG_SAFEGUARD_WHERE,
+                            "out of memory keeping the input order");
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < layout->ncold; i++)
+        keys[k++] = lg_rank_key(prog, layout->cold[i]);
+    for (size_t c = 0; c < layout->ncliques; c++)
+        for (size_t i = 0; i < layout->cliques[c].nfns; i++)
+            keys[k++] = lg_rank_key(prog, layout->cliques[c].fns[i]);
+    qsort(keys, n, sizeof *keys, cmp_u64);
+    for (size_t i = 0; i < n; i++)
+        cold[i] = lg_rank_index(keys[i]);
+    free(keys);
+    for (size_t c = 0; c < layout->ncliques; c++)
+        free(layout->cliques[c].fns);
+    free(layout->cliques);
+    free(layout->cold);
+    layout->cliques = NULL;
+    layout->ncliques = 0;
+    layout->cold = cold;
+    layout->ncold = n;
+    layout->section_align = 0;
+    layout->algorithm = LG_ALGORITHM_KEPT;
+    return LG_OK;
+}
+
+lg_err_t lg_safeguard_layout(const lg_program_t *prog, const lg_geometry_t *geo,
+                             lg_layout_t *layout, lg_safeguard_t *out, lg_diag_t *d)
+{
+    memset(out, 0, sizeof *out);
+    uint64_t *addr = malloc((prog->nfns ? prog->nfns : 1) * sizeof *addr);
+    if (addr == NULL)
+        return lg_diag_fail(d, LG_ENOMEM, LG_SAFEGUARD_WHERE, "out of memory for addresses");
+    if (lg_addresses_from_elf(prog, addr, NULL) != LG_OK) {
+        free(addr);
+        return LG_OK; /* objects only: no order to compare with */
+    }
+    lg_err_t err = predict(prog, addr, geo, &out->input_misses, d);
+    if (err == LG_OK && layout->ncliques == 0) {
+        /* Nothing moves: the linker keeps the input order, whatever the model would say of
+         * the same functions laid out again. */
+        out->proposed_misses = out->input_misses;
+        out->verdict = LG_SAFEGUARD_PROPOSED;
+        free(addr);
+        return LG_OK;
+    }
+    if (err == LG_OK)
+        err = lg_addresses_from_layout(prog, layout, lg_addresses_text_base(prog), addr, d);
+    if (err == LG_OK)
+        err = predict(prog, addr, geo, &out->proposed_misses, d);
+    free(addr);
+    if (err != LG_OK)
+        return err;
+    if (out->proposed_misses <= out->input_misses) {
+        out->verdict = LG_SAFEGUARD_PROPOSED;
+        return LG_OK;
+    }
+    LG_CHECK(keep_input(prog, layout, d));
+    out->verdict = LG_SAFEGUARD_KEPT_INPUT;
+    return LG_OK;
+}

@@ -1,0 +1,47 @@
+/* safeguard.h - never propose a layout the cache model predicts to miss more than the order the
+ * program has now.
+ *
+ * The default layout is a bet on a model of the program (calls, heat, where code lands). When
+ * the linked program is among the inputs, its current order can be replayed through the same
+ * model (estimate.h) as the proposal; if the proposal is predicted to miss more, the input
+ * order is kept: the layout is emptied (no cliques), so every linker output leaves the order
+ * alone. What the prediction is worth is in docs/benchmarks.md ("How far the estimate can be
+ * trusted"): the guard stops the losses the model can see, not the ones it cannot.
+ */
+#ifndef LG_SAFEGUARD_H
+#define LG_SAFEGUARD_H
+
+#include "diag.h"
+#include "layout.h"
+#include "program.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum lg_safeguard_verdict {
+    LG_SAFEGUARD_UNCHECKED = 0, /* no linked program among the inputs: nothing to compare with */
+    LG_SAFEGUARD_PROPOSED = 1,  /* the proposal is predicted to miss no more: kept as it is */
+    LG_SAFEGUARD_KEPT_INPUT = 2, /* predicted to miss more: the layout now keeps the input order */
+} lg_safeguard_verdict_t;
+
+typedef struct lg_safeguard {
+    lg_safeguard_verdict_t verdict;
+    uint64_t input_misses;    /* predicted misses of the linked program's order */
+    uint64_t proposed_misses; /* predicted misses of the proposal (before any replacement) */
+} lg_safeguard_t;
+
+/* Predicts the misses of prog's current order (the linked ELF's addresses) and of layout with
+ * the default estimate options, for the cache geo. When the layout is predicted to miss more,
+ * it is replaced in place by the input order: its cliques are freed, every function that no
+ * longer has a place (the clique members) joins layout->cold, which stays in input order,
+ * section_align becomes 0 and algorithm LG_ALGORITHM_KEPT; excluded functions and the geometry
+ * stay. A layout that moves nothing (no cliques) is never replaced. Without addresses (only
+ * object files were read) the layout is left alone and the verdict is LG_SAFEGUARD_UNCHECKED.
+ * Fills *out. Returns LG_OK, or what lg_estimate_misses returns (LG_EINVAL, LG_ELIMIT,
+ * LG_ENOMEM) with a diagnostic, the layout unchanged.
+ * Time: two replays (estimate.h), bounded by LG_ESTIMATE_MAX_TOUCHES_DEFAULT line lookups each,
+ * plus O(functions log functions) to rebuild the input order; memory O(functions). */
+lg_err_t lg_safeguard_layout(const lg_program_t *prog, const lg_geometry_t *geo,
+                             lg_layout_t *layout, lg_safeguard_t *out, lg_diag_t *d);
+
+#endif

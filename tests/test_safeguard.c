@@ -1,0 +1,172 @@
+/* test_safeguard.c - the default keeps the input order when its layout is predicted to miss
+ * more: hand-built programs whose better order is known (two functions that call each other,
+ * either adjacent or a whole direct-mapped cache apart). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "progbuild.h"
+
+#include "layout.h"
+#include "safeguard.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CACHE 8192u /* bytes, direct-mapped, 32-byte lines */
+#define TEXT_BASE 0x10000u
+
+static const lg_geometry_t geo = {CACHE, 32, 1};
+
+/* main calls a and b in turn; pad is never executed, and after a it puts the next function one
+ * cache from a's start: on a's sets. */
+static const fn_spec_t fns[] = {
+    {"main", 64, 1, 1, 0},
+    {"a", 256, 1, 5000, 0},
+    {"b", 256, 1, 5000, 0},
+    {"pad", CACHE - 256, 1, 0, 0},
+};
+static const arc_spec_t arcs[] = {{"main", "a", 5000}, {"main", "b", 5000}};
+
+/* Gives the functions addresses in the order `order` (indexes into fns), back to back. */
+static void link_in_order(lg_program_t *p, const uint32_t *order, size_t n)
+{
+    uint64_t at = TEXT_BASE;
+    for (size_t k = 0; k < n; k++) {
+        p->fns[order[k]].address = at;
+        p->fns[order[k]].input_order = (uint32_t)k;
+        at += p->fns[order[k]].size;
+    }
+}
+
+static void add_clique(lg_layout_t *l, const uint32_t *members, size_t n, uint32_t flags)
+{
+    l->cliques = realloc(l->cliques, (l->ncliques + 1) * sizeof *l->cliques);
+    assert_non_null(l->cliques);
+    lg_clique_t *c = &l->cliques[l->ncliques++];
+    memset(c, 0, sizeof *c);
+    c->fns = malloc(n * sizeof *c->fns);
+    assert_non_null(c->fns);
+    memcpy(c->fns, members, n * sizeof *c->fns);
+    c->nfns = n;
+    c->flags = flags;
+}
+
+/* Proposal: main and a, then pad as filler, then b: b lands on a's sets. */
+static void conflicting_layout(lg_layout_t *l)
+{
+    lg_layout_init(l);
+    l->geometry = geo;
+    l->algorithm = "cliques";
+    l->section_align = CACHE;
+    add_clique(l, (const uint32_t[]){0, 1}, 2, 0);
+    add_clique(l, (const uint32_t[]){3}, 1, LG_CLIQUE_FILLER);
+    add_clique(l, (const uint32_t[]){2}, 1, 0);
+}
+
+static void test_worse_proposal_keeps_input(void **state)
+{
+    (void)state;
+    lg_program_t p;
+    MAKE(&p, fns, arcs);
+    link_in_order(&p, (const uint32_t[]){0, 1, 2, 3}, 4); /* a and b adjacent */
+    lg_layout_t l;
+    conflicting_layout(&l);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_safeguard_t sg;
+    assert_int_equal(lg_safeguard_layout(&p, &geo, &l, &sg, &d), LG_OK);
+    assert_int_equal(sg.verdict, LG_SAFEGUARD_KEPT_INPUT);
+    assert_true(sg.proposed_misses > sg.input_misses);
+    assert_int_equal(l.ncliques, 0);
+    assert_null(l.cliques);
+    assert_int_equal(l.section_align, 0);
+    assert_string_equal(l.algorithm, LG_ALGORITHM_KEPT);
+    /* Every function keeps its place: all of them, in input order. */
+    assert_int_equal(l.ncold, 4);
+    for (uint32_t k = 0; k < 4; k++)
+        assert_int_equal(l.cold[k], k);
+    lg_layout_destroy(&l);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&p);
+}
+
+static void test_better_proposal_is_kept(void **state)
+{
+    (void)state;
+    lg_program_t p;
+    MAKE(&p, fns, arcs);
+    /* Linked with a and b one cache apart: they evict each other at every call. */
+    link_in_order(&p, (const uint32_t[]){0, 1, 3, 2}, 4);
+    lg_layout_t l;
+    lg_layout_init(&l);
+    l.geometry = geo;
+    l.algorithm = "cliques";
+    add_clique(&l, (const uint32_t[]){0, 1, 2}, 3, 0);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_safeguard_t sg;
+    assert_int_equal(lg_safeguard_layout(&p, &geo, &l, &sg, &d), LG_OK);
+    assert_int_equal(sg.verdict, LG_SAFEGUARD_PROPOSED);
+    assert_true(sg.proposed_misses < sg.input_misses);
+    assert_int_equal(l.ncliques, 1);
+    assert_int_equal(l.cliques[0].nfns, 3);
+    assert_string_equal(l.algorithm, "cliques");
+    lg_layout_destroy(&l);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&p);
+}
+
+static void test_objects_only_unchecked(void **state)
+{
+    (void)state;
+    lg_program_t p;
+    MAKE(&p, fns, arcs); /* no addresses: only objects were read */
+    lg_layout_t l;
+    conflicting_layout(&l);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_safeguard_t sg;
+    assert_int_equal(lg_safeguard_layout(&p, &geo, &l, &sg, &d), LG_OK);
+    assert_int_equal(sg.verdict, LG_SAFEGUARD_UNCHECKED);
+    assert_int_equal(l.ncliques, 3);
+    assert_string_equal(l.algorithm, "cliques");
+    lg_layout_destroy(&l);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&p);
+}
+
+static void test_empty_layout_equals_input(void **state)
+{
+    (void)state;
+    lg_program_t p;
+    MAKE(&p, fns, arcs);
+    link_in_order(&p, (const uint32_t[]){0, 1, 3, 2}, 4);
+    lg_layout_t l;
+    lg_layout_init(&l);
+    l.geometry = geo;
+    l.algorithm = "cliques";
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_safeguard_t sg;
+    assert_int_equal(lg_safeguard_layout(&p, &geo, &l, &sg, &d), LG_OK);
+    assert_int_equal(sg.verdict, LG_SAFEGUARD_PROPOSED);
+    assert_int_equal(sg.proposed_misses, sg.input_misses);
+    assert_true(sg.input_misses > 0);
+    lg_layout_destroy(&l);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_worse_proposal_keeps_input),
+        cmocka_unit_test(test_better_proposal_is_kept),
+        cmocka_unit_test(test_objects_only_unchecked),
+        cmocka_unit_test(test_empty_layout_equals_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
