@@ -9,6 +9,9 @@
 
 #define LG_SAFEGUARD_WHERE "safeguard"
 
+/* Thousandths in a whole. */
+#define LG_PERMILLE 1000u
+
 static int cmp_u64(const void *pa, const void *pb)
 {
     uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
@@ -91,7 +94,11 @@ lg_err_t lg_safeguard_layout(const lg_program_t *prog, const lg_geometry_t *geo,
     free(addr);
     if (err != LG_OK)
         return err;
-    if (out->proposed_misses <= out->input_misses) {
+    /* input * (1 + margin) in integers; misses are bounded by the replay's work (estimate.h), so
+     * the product cannot wrap. */
+    uint64_t allowed =
+        out->input_misses + out->input_misses * LG_SAFEGUARD_MARGIN_PERMILLE / LG_PERMILLE;
+    if (out->proposed_misses <= allowed) {
         out->verdict = LG_SAFEGUARD_PROPOSED;
         return LG_OK;
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End to end: the default never writes a layout that the cache model predicts to miss more than
-# the order the program has now. The demo is profiled with the example tracer and ordered for
+# the order the program has now (by more than the model's resolution, 2%: safeguard.h). The demo is profiled with the example tracer and ordered for
 # several caches; `lorgen eval` then replays each .LOR against the linked program, and its
 # estimate must not be worse. One of the caches (4 KiB, 4-way, 16-byte lines) is one where the
 # clique layout is predicted to lose on this program: there lorgen must keep the input order,
@@ -24,7 +24,7 @@ for geometry in 4096,1,32 8192,1,32 16384,2,32 32768,8,64 2048,1,16 4096,4,16; d
   ratio=$(cd "$out" && "$lorgen" eval -q trace.prf demo normal/*.o "${cache[@]}" \
     --lor "o-$size-$ways.lor" | awk 'END { print $NF }')
   [ -n "$ratio" ] || fail "$geometry: lorgen eval printed no estimate"
-  awk -v r="$ratio" 'BEGIN { exit !(r <= 1.0) }' ||
+  awk -v r="$ratio" 'BEGIN { exit !(r <= 1.02) }' ||
     fail "$geometry: the layout is predicted to miss more than the input order (ratio $ratio)"
   if grep -q '^algorithm input-kept$' "$out/o-$size-$ways.lor"; then
     kept=$((kept + 1))
