@@ -547,6 +547,8 @@ static lg_err_t read_symbols(elf_reader_t *f, Elf_Scn *symtab, Elf_Scn *shndx_sc
             .section_index = (uint32_t)index,
             .is_local = local,
             .is_weak = GELF_ST_BIND(sym.st_info) == STB_WEAK,
+            .is_hidden = GELF_ST_VISIBILITY(sym.st_other) == STV_HIDDEN ||
+                         GELF_ST_VISIBILITY(sym.st_other) == STV_INTERNAL,
         };
         err = add_sym(f, &proto, name,
                       section_label(cache[index].name, index, sec_buf, sizeof sec_buf),

@@ -54,6 +54,8 @@ typedef struct lg_elfsym {
     uint32_t section_funcs; /* objects: function symbols in the same section (1 = alone) */
     bool is_local;       /* STB_LOCAL */
     bool is_weak;        /* STB_WEAK */
+    bool is_hidden;      /* STV_HIDDEN or STV_INTERNAL: a global the linker turns into a local
+                            of the linked file (an object's hidden global is the linked local) */
 } lg_elfsym_t;
 
 typedef struct lg_elfsyms {

@@ -117,8 +117,23 @@ static const char *basename_of(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* The object-file global with hidden or internal visibility that a linked local came from: the
+ * linker makes such globals local to the linked file (and files them under no source file), so
+ * only the name, unique among globals, ties them. UINT32_MAX when there is none. */
+static uint32_t find_hidden_global(const lg_elfsyms_t *elf, const lg_elfsym_t *linked)
+{
+    for (uint32_t i = lg_elfsyms_first(elf, linked->name); i != UINT32_MAX;
+         i = elf->next_same_name[i]) {
+        const lg_elfsym_t *s = &elf->syms[i];
+        if (elf->files[s->file].kind == LG_ELF_OBJECT && !s->is_local && s->is_hidden)
+            return i;
+    }
+    return UINT32_MAX;
+}
+
 /* Finds the object-file symbol that a linked function came from: same name, and for statics
- * the same source file. Returns UINT32_MAX when there is none. */
+ * the same source file; for a linked local that no static matches, a hidden global of that
+ * name. Returns UINT32_MAX when there is none. */
 static uint32_t find_object_symbol(const lg_elfsyms_t *elf, const lg_elfsym_t *linked)
 {
     uint32_t found = UINT32_MAX;
@@ -136,6 +151,8 @@ static uint32_t find_object_symbol(const lg_elfsyms_t *elf, const lg_elfsym_t *l
             (elf->syms[found].size != linked->size && s->size == linked->size))
             found = i;
     }
+    if (found == UINT32_MAX && linked->is_local)
+        found = find_hidden_global(elf, linked);
     return found;
 }
 

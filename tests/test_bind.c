@@ -25,7 +25,9 @@ static int build_fixtures(void **state)
                       "gcc -O2 -ffunction-sections -c " FIXTURES "/a.c -o a.o; "
                       "gcc -O2 -ffunction-sections -c " FIXTURES "/b.c -o b.o; "
                       "gcc -O2 -c " FIXTURES "/c.c -o c.o; "
-                      "gcc a.o b.o c.o -o prog";
+                      "gcc a.o b.o c.o -o prog; "
+                      "gcc -O2 -ffunction-sections -c " FIXTURES "/hidden.c -o hidden.o; "
+                      "gcc hidden.o -o hidden";
     return lg_test_run(cmd) == 0 ? 0 : -1;
 }
 
@@ -306,6 +308,42 @@ static void test_clone_base_names(void **state)
     assert_int_equal(lg_clone_base_len(".cold"), 5);
 }
 
+/* The linker turns hidden and internal globals into locals of the program, filed under no
+ * source file: they still come from their object, with its section, and can move. */
+static void test_hidden_globals_bind_to_their_objects(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    read_elf(&elf, (const char *const[]){"hidden", "hidden.o", NULL});
+    lg_profile_t p;
+    lg_profile_init(&p);
+    p.has_call_edges = true;
+    uint32_t step = add(&p, "internal_step", NULL, NULL, 10);
+    uint32_t hidden = add(&p, "hidden_step", NULL, NULL, 10);
+    assert_int_equal(lg_profile_add_edge(&p, step, hidden, 10), LG_OK);
+    lg_profile_finish_edges(&p);
+    lg_bind_input_t in[] = {{&p, 1.0}};
+    lg_program_t prog;
+    lg_program_init(&prog);
+    assert_int_equal(lg_bind(in, 1, &elf, &prog, NULL), LG_OK);
+    const char *names[] = {"hidden_step", "internal_step"};
+    for (size_t i = 0; i < 2; i++) {
+        const lg_fn_t *fn = find(&prog, names[i], NULL);
+        char section[64];
+        snprintf(section, sizeof section, ".text.%s", names[i]);
+        assert_string_equal(fn->section, section);
+        assert_non_null(fn->object);
+        assert_non_null(strstr(fn->object, "hidden.o"));
+        assert_true(lg_fn_movable(fn));
+        assert_int_equal(fn->hits, 10);
+        assert_true(fn->address != UINT64_MAX);
+    }
+    assert_int_equal(arc_weight(&prog, "internal_step", "hidden_step"), 10);
+    lg_program_destroy(&prog);
+    lg_profile_destroy(&p);
+    lg_elfsyms_destroy(&elf);
+}
+
 static void test_no_functions_is_an_error(void **state)
 {
     (void)state;
@@ -332,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_calls_of_inlined_functions_go_to_their_callers),
         cmocka_unit_test(test_normalize_scales_to_the_largest_volume),
         cmocka_unit_test(test_clone_base_names),
+        cmocka_unit_test(test_hidden_globals_bind_to_their_objects),
         cmocka_unit_test(test_no_functions_is_an_error),
     };
     return cmocka_run_group_tests(tests, build_fixtures, NULL);
