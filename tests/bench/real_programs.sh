@@ -1,33 +1,89 @@
 #!/usr/bin/env bash
 # Benchmark (prints figures; not a test): instruction-cache misses of real programs built from
-# Debian source packages, under several link orders made from the same profile.
+# Debian source packages, under several link orders made from the same TRAIN profile, against
+# the targets lorgen is meant to meet.
 #
-#   tests/bench/real_programs.sh [BUILD_DIR] [PROGRAM...]
+#   tests/bench/real_programs.sh [--reuse] [BUILD_DIR] [PROGRAM...]
 #
 # PROGRAM is the name of a file tests/bench/programs/PROGRAM.sh (lua: lua5.4 running Lua
-# programs; xz: xz-utils compressing and decompressing; ...); without one, all are run. BUILD_DIR defaults to
-# ./build; its lorgen is used and the work goes to BUILD_DIR/bench-cache and BUILD_DIR/bench-NAME.
+# programs; xz: xz-utils compressing and decompressing; ...); without one, all are run. BUILD_DIR
+# defaults to ./build; its lorgen is used (a copy taken at the start, so that a rebuild during the
+# run cannot mix two versions) and the work goes to BUILD_DIR/bench-cache and BUILD_DIR/bench-NAME.
 #
 # For each program:
 #   - fetch its source with `apt-get source` through a private apt configuration (the system's
 #     apt configuration is not touched) and build it with -O2 -ffunction-sections, objects kept;
-#   - profile a TRAIN workload with the example tracer (-finstrument-functions) into .prf files,
-#     one per process the workload starts;
-#   - link the same objects several ways (GNU ld default; lld default; lld fed lorgen's call
-#     graph, i.e. lld's C3/hfsort; lorgen with each --algorithm) and check that every layout
-#     gives the same EVAL output;
-#   - run a different EVAL workload under cachegrind for each I1 geometry and print the misses
-#     (summed over the processes the workload starts) and their ratio to the GNU ld default;
-#   - estimate each layout's misses with `lorgen eval` (TRAIN profiles, the binary's own
+#   - profile a TRAIN workload twice: with the example tracer (-finstrument-functions) into .prf
+#     files, and with callgrind (--dump-instr) on the plain build ("probe-link") into .callgrind
+#     files; one file per process the workload starts;
+#   - link the same objects several ways and check that every layout gives the same EVAL output:
+#       gnu-default       GNU ld's own order
+#       lld-default       lld's own order (gcc -fuse-ld=lld)
+#       lld-c3            lld's C3/hfsort fed `lorgen callgraph` of the callgrind profile
+#                         (--call-graph-ordering-file)
+#       classic-ph        plain Pettis-Hansen on the callgrind call counts, by an implementation
+#                         independent of lorgen (tests/bench/classic_order.py)
+#       classic-hot       hot-first: functions by callgrind self instructions per byte, hottest
+#                         first (the same script)
+#       lorgen-prf        lorgen's default fed the .prf profiles, and
+#       lorgen-callgrind  fed the callgrind profiles; both built once per measured geometry with
+#                         --cache-size/--line-size/--ways of that geometry, since lorgen
+#                         optimizes for one cache and should be judged on the cache it was told
+#     classic-ph and classic-hot put the ordered functions first (an output section inserted
+#     before .text) and leave the rest in GNU ld's order, as a linker script from a classic tool
+#     does. They do not use lorgen's own --algorithm pettis-hansen/hot-first, so that a bug in
+#     lorgen cannot weaken the layouts it is compared with;
+#   - run a different EVAL workload under cachegrind for each I1 geometry, summing the I1 misses
+#     over the processes it starts, and the GNU ld default also with a fully-associative I1 of
+#     the same size and line size: what is left there are capacity and compulsory misses, so
+#     (gnu-default - layout) / (gnu-default - fully-associative) is the share of the conflict
+#     misses a layout removes;
+#   - estimate each binary's misses with `lorgen eval` (TRAIN .prf profiles, the binary's own
 #     addresses) and print, per geometry, Kendall's tau between estimate and cachegrind: +1 when
-#     the estimate ranks the layouts exactly as cachegrind does, 0 for no relation.
+#     the estimate ranks the layouts exactly as cachegrind does, 0 for no relation;
+#   - print the misses and their ratio to gnu-default, the conflict share removed, the best
+#     classic layout (fewest misses among lld-default, lld-c3, classic-ph, classic-hot) and
+#     lorgen's ratio to it, and the seconds taken (the time per geometry goes to stderr as it
+#     is measured).
+# At the end it checks lorgen-prf and lorgen-callgrind (and lorgen2-*, below) against the
+# targets, over the programs of this run, one line per target with PASS/FAIL and the worst case:
+# never worse than gnu-default anywhere (ratio <= 1.000); at 4K, 8K and 16K at least 10% fewer
+# misses than the best classic layout on every program (<= 0.90) and 20% fewer on average
+# (geometric mean over programs and the three geometries <= 0.80); at 8K direct-mapped at least
+# half of the conflict misses removed on every program. The raw figures of this run's programs
+# go to BUILD_DIR/bench-results.tsv (program, layout, geometry, misses, lorgen eval's estimate;
+# rewritten after each program) and BUILD_DIR/bench-NAME/results.tsv; tests/bench/bench_report.py
+# prints the tables again from them: `bench_report.py program TSV NAME`, `... summary TSV`.
+#
+# Time: about 32 cachegrind runs of EVAL per program (5 layouts and lorgen's 2 at 4 geometries,
+# and 4 fully-associative runs, which cost 2 to 6 times a direct-mapped one); lua takes about
+# 5.5 minutes, xz about 8, and all programs should stay under an hour on 2 cores.
+# Options, for iterating on the optimizer:
+#   --reuse (or REUSE=1)  when BUILD_DIR/bench-NAME holds the objects, probe-link and both TRAIN
+#                         profiles of an earlier run of this script, skip fetch, build and
+#                         profiling: only relink and measure. The profiles stay the same, so
+#                         two reuse runs differ only by what changed in lorgen (and by the
+#                         program's own variation: lua seeds its string hashes with the time
+#                         and addresses, which moves its misses by up to about 0.3%). After
+#                         changing a program's build or TRAIN workload, run without it.
+#   GEOMETRIES="8192,1,32 ..."  the I1 geometries (size,ways,line) to measure; default
+#                         4096,1,32 8192,1,32 16384,2,32 32768,8,64.
+#   LAYOUTS="gnu-default lorgen-prf ..."  only these layouts (gnu-default is always measured:
+#                         every ratio is to it).
+#   EXTRA_LAYOUTS="cliques-noplace pettis-hansen ..."  also lorgen-NAME: lorgen fed the .prf
+#                         with --algorithm NAME (NAME-noplace: with --no-place too), per geometry.
+#   EXTRA_LORGEN=/path/to/lorgen  also lorgen2-prf and lorgen2-callgrind: another lorgen build's
+#                         default, to compare two builds in one run.
+#   FA_GEOMETRIES="8192,256,32 ..."  the fully-associative runs; default one per geometry.
+#                         8192,256,32 alone keeps the bound the targets need and saves about a
+#                         fifth of the measuring time.
 #
 # A program is described in tests/bench/programs/NAME.sh, sourced here, by three functions:
-# NAME_build WORK (objects into WORK/obj, the
-# instrumented program as WORK/prog-prof, the link libraries into the variable libs), and
-# NAME_train RUN and NAME_eval RUN, which run the workload with the command RUN standing for the
-# program and print on stdout what every layout must reproduce. Only one cachegrind runs at a
-# time: a workload runs its processes one after the other.
+# NAME_build WORK (objects into WORK/obj, the instrumented program as WORK/prog-prof, the link
+# libraries into the variable libs, a title into the variable title), and NAME_train RUN and
+# NAME_eval RUN, which run the workload with the command RUN standing for the program and print
+# on stdout what every layout must reproduce. Only one cachegrind runs at a time: a workload runs
+# its processes one after the other, and they may share files in WORK.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 programs=()
@@ -36,6 +92,16 @@ for f in "$root"/tests/bench/programs/*.sh; do
   # shellcheck source=/dev/null
   source "$f"
 done
+reuse=${REUSE:-0}
+args=()
+for a in "$@"; do
+  case $a in
+    --reuse) reuse=1 ;;
+    -*) echo "unknown option '$a'" >&2; exit 2 ;;
+    *) args+=("$a") ;;
+  esac
+done
+set -- "${args[@]}"
 build_arg=$root/build
 if [ $# -gt 0 ] && ! [[ " ${programs[*]} " == *" $1 "* ]]; then
   build_arg=$1
@@ -48,12 +114,66 @@ for p in "${selected[@]}"; do
   [[ " ${programs[*]} " == *" $p "* ]] || { echo "unknown program '$p' (${programs[*]})" >&2; exit 2; }
 done
 cmake --build "$build" --target lorgen >/dev/null
-lorgen=$build/lorgen
+# A copy, so that a rebuild of BUILD_DIR/lorgen while this runs cannot mix two versions (or fail
+# on a half-written file) in one run.
+lorgen=$(mktemp "$build/bench-lorgen.XXXXXX")
+trap 'rm -f "$lorgen"' EXIT
+cp "$build/lorgen" "$lorgen" && chmod +x "$lorgen"
+lorgen2=${EXTRA_LORGEN:-}
+if [ -n "$lorgen2" ]; then
+  [ -x "$lorgen2" ] || { echo "EXTRA_LORGEN: '$lorgen2' is not an executable" >&2; exit 2; }
+  lorgen2=$(cd "$(dirname "$lorgen2")" && pwd)/$(basename "$lorgen2")
+fi
 cache=$build/bench-cache
 mkdir -p "$cache"
+report=(python3 "$root/tests/bench/bench_report.py")
 
-# I1 geometries: size,ways,line. The last is the fully-associative bound for 8 KiB.
-geometries=(4096,1,32 8192,1,32 16384,2,32 32768,8,64 8192,256,32)
+# I1 geometries: size,ways,line.
+read -r -a geometries <<<"${GEOMETRIES:-4096,1,32 8192,1,32 16384,2,32 32768,8,64}"
+for g in "${geometries[@]}"; do
+  [[ $g =~ ^[0-9]+,[0-9]+,[0-9]+$ ]] || { echo "GEOMETRIES: '$g' is not size,ways,line" >&2; exit 2; }
+done
+# The fully-associative bound of each geometry: the same size and line size, one set. (A geometry
+# that is already fully associative is its own bound and is not measured twice.)
+fa_of() { # GEOMETRY: its fully-associative geometry
+  local size ways line
+  IFS=, read -r size ways line <<<"$1"
+  echo "$size,$((size / line)),$line"
+}
+if [ -n "${FA_GEOMETRIES+set}" ]; then
+  read -r -a fa_geometries <<<"$FA_GEOMETRIES"
+else
+  fa_geometries=()
+  for g in "${geometries[@]}"; do
+    [ "$(fa_of "$g")" = "$g" ] || fa_geometries+=("$(fa_of "$g")")
+  done
+fi
+
+# Layouts. The fixed ones are one binary for all geometries; lorgen's are one per geometry.
+fixed_layouts=(gnu-default lld-default lld-c3 classic-ph classic-hot)
+tuned_layouts=(lorgen-prf lorgen-callgrind)
+for x in ${EXTRA_LAYOUTS:-}; do
+  [[ $x =~ ^[a-z0-9-]+$ ]] || { echo "EXTRA_LAYOUTS: bad name '$x'" >&2; exit 2; }
+  tuned_layouts+=("lorgen-$x")
+done
+[ -z "$lorgen2" ] || tuned_layouts+=(lorgen2-prf lorgen2-callgrind)
+if [ -n "${LAYOUTS:-}" ]; then
+  for l in $LAYOUTS; do
+    [[ " ${fixed_layouts[*]} ${tuned_layouts[*]} " == *" $l "* ]] ||
+      { echo "LAYOUTS: unknown layout '$l' (${fixed_layouts[*]} ${tuned_layouts[*]})" >&2; exit 2; }
+  done
+  keep() { # keeps the layouts named in LAYOUTS, and gnu-default
+    local l
+    for l in "$@"; do
+      [[ $l == gnu-default || " $LAYOUTS " == *" $l "* ]] && echo "$l"
+    done
+    return 0
+  }
+  mapfile -t fixed_layouts < <(keep "${fixed_layouts[@]}")
+  mapfile -t tuned_layouts < <(keep "${tuned_layouts[@]}")
+fi
+layouts=("${fixed_layouts[@]}" "${tuned_layouts[@]}")
+wanted() { [[ " ${layouts[*]} " == *" $1 "* ]]; }
 
 # The TRAIN profiles of a program (one per process) are parts of one workload: merge them as
 # read, not scaled to the same volume.
@@ -79,7 +199,8 @@ debian_version() { # PACKAGE: e.g. "xz-utils_5.4.1-1+deb12u1"
 
 # make_runners WORK: WORK/run-prof runs WORK/prog-prof and gives each process its own
 # WORK/train-NN.prf; WORK/run-cg runs $CG_BINARY under cachegrind with I1=$CG_GEOMETRY and
-# appends the process's I1 misses to WORK/cg.sum.
+# appends the process's I1 misses to WORK/cg.sum; WORK/run-callgrind runs probe-link under
+# callgrind and gives each process its own WORK/train-NN.callgrind.
 make_runners() {
   local work=$1
   cat >"$work/run-prof" <<EOF
@@ -116,87 +237,102 @@ i1_misses() { # WORK EVAL_FN BINARY GEOMETRY
     { echo "no cachegrind summary for $3 at $4" >&2; return 1; }
 }
 
-# measure NAME WORKDIR EVAL_FN: prints the table for the layouts built in WORKDIR/layouts.
-measure() {
-  local name=$1 work=$2 eval_fn=$3
-  local layouts=(gnu-default lld-default lld-c3 lorgen-c3 lorgen-pettis-hansen lorgen-hot-first
-                 lorgen-cliques-noplace lorgen-cliques lld-c3-callgrind lorgen-callgrind)
-  local prfs=("${merge[@]}" "$work"/train-*.prf)
-  local reference
-  reference=$("$eval_fn" "$work/layouts/gnu-default" | md5sum)
-  for l in "${layouts[@]}"; do
-    [ "$("$eval_fn" "$work/layouts/$l" | md5sum)" = "$reference" ] ||
-      { echo "$name: layout $l gives a different result" >&2; exit 1; }
-  done
-  printf '\n%s (EVAL workload; I1 misses, and ratio to the GNU ld default)\n' "$name"
-  printf '%-16s' layout
-  for g in "${geometries[@]}"; do printf '%22s' "I1=$g"; done
-  printf '\n'
-  declare -A base
-  : >"$work/pairs.txt"
-  for l in "${layouts[@]}"; do
-    printf '%-16s' "$l"
-    for g in "${geometries[@]}"; do
-      local m est
-      m=$(i1_misses "$work" "$eval_fn" "$work/layouts/$l" "$g")
-      [ "$l" = gnu-default ] && base[$g]=$m
-      printf '%22s' "$m ($(awk -v a="$m" -v b="${base[$g]}" 'BEGIN { printf "%.2f", b ? a / b : 0 }'))"
-      # lorgen eval's estimate of this binary's own addresses, from the TRAIN profiles.
-      IFS=, read -r size ways line <<<"$g"
-      est=$("$lorgen" eval -q --cache-size "$size" --ways "$ways" --line-size "$line" \
-        "${prfs[@]}" "$work/layouts/$l" "$work"/obj/*.o | awk '/^ELF \(current\)/ { print $4 }')
-      echo "$g $l $m $est" >>"$work/pairs.txt"
-    done
-    printf '\n'
-  done
-  # Kendall's tau between the estimate and cachegrind, per geometry, over the layouts.
-  printf '%-16s' "eval vs cachegrind (tau)"
-  for g in "${geometries[@]}"; do
-    printf '%22s' "$(awk -v g="$g" '$1 == g { m[n] = $3; e[n] = $4; n++ }
-      END {
-        c = 0; d = 0
-        for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) {
-          s = (m[i] - m[j]) * (e[i] - e[j])
-          if (s > 0) c++; else if (s < 0) d++
-        }
-        printf "%+.2f", (c + d) ? (c - d) / (c + d) : 0
-      }' "$work/pairs.txt")"
-  done
-  printf '\n'
+# The binary of layout NAME measured at GEOMETRY (lorgen's layouts have one per geometry).
+binary_of() { # WORK NAME GEOMETRY
+  if [[ " ${fixed_layouts[*]} " == *" $2 "* ]]; then
+    echo "$1/layouts/$2"
+  else
+    echo "$1/layouts/$2.${3//,/-}"
+  fi
 }
 
-# link_layouts WORKDIR LIBS: the layouts from WORKDIR/train-*.prf.
+# link_layouts WORK LIBS: the layouts wanted, into WORK/layouts; linker scripts and lorgen's
+# reports into WORK/scripts.
 link_layouts() {
   local work=$1 libs=$2
-  local objs=("$work"/obj/*.o) prfs=("${merge[@]}" "$work"/train-*.prf)
-  mkdir -p "$work/layouts"
-  "$lorgen" -q "${prfs[@]}" "$work/layouts/probe-link" "${objs[@]}" \
-    -o "$work/lorgen.lor" --ld-script "$work/lorgen.ld" --report "$work/lorgen.txt"
-  "$lorgen" callgraph -q "${prfs[@]}" "$work/layouts/probe-link" "${objs[@]}" \
-    -o "$work/lorgen.cg"
+  local objs=("$work"/obj/*.o) probe=$work/layouts/probe-link s=$work/scripts
+  local prfs=("${merge[@]}" "$work"/train-*.prf) cgs=("${merge[@]}" "$work"/train-*.callgrind)
+  mkdir -p "$s"
+  # Exact call counts of the plain build: what lld's C3 and classic-ph are fed.
+  "$lorgen" callgraph -q "${cgs[@]}" "$probe" "${objs[@]}" -o "$s/callgrind.cg"
   gcc "${objs[@]}" $libs -o "$work/layouts/gnu-default"
-  gcc -fuse-ld=lld "${objs[@]}" $libs -o "$work/layouts/lld-default"
-  gcc -fuse-ld=lld -Wl,--call-graph-ordering-file="$work/lorgen.cg" -Wl,--no-warn-symbol-ordering \
-    "${objs[@]}" $libs -o "$work/layouts/lld-c3"
-  "$lorgen" -q --no-place "${prfs[@]}" "$work/layouts/probe-link" "${objs[@]}" \
-    --ld-script "$work/lorgen-cliques-noplace.ld"
-  gcc "${objs[@]}" $libs -Wl,-T,"$work/lorgen-cliques-noplace.ld" \
-    -o "$work/layouts/lorgen-cliques-noplace"
-  # The default algorithm fed the callgrind profile of the same TRAIN workload instead: exact
-  # call counts of the plain build, and instruction positions (the hot lines of large functions).
-  "$lorgen" -q "${merge[@]}" "$work"/train-*.callgrind "$work/layouts/probe-link" "${objs[@]}" \
-    --ld-script "$work/lorgen-callgrind.ld"
-  gcc "${objs[@]}" $libs -Wl,-T,"$work/lorgen-callgrind.ld" -o "$work/layouts/lorgen-callgrind"
-  # lld's C3 fed the same callgrind profile, for a fair comparison with lorgen-callgrind.
-  "$lorgen" callgraph -q "${merge[@]}" "$work"/train-*.callgrind "$work/layouts/probe-link" \
-    "${objs[@]}" -o "$work/lorgen-callgrind.cg"
-  gcc -fuse-ld=lld -Wl,--call-graph-ordering-file="$work/lorgen-callgrind.cg" \
-    -Wl,--no-warn-symbol-ordering "${objs[@]}" $libs -o "$work/layouts/lld-c3-callgrind"
-  for algorithm in cliques c3 pettis-hansen hot-first; do
-    "$lorgen" -q --algorithm "$algorithm" "${prfs[@]}" "$work/layouts/probe-link" \
-      "${objs[@]}" --ld-script "$work/lorgen-$algorithm.ld"
-    gcc "${objs[@]}" $libs -Wl,-T,"$work/lorgen-$algorithm.ld" \
-      -o "$work/layouts/lorgen-$algorithm"
+  if wanted lld-default; then
+    gcc -fuse-ld=lld "${objs[@]}" $libs -o "$work/layouts/lld-default"
+  fi
+  if wanted lld-c3; then
+    gcc -fuse-ld=lld -Wl,--call-graph-ordering-file="$s/callgrind.cg" \
+      -Wl,--no-warn-symbol-ordering "${objs[@]}" $libs -o "$work/layouts/lld-c3"
+  fi
+  local kind
+  for kind in ph hot; do
+    wanted "classic-$kind" || continue
+    python3 "$root/tests/bench/classic_order.py" "$kind" --callgraph "$s/callgrind.cg" \
+      --elf "$probe" -o "$s/classic-$kind.ld" --callgrind "$work"/train-*.callgrind \
+      --objects "${objs[@]}"
+    gcc "${objs[@]}" $libs -Wl,-T,"$s/classic-$kind.ld" -o "$work/layouts/classic-$kind"
+  done
+  local l g size ways line tag bin opts profiles algorithm
+  for l in "${tuned_layouts[@]}"; do
+    bin=$lorgen opts=() profiles=("${prfs[@]}")
+    case $l in
+      lorgen-prf) ;;
+      lorgen-callgrind) profiles=("${cgs[@]}") ;;
+      lorgen2-prf) bin=$lorgen2 ;;
+      lorgen2-callgrind) bin=$lorgen2 profiles=("${cgs[@]}") ;;
+      lorgen-*) # EXTRA_LAYOUTS: ALGORITHM or ALGORITHM-noplace
+        algorithm=${l#lorgen-}
+        opts=(--algorithm "${algorithm%-noplace}")
+        [ "$algorithm" = "${algorithm%-noplace}" ] || opts+=(--no-place) ;;
+    esac
+    for g in "${geometries[@]}"; do
+      IFS=, read -r size ways line <<<"$g"
+      tag=$l.${g//,/-}
+      "$bin" -q "${opts[@]}" --cache-size "$size" --ways "$ways" --line-size "$line" \
+        "${profiles[@]}" "$probe" "${objs[@]}" --ld-script "$s/$tag.ld" --report "$s/$tag.txt"
+      gcc "${objs[@]}" $libs -Wl,-T,"$s/$tag.ld" -o "$(binary_of "$work" "$l" "$g")"
+    done
+  done
+}
+
+# check_outputs NAME WORK EVAL_FN: every binary to be measured gives gnu-default's EVAL output.
+check_outputs() {
+  local name=$1 work=$2 eval_fn=$3 reference l g b binaries=()
+  for l in "${fixed_layouts[@]}"; do binaries+=("$work/layouts/$l"); done
+  for l in "${tuned_layouts[@]}"; do
+    for g in "${geometries[@]}"; do binaries+=("$(binary_of "$work" "$l" "$g")"); done
+  done
+  reference=$("$eval_fn" "$work/layouts/gnu-default" | md5sum)
+  for b in "${binaries[@]}"; do
+    [ "$("$eval_fn" "$b" | md5sum)" = "$reference" ] ||
+      { echo "$name: layout $(basename "$b") gives a different result" >&2; exit 1; }
+  done
+}
+
+# measure NAME WORK EVAL_FN: cachegrind and lorgen eval for every layout and geometry, one line
+# per figure into WORK/results.tsv.
+measure() {
+  local name=$1 work=$2 eval_fn=$3
+  local prfs=("${merge[@]}" "$work"/train-*.prf) out=$work/results.tsv
+  local g l b m est size ways line start
+  : >"$out"
+  for g in "${geometries[@]}"; do
+    start=$SECONDS
+    IFS=, read -r size ways line <<<"$g"
+    for l in "${layouts[@]}"; do
+      b=$(binary_of "$work" "$l" "$g")
+      m=$(i1_misses "$work" "$eval_fn" "$b" "$g")
+      # lorgen eval's estimate of this binary's own addresses, from the TRAIN profiles.
+      est=$("$lorgen" eval -q --cache-size "$size" --ways "$ways" --line-size "$line" \
+        "${prfs[@]}" "$b" "$work"/obj/*.o | awk '/^ELF \(current\)/ { print $4 }')
+      printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$l" "$g" "$m" "${est:--}" >>"$out"
+    done
+    echo "  ($name: I1=$g measured in $((SECONDS - start)) s)" >&2
+  done
+  for g in "${fa_geometries[@]}"; do
+    start=$SECONDS
+    m=$(i1_misses "$work" "$eval_fn" "$work/layouts/gnu-default" "$g")
+    printf '%s\t%s\t%s\t%s\t%s\n' "$name" gnu-default "$g" "$m" - >>"$out"
+    echo "  ($name: I1=$g (fully associative) measured in $((SECONDS - start)) s)" >&2
   done
 }
 
@@ -207,21 +343,58 @@ tracer_objects() {
   gcc -O2 -I"$root/loaders" -I"$root/src" -c "$root/loaders/prf_write.c" -o "$1/prf_write.o"
 }
 
-# bench_program NAME: build, profile, link and measure one program.
-bench_program() {
-  local name=$1 work=$build/bench-$1 libs= start=$SECONDS
-  rm -rf "$work" && mkdir -p "$work/obj" "$work/prof" "$work/layouts"
-  make_runners "$work"
-  tracer_objects "$work"
-  "${name}_build" "$work"
-  "${name}_train" "$work/run-prof" >/dev/null
-  gcc "$work"/obj/*.o $libs -o "$work/layouts/probe-link"
-  "${name}_train" "$work/run-callgrind" >/dev/null
-  link_layouts "$work" "$libs"
-  measure "$title" "$work" "${name}_eval"
-  printf '(%s: %d s to build, profile, link and measure)\n' "$name" $((SECONDS - start))
+# reusable WORK: an earlier run left what --reuse needs.
+reusable() {
+  local work=$1
+  [ -f "$work/build.env" ] && [ -x "$work/layouts/probe-link" ] &&
+    compgen -G "$work/obj/*.o" >/dev/null && compgen -G "$work/train-*.prf" >/dev/null &&
+    compgen -G "$work/train-*.callgrind" >/dev/null
 }
 
+# bench_program NAME: build, profile, link and measure one program.
+bench_program() {
+  local name=$1 work=$build/bench-$1 libs='' start=$SECONDS t_built t_linked built=build
+  title=$name # NAME_build (or build.env) names it better
+  if [ "$reuse" = 1 ] && reusable "$work"; then
+    echo "($name: reusing the objects and TRAIN profiles in $work)" >&2
+    built=reuse
+    # shellcheck source=/dev/null
+    source "$work/build.env"
+    find "$work/layouts" -mindepth 1 ! -name probe-link -delete
+    rm -rf "$work/scripts"
+    make_runners "$work"
+  else
+    [ "$reuse" = 1 ] && echo "($name: nothing to reuse in $work: building)" >&2
+    rm -rf "$work" && mkdir -p "$work/obj" "$work/prof" "$work/layouts"
+    make_runners "$work"
+    tracer_objects "$work"
+    "${name}_build" "$work"
+    "${name}_train" "$work/run-prof" >/dev/null
+    gcc "$work"/obj/*.o $libs -o "$work/layouts/probe-link"
+    "${name}_train" "$work/run-callgrind" >/dev/null
+    # What NAME_build set, for --reuse.
+    printf 'libs=%q\ntitle=%q\n' "$libs" "$title" >"$work/build.env"
+  fi
+  t_built=$SECONDS
+  link_layouts "$work" "$libs"
+  check_outputs "$name" "$work" "${name}_eval"
+  t_linked=$SECONDS
+  measure "$name" "$work" "${name}_eval"
+  printf '\n%s (EVAL workload)\n' "$title"
+  "${report[@]}" program "$work/results.tsv" "$name"
+  printf '(%s: %d s: %d to %s, %d to link, %d to measure)\n' "$name" $((SECONDS - start)) \
+    $((t_built - start)) "$([ $built = build ] && echo 'build and profile' || echo reuse)" \
+    $((t_linked - t_built)) $((SECONDS - t_linked))
+}
+
+results=$build/bench-results.tsv
+finished=()
 for p in "${selected[@]}"; do
   bench_program "$p"
+  finished+=("$p")
+  # Rewritten after each program, so that an interrupted run keeps the figures it has.
+  { printf 'program\tlayout\tgeometry\tmisses\testimate\n'
+    for q in "${finished[@]}"; do cat "$build/bench-$q/results.tsv"; done; } >"$results"
 done
+printf '\nTargets over %s (figures in %s)\n' "${selected[*]}" "$results"
+"${report[@]}" summary "$results"

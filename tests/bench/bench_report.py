@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Tables and targets of tests/bench/real_programs.sh, from its raw figures.
+
+    bench_report.py program TSV NAME   the tables of program NAME
+    bench_report.py summary TSV        lorgen's targets, over every program in TSV
+
+TSV (BUILD_DIR/bench-results.tsv, or BUILD_DIR/bench-NAME/results.tsv): one line per
+cachegrind figure, "program layout geometry misses estimate", tab-separated, estimate being
+`lorgen eval`'s for that binary or "-"; an optional first line of column names. A geometry is
+size,ways,line. A fully-associative geometry (ways * line = size) measured only for gnu-default
+is the bound of the geometries of that size and line size: it has no conflict misses, so
+(gnu-default - layout) / (gnu-default - bound) is the share of gnu-default's conflict misses
+that a layout removes.
+"""
+
+import math
+import sys
+
+# The layouts a classic tool gives; the best of them per geometry is what lorgen must beat.
+CLASSIC = ("lld-default", "lld-c3", "classic-ph", "classic-hot")
+# The layouts checked against the targets (lorgen2: EXTRA_LORGEN's build).
+TARGETED = ("lorgen-prf", "lorgen-callgrind", "lorgen2-prf", "lorgen2-callgrind")
+# The small caches where lorgen must beat the best classic layout, and the one where it must
+# remove half of the conflict misses.
+SMALL = ("4096,1,32", "8192,1,32", "16384,2,32")
+DM8K = "8192,1,32"
+NEVER_WORSE, SMALL_EACH, SMALL_MEAN, CONFLICTS = 1.0, 0.90, 0.80, 50.0
+
+LABEL = 32
+CELL = 24
+
+
+def load(path):
+    """{program: {(layout, geometry): (misses, estimate or None)}}, and each program's layouts
+    and geometries in the order first seen."""
+    data, layouts, geometries = {}, {}, {}
+    with open(path) as f:
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) < 4 or fields[0] == "program":
+                continue
+            program, layout, geometry, misses = fields[:4]
+            estimate = fields[4] if len(fields) > 4 else "-"
+            data.setdefault(program, {})[(layout, geometry)] = (
+                int(misses), None if estimate in ("", "-") else float(estimate))
+            for seen, item in ((layouts, layout), (geometries, geometry)):
+                if item not in seen.setdefault(program, []):
+                    seen[program].append(item)
+    return data, layouts, geometries
+
+
+def split(geometry):
+    return tuple(int(x) for x in geometry.split(","))
+
+
+def fully_associative(geometry):
+    size, ways, line = split(geometry)
+    return ways * line == size
+
+
+def bound_of(geometry):
+    size, _, line = split(geometry)
+    return "%d,%d,%d" % (size, size // line, line)
+
+
+class Program:
+    def __init__(self, name, figures, layouts, geometries):
+        self.name, self.figures, self.layouts = name, figures, layouts
+        # The measured geometries: all but the fully-associative runs made only as bounds.
+        self.geometries = [g for g in geometries if not fully_associative(g) or
+                           any(l != "gnu-default" and (l, g) in figures for l in layouts)]
+
+    def misses(self, layout, geometry):
+        figure = self.figures.get((layout, geometry))
+        return figure[0] if figure else None
+
+    def ratio(self, layout, geometry, to="gnu-default"):
+        a, b = self.misses(layout, geometry), self.misses(to, geometry)
+        return a / b if a is not None and b else None
+
+    def bound(self, geometry):
+        return self.misses("gnu-default", bound_of(geometry))
+
+    def conflicts_removed(self, layout, geometry):
+        """Percent of gnu-default's conflict misses the layout removes, or None."""
+        m, base, bound = (self.misses(layout, geometry), self.misses("gnu-default", geometry),
+                          self.bound(geometry))
+        if m is None or base is None or bound is None or base <= bound:
+            return None
+        return 100.0 * (base - m) / (base - bound)
+
+    def best_classic(self, geometry):
+        """(layout, misses) of the classic layout with the fewest misses, or None."""
+        measured = [(self.misses(l, geometry), l) for l in CLASSIC
+                    if self.misses(l, geometry) is not None]
+        return (min(measured)[1], min(measured)[0]) if measured else None
+
+    def tau(self, geometry):
+        """Kendall's tau between lorgen eval's estimates and cachegrind over the layouts."""
+        pairs = [self.figures[(l, geometry)] for l in self.layouts
+                 if (l, geometry) in self.figures and self.figures[(l, geometry)][1] is not None]
+        concordant = discordant = 0
+        for i in range(len(pairs)):
+            for j in range(i + 1, len(pairs)):
+                s = (pairs[i][0] - pairs[j][0]) * (pairs[i][1] - pairs[j][1])
+                concordant += s > 0
+                discordant += s < 0
+        if concordant + discordant == 0:
+            return None
+        return (concordant - discordant) / (concordant + discordant)
+
+
+def row(label, cells):
+    print(("%-*s" % (LABEL, label)) + "".join("%*s" % (CELL, c) for c in cells))
+
+
+def print_program(p):
+    gs = p.geometries
+    print("I1 misses, and ratio to gnu-default (lorgen-*: built for the geometry measured)")
+    row("layout", ["I1=" + g for g in gs])
+    for l in p.layouts:
+        if any((l, g) in p.figures for g in gs):
+            row(l, ["%s (%.3f)" % (format(p.misses(l, g), ","), p.ratio(l, g))
+                    if p.ratio(l, g) is not None else "-" for g in gs])
+    cells = []
+    for g in gs:
+        b, base = p.bound(g), p.misses("gnu-default", g)
+        cells.append("-" if b is None else "%s (%.3f)" % (format(b, ","), b / base) if base
+                     else format(b, ","))
+    row("gnu-default, fully assoc.", cells)
+    row("  (fully assoc. geometry)", [bound_of(g) for g in gs])
+
+    print("Conflict misses removed: (gnu-default - layout) / (gnu-default - fully assoc.)")
+    for l in p.layouts:
+        if l != "gnu-default" and any((l, g) in p.figures for g in gs):
+            row(l, ["-" if p.conflicts_removed(l, g) is None else
+                    "%+.1f%%" % p.conflicts_removed(l, g) for g in gs])
+
+    print("Best classic layout (fewest misses of %s), and lorgen's ratio to it"
+          % ", ".join(CLASSIC))
+    best = [p.best_classic(g) for g in gs]
+    row("best classic", ["-" if b is None else "%s %s" % (b[0], format(b[1], ",")) for b in best])
+    for l in p.layouts:
+        if l.startswith("lorgen") and any((l, g) in p.figures for g in gs):
+            row(l + " / best", ["-" if b is None or p.misses(l, g) is None else
+                                "%.3f" % (p.misses(l, g) / b[1]) for g, b in zip(gs, best)])
+    row("eval vs cachegrind (tau)", ["-" if p.tau(g) is None else "%+.2f" % p.tau(g)
+                                     for g in gs])
+
+
+def print_summary(programs):
+    targeted = [t for t in TARGETED if any(t in p.layouts for p in programs)]
+    if not targeted:
+        print("(none of %s measured)" % ", ".join(TARGETED))
+    for t in targeted:
+        # Never worse than gnu-default, anywhere.
+        cases = [(p.ratio(t, g), "%s %s" % (p.name, g)) for p in programs for g in p.geometries
+                 if p.ratio(t, g) is not None]
+        verdict(t, "never worse than gnu-default (ratio <= %.3f)" % NEVER_WORSE, cases,
+                lambda x: round(x, 3) <= NEVER_WORSE, max, "%.3f")
+        # 4K, 8K, 16K: against the best classic layout, on every program and on average.
+        cases = []
+        for p in programs:
+            for g in SMALL:
+                b = p.best_classic(g) if g in p.geometries else None
+                if b is not None and p.misses(t, g) is not None:
+                    cases.append((p.misses(t, g) / b[1], "%s %s, best %s" % (p.name, g, b[0])))
+        verdict(t, "4K/8K/16K: <= %.2f of the best classic, every program" % SMALL_EACH, cases,
+                lambda x: round(x, 3) <= SMALL_EACH, max, "%.3f")
+        mean = [(math.exp(sum(math.log(x) for x, _ in cases) / len(cases)),
+                 "geometric mean of the %d above" % len(cases))] if cases else []
+        verdict(t, "4K/8K/16K: <= %.2f of the best classic on average" % SMALL_MEAN, mean,
+                lambda x: round(x, 3) <= SMALL_MEAN, max, "%.3f")
+        # 8K direct-mapped: half the conflict misses removed.
+        cases = [(p.conflicts_removed(t, DM8K), p.name) for p in programs
+                 if DM8K in p.geometries and p.conflicts_removed(t, DM8K) is not None]
+        verdict(t, "8K direct-mapped: >= %.0f%% of conflict misses removed" % CONFLICTS, cases,
+                lambda x: round(x, 1) >= CONFLICTS, min, "%.1f%%")
+
+
+def verdict(layout, target, cases, ok, worst_of, fmt):
+    if not cases:
+        print("%-18s %-56s n/a (not measured)" % (layout, target))
+        return
+    worst = worst_of(cases, key=lambda c: c[0])
+    print("%-18s %-56s %s  %s%s (%s)" % (
+        layout, target, "PASS" if all(ok(x) for x, _ in cases) else "FAIL",
+        "" if len(cases) == 1 else "worst of %d: " % len(cases), fmt % worst[0], worst[1]))
+
+
+def main():
+    if len(sys.argv) < 3 or sys.argv[1] not in ("program", "summary") or \
+            (sys.argv[1] == "program") != (len(sys.argv) == 4):
+        sys.exit(__doc__)
+    data, layouts, geometries = load(sys.argv[2])
+    if sys.argv[1] == "program":
+        name = sys.argv[3]
+        if name not in data:
+            sys.exit("%s: no figures of %s" % (sys.argv[2], name))
+        print_program(Program(name, data[name], layouts[name], geometries[name]))
+    else:
+        print_summary([Program(n, data[n], layouts[n], geometries[n]) for n in data])
+
+
+if __name__ == "__main__":
+    main()
