@@ -46,6 +46,16 @@ static bool section_known(const lg_lor_fn_t *f)
     return f->section != NULL && !(f->flags & LG_FN_SECTION_INFERRED);
 }
 
+/* True when names (the program's symbols) holds SYMBOL.cold. */
+static bool has_cold_part(const lg_strmap_t *names, const char *symbol)
+{
+    char *cold = lg_format("%s%s", symbol, LG_COLD_SUFFIX);
+    uint32_t index;
+    bool found = cold != NULL && lg_strmap_get(names, cold, &index);
+    free(cold);
+    return found;
+}
+
 void lg_linkname_resolve(lg_lor_t *lor, const lg_program_t *prog, lg_diag_t *d)
 {
     lg_strmap_t names;
@@ -57,7 +67,7 @@ void lg_linkname_resolve(lg_lor_t *lor, const lg_program_t *prog, lg_diag_t *d)
     lg_strmap_init(&warned);
     for (size_t i = 0; i < lor->nfns; i++) {
         lg_lor_fn_t *f = &lor->fns[i];
-        f->flags &= ~(LG_LOR_FN_PINNED | LG_LOR_FN_UNPREFIXED);
+        f->flags &= ~(LG_LOR_FN_PINNED | LG_LOR_FN_UNPREFIXED | LG_LOR_FN_SPLIT);
         if (lg_linkname_is_entry(f->symbol)) {
             f->flags |= LG_LOR_FN_PINNED;
             lg_diag_add(d, LG_NOTE, "",
@@ -75,6 +85,8 @@ void lg_linkname_resolve(lg_lor_t *lor, const lg_program_t *prog, lg_diag_t *d)
         if (!section_known(f) && f->symbol[0] == '_' && f->symbol[1] != '\0' && prog != NULL &&
             indexed && !lg_strmap_get(&names, f->symbol + 1, &other))
             f->flags |= LG_LOR_FN_UNPREFIXED;
+        if (!section_known(f) && prog != NULL && indexed && has_cold_part(&names, f->symbol))
+            f->flags |= LG_LOR_FN_SPLIT;
         if ((f->flags & LG_FN_AMBIGUOUS_NAME) && f->object == NULL &&
             lg_strmap_put(&warned, f->symbol, (uint32_t)i, &other) && other == i)
             lg_diag_add(d, LG_WARNING, "",
@@ -96,14 +108,16 @@ static bool add_name(char **names, size_t *n, const char *prefix, const char *na
     return names[(*n)++] != NULL;
 }
 
-static bool add_variants(char **names, size_t *n, const char *symbol)
+/* The names GCC may have given symbol's section; with split, not the one of its cold part. */
+static bool add_variants(char **names, size_t *n, const char *symbol, bool split)
 {
     size_t len = strlen(symbol), cold = strlen(LG_COLD_SUFFIX);
     if (len > cold && strcmp(symbol + len - cold, LG_COLD_SUFFIX) == 0)
         return add_name(names, n, "unlikely.", symbol, len - cold);
     bool ok = true;
     for (size_t i = 0; i < COUNT_OF(gcc_prefixes) && ok; i++)
-        ok = add_name(names, n, gcc_prefixes[i], symbol, len);
+        if (!split || strcmp(gcc_prefixes[i], "unlikely.") != 0)
+            ok = add_name(names, n, gcc_prefixes[i], symbol, len);
     return ok;
 }
 
@@ -116,9 +130,10 @@ size_t lg_linkname_sections(const lg_lor_fn_t *f, char *names[LG_LINKNAME_MAX_SE
         ok = names[0] != NULL;
         n = ok ? 1 : 0;
     } else {
-        ok = add_variants(names, &n, f->symbol);
+        bool split = (f->flags & LG_LOR_FN_SPLIT) != 0;
+        ok = add_variants(names, &n, f->symbol, split);
         if (ok && (f->flags & LG_LOR_FN_UNPREFIXED))
-            ok = add_variants(names, &n, f->symbol + 1);
+            ok = add_variants(names, &n, f->symbol + 1, split);
     }
     if (!ok) {
         lg_linkname_free(names, n);

@@ -28,12 +28,17 @@
  * above the LG_FN_* bits of program.h. */
 #define LG_LOR_FN_PINNED 0x10000u
 #define LG_LOR_FN_UNPREFIXED 0x20000u
+/* The program also has NAME.cold, GCC's split cold part of NAME, which lives in
+ * .text.unlikely.NAME: that section is the cold part's, not NAME's, and naming it would pull
+ * cold code into the hot region. */
+#define LG_LOR_FN_SPLIT 0x40000u
 
 /* Most input-section names one function may have: five GCC prefixes, with and without a
  * leading '_'. */
 #define LG_LINKNAME_MAX_SECTIONS 10u
 
-/* Marks pinned and unprefixed functions (prog may be NULL: no unprefixed marks then), with a
+/* Marks pinned, unprefixed and split functions (prog may be NULL: no unprefixed or split marks
+ * then), with a
  * note for each pinned one and a warning for same-named statics that move together. */
 void lg_linkname_resolve(lg_lor_t *lor, const lg_program_t *prog, lg_diag_t *d);
 
@@ -49,8 +54,9 @@ bool lg_linkname_is_own_section(const char *section);
 
 /* The input-section names that may hold f, in a fixed order: the exact one when it is known,
  * else every variant GCC may have used (.text.NAME, .text.hot.NAME, .text.unlikely.NAME,
- * .text.startup.NAME, .text.exit.NAME; a .cold part lives in .text.unlikely.BASE), and with
- * LG_LOR_FN_UNPREFIXED the same without the leading '_'. Fills names[] with strings the
+ * .text.startup.NAME, .text.exit.NAME; a .cold part lives in .text.unlikely.BASE, so with
+ * LG_LOR_FN_SPLIT .text.unlikely.NAME is left out), and with LG_LOR_FN_UNPREFIXED the same
+ * without the leading '_'. Fills names[] with strings the
  * caller frees (lg_linkname_free) and returns their count, or 0 when memory ran out. */
 size_t lg_linkname_sections(const lg_lor_fn_t *f, char *names[LG_LINKNAME_MAX_SECTIONS]);
 void lg_linkname_free(char *names[LG_LINKNAME_MAX_SECTIONS], size_t n);

@@ -167,6 +167,36 @@ static void test_unprefixed_when_no_other_function(void **state)
     lg_lor_destroy(&lor);
 }
 
+/* With only the linked ELF, a function whose cold part GCC split off (NAME.cold, in
+ * .text.unlikely.NAME) is named without .text.unlikely.NAME: that section is the cold part's. */
+static void test_split_function_leaves_its_cold_part(void **state)
+{
+    (void)state;
+    lg_lor_t lor;
+    lg_lor_init(&lor);
+    lor.geometry = (lg_geometry_t){8192, 32, 1};
+    lor.cliques = calloc(1, sizeof *lor.cliques);
+    lor.ncliques = 1;
+    lor.cliques[0] = (lg_lor_clique_t){.first = 0, .bytes = 32, .hits = 10};
+    add_fn(&lor, "split", ".text.split", NULL, LG_FN_SECTION_INFERRED);
+    add_fn(&lor, "whole", ".text.whole", NULL, LG_FN_SECTION_INFERRED);
+    fn_spec_t fns[] = {{"split", 16, 1, 10, 0}, {"split.cold", 16, 1, 0, 0}, {"whole", 16, 1, 0, 0}};
+    lg_program_t prog;
+    MAKE_NO_ARCS(&prog, fns);
+    lg_linkname_resolve(&lor, &prog, NULL);
+    memout_t m;
+    assert_int_equal(lg_emit_ld_include(&lor, mem_open(&m), NULL), LG_OK);
+    const char *text = mem_close(&m);
+    assert_non_null(
+        strstr(text, "\n*(.text.split .text.hot.split .text.startup.split .text.exit.split)\n"));
+    assert_null(strstr(text, ".text.unlikely.split"));
+    /* A function without a cold part may itself be unlikely. */
+    assert_non_null(strstr(text, " .text.unlikely.whole "));
+    free(m.text);
+    lg_program_destroy(&prog);
+    lg_lor_destroy(&lor);
+}
+
 static void test_section_ordering_form(void **state)
 {
     (void)state;
@@ -336,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_script_form_inserts_before_text),
         cmocka_unit_test(test_pinned_and_qualified),
         cmocka_unit_test(test_unprefixed_when_no_other_function),
+        cmocka_unit_test(test_split_function_leaves_its_cold_part),
         cmocka_unit_test(test_section_ordering_form),
         cmocka_unit_test(test_gold_list),
         cmocka_unit_test(test_lld_list),
