@@ -1,8 +1,12 @@
 /* prf.c - read CodeScape profiler files (.prf) into an lg_profile_t.
  *
- * The whole file is held in memory and decoded through a cursor that checks every read against
- * the end of the record being decoded, so no value in a corrupt file can move a read outside the
- * buffer. The sections are read in file order:
+ * The file is read front to back through a window: a buffer of WINDOW_BYTES refilled from the
+ * file at the record being opened (for lg_prf_load_buffer, the caller's memory is the window).
+ * Memory therefore stays the same however large the file is, and reading stops at the first bad
+ * record: a valid profile followed by gigabytes of zeros costs one window, not the file. Records
+ * are decoded through a cursor that checks every read against the end of the record and of the
+ * window, so no value in a corrupt file can move a read outside the buffer. The sections are
+ * read in file order, which place_sections checks, so the window only ever moves forward:
  *   header     profile type, counter kinds, and the count and offset of each section
  *   overlays   each record's size is checked and its contents skipped (see docs/prf-format.md)
  *   functions  one lg_pfunc_t per Function Data record
@@ -27,10 +31,13 @@
 #include "mem.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Bytes of the leading size field of the header and of every record. */
 #define SIZE_FIELD_BYTES 4u
@@ -59,26 +66,42 @@
 
 /* Room for one string a u16 length can describe, and its terminating NUL. */
 #define STRING_BUFFER_BYTES ((size_t)UINT16_MAX + 1u)
-/* Bytes lg_prf_load asks the C library for at a time. */
+/* Bytes lg_prf_load reads at a time from a pipe or device, which is read whole. */
 #define READ_CHUNK_BYTES (64u * 1024u)
+/* Most bytes of one record that are decoded: the size field, a call record's kind and number,
+ * the fields, and three strings of the longest length a u16 can give. Bytes a later version
+ * appends to a record are stepped over unread. */
+#define RECORD_READ_MAX                                                                            \
+    (SIZE_FIELD_BYTES + TRACE_PREFIX_BYTES + FIELDS_BYTES + STRING_LENGTHS_BYTES +                 \
+     3u * (size_t)UINT16_MAX)
+/* Header bytes that are decoded: the magic, the header's size field and the fields the guide
+ * documents. A larger header's later fields are stepped over unread. */
+#define HEADER_READ_MAX (LG_PRF_MAGIC_LEN + SIZE_FIELD_BYTES + LG_PRF_HEADER_SIZE)
+/* Bytes of a regular file held in memory at once: several records' worth, so that refills are
+ * rare (one per WINDOW_BYTES of file read), and a bound on memory whatever the file's size. */
+#define WINDOW_BYTES (1024u * 1024u)
+_Static_assert(WINDOW_BYTES >= RECORD_READ_MAX && WINDOW_BYTES >= HEADER_READ_MAX,
+               "a record or the header must fit in the window");
 /* The magic as text when it is wrong: each byte printed as itself or as \xNN. */
 #define MAGIC_TEXT_BYTES (LG_PRF_MAGIC_LEN * 4u + 1u)
 
-/* A read position and the end it may not pass. A read past the end yields zeros and sets
+/* A read position and the end it may not pass, as file offsets, over the window that holds
+ * file bytes [base, base + avail). A read past the end or the window yields zeros and sets
  * `overrun` instead of touching memory; callers check sizes first, so it is a last line. */
 typedef struct cursor {
-    const uint8_t *data;
-    size_t pos, end;
+    const uint8_t *data; /* the window: file offset base */
+    size_t base, avail;
+    size_t pos, end; /* base <= pos <= base + avail */
     bool overrun;
 } cursor_t;
 
 static const uint8_t *take(cursor_t *c, size_t n)
 {
-    if (c->overrun || n > c->end - c->pos) {
+    if (c->overrun || n > c->end - c->pos || n > c->base + c->avail - c->pos) {
         c->overrun = true;
         return NULL;
     }
-    const uint8_t *p = c->data + c->pos;
+    const uint8_t *p = c->data + (c->pos - c->base);
     c->pos += n;
     return p;
 }
@@ -139,8 +162,11 @@ typedef struct section {
 enum { SECTION_OVERLAYS, SECTION_FUNCTIONS, SECTION_TRACE, SECTION_COUNT };
 
 typedef struct reader {
-    const uint8_t *data;
-    size_t size;
+    const uint8_t *data; /* the window: file bytes [base, base + avail) */
+    size_t base, avail;
+    size_t size;         /* of the file */
+    int fd;              /* the file read through the window; -1 when data holds all of it */
+    uint8_t *buf;        /* WINDOW_BYTES for the window when reading from fd, or NULL */
     const char *path;
     lg_profile_t *out;
     lg_diag_t *d;
@@ -206,9 +232,44 @@ static void warn(const reader_t *r, const where_t *at, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A cursor at pos, which the window must hold (window_fill). */
 static cursor_t cursor_at(const reader_t *r, size_t pos, size_t end)
 {
-    return (cursor_t){r->data, pos, end, false};
+    return (cursor_t){r->data, r->base, r->avail, pos, end, false};
+}
+
+/* Makes file bytes [pos, pos + n) readable through r->data, n cut at the end of the file and at
+ * most WINDOW_BYTES. From a file, the window is refilled starting at pos when it does not hold
+ * them already. at names the record in an I/O error. */
+static lg_err_t window_fill(reader_t *r, const where_t *at, size_t pos, size_t n)
+{
+    if (n > r->size - pos)
+        n = r->size - pos;
+    if (pos >= r->base && pos - r->base <= r->avail && n <= r->avail - (pos - r->base))
+        return LG_OK;
+    if (r->fd < 0) /* unreachable: memory holds the whole file, from base 0 */
+        return fail(r, LG_EFORMAT, at, "read past the end of the buffer");
+    if (r->buf == NULL && (r->buf = malloc(WINDOW_BYTES)) == NULL)
+        return fail(r, LG_ENOMEM, at, "out of memory for a %u-byte read window", WINDOW_BYTES);
+    size_t want = r->size - pos < WINDOW_BYTES ? r->size - pos : WINDOW_BYTES;
+    size_t got = 0;
+    while (got < want) {
+        ssize_t k = pread(r->fd, r->buf + got, want - got, (off_t)(pos + got));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return fail(r, LG_EIO, at, "cannot read: %s", strerror(errno));
+        if (k == 0)
+            return fail(r, LG_EIO, at,
+                        "the file ends at 0x%zx, but it was %zu bytes when opened: did another "
+                        "program change it?",
+                        pos + got, r->size);
+        got += (size_t)k;
+    }
+    r->data = r->buf;
+    r->base = pos;
+    r->avail = want;
+    return LG_OK;
 }
 
 /* Renders up to LG_PRF_MAGIC_LEN bytes for a message, printable ASCII as is. */
@@ -275,6 +336,7 @@ static lg_err_t place_sections(reader_t *r)
 static lg_err_t read_header(reader_t *r)
 {
     where_t at = {0, NULL, 0};
+    LG_CHECK(window_fill(r, &at, 0, HEADER_READ_MAX));
     if (r->size < LG_PRF_MAGIC_LEN || memcmp(r->data, LG_PRF_MAGIC, LG_PRF_MAGIC_LEN) != 0) {
         char found[MAGIC_TEXT_BYTES];
         magic_text(r->data, r->size, found);
@@ -353,7 +415,7 @@ static lg_err_t read_header(reader_t *r)
 /* Checks that a record fits in its section and positions *c on its contents. min_size is the
  * smallest size field for kind (e.g. "a function"); larger records are later versions of the
  * format, their extra bytes ignored. */
-static lg_err_t open_record(const reader_t *r, const section_t *s, const where_t *at,
+static lg_err_t open_record(reader_t *r, const section_t *s, const where_t *at,
                             uint32_t min_size, const char *kind, cursor_t *c)
 {
     size_t left = r->size - at->offset;
@@ -361,6 +423,7 @@ static lg_err_t open_record(const reader_t *r, const section_t *s, const where_t
         return fail(r, LG_EFORMAT, at,
                     "only %zu bytes left before the end of the file, too few for a record size",
                     left);
+    LG_CHECK(window_fill(r, at, at->offset, RECORD_READ_MAX));
     *c = cursor_at(r, at->offset, r->size);
     uint32_t size = get_u32(c);
     if (size < min_size)
@@ -381,7 +444,7 @@ static lg_err_t open_record(const reader_t *r, const section_t *s, const where_t
 
 /* Opens record `index` of a section with a header count, at pos: the section must not end
  * (reach its limit) before the count does. */
-static lg_err_t open_counted_record(const reader_t *r, const section_t *s, size_t pos,
+static lg_err_t open_counted_record(reader_t *r, const section_t *s, size_t pos,
                                     uint32_t index, uint32_t min_size, const char *kind,
                                     where_t *at, cursor_t *c)
 {
@@ -655,50 +718,51 @@ static void clear_profile(lg_profile_t *out)
     lg_profile_init(out);
 }
 
-lg_err_t lg_prf_load_buffer(const uint8_t *data, size_t size, const char *path, lg_profile_t *out,
-                            lg_diag_t *d)
+/* Reads the profile r is set up for, and frees what reading needed. */
+static lg_err_t run_reader(reader_t *r)
 {
-    reader_t r = {.data = data, .size = size, .path = path != NULL ? path : "(buffer)",
-                  .out = out, .d = d};
-    lg_err_t err = read_profile(&r);
+    lg_err_t err = read_profile(r);
     if (err == LG_OK) {
-        report_warnings(&r);
+        report_warnings(r);
     } else {
-        clear_profile(out);
+        clear_profile(r->out);
     }
-    free(r.strings);
-    free(r.stack);
+    free(r->strings);
+    free(r->stack);
+    free(r->buf);
     return err;
 }
 
-/* Reads a whole file; *data is the caller's to free. */
-static lg_err_t read_file(const char *path, uint8_t **data, size_t *size, lg_diag_t *d)
+lg_err_t lg_prf_load_buffer(const uint8_t *data, size_t size, const char *path, lg_profile_t *out,
+                            lg_diag_t *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return lg_diag_fail(d, LG_EIO, path, "cannot open: %s", strerror(errno));
+    reader_t r = {.data = data, .base = 0, .avail = size, .size = size, .fd = -1,
+                  .path = path != NULL ? path : "(buffer)", .out = out, .d = d};
+    return run_reader(&r);
+}
+
+/* Reads all of fd (a pipe or a device, which cannot be read by offset); *data is the caller's to
+ * free. */
+static lg_err_t read_all(int fd, const char *path, uint8_t **data, size_t *size, lg_diag_t *d)
+{
     uint8_t *buf = NULL;
     size_t n = 0, cap = 0;
-    lg_err_t err = LG_OK;
     for (;;) {
         if (!lg_grow((void **)&buf, &cap, n + READ_CHUNK_BYTES, 1)) {
-            err = lg_diag_fail(d, LG_ENOMEM, path, "out of memory reading the file");
-            break;
+            free(buf);
+            return lg_diag_fail(d, LG_ENOMEM, path, "out of memory reading the file");
         }
-        size_t want = cap - n;
-        size_t got = fread(buf + n, 1, want, f);
-        n += got;
-        /* fread stops short only at the end of the file or on an error. */
-        if (got < want) {
-            if (ferror(f))
-                err = lg_diag_fail(d, LG_EIO, path, "cannot read: %s", strerror(errno));
-            break;
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            int e = errno;
+            free(buf);
+            return lg_diag_fail(d, LG_EIO, path, "cannot read: %s", strerror(e));
         }
-    }
-    fclose(f); /* read-only: nothing is lost if closing fails */
-    if (err != LG_OK) {
-        free(buf);
-        return err;
+        if (got == 0)
+            break;
+        n += (size_t)got;
     }
     *data = buf;
     *size = n;
@@ -707,15 +771,35 @@ static lg_err_t read_file(const char *path, uint8_t **data, size_t *size, lg_dia
 
 lg_err_t lg_prf_load(const char *path, lg_profile_t *out, lg_diag_t *d)
 {
-    uint8_t *data = NULL;
-    size_t size = 0;
-    lg_err_t err = read_file(path, &data, &size, d);
-    if (err != LG_OK) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        lg_err_t err = lg_diag_fail(d, LG_EIO, path, "cannot open: %s", strerror(errno));
         clear_profile(out);
         return err;
     }
-    err = lg_prf_load_buffer(data, size, path, out, d);
-    free(data);
+    lg_err_t err = LG_OK;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        err = lg_diag_fail(d, LG_EIO, path, "cannot read: %s", strerror(errno));
+    } else if (S_ISREG(st.st_mode)) {
+        if ((uint64_t)st.st_size > SIZE_MAX) {
+            err = lg_diag_fail(d, LG_ELIMIT, path, "file of %jd bytes is too large to address",
+                               (intmax_t)st.st_size);
+        } else {
+            reader_t r = {.size = (size_t)st.st_size, .fd = fd, .path = path, .out = out, .d = d};
+            err = run_reader(&r);
+        }
+    } else {
+        uint8_t *data = NULL;
+        size_t size = 0;
+        err = read_all(fd, path, &data, &size, d);
+        if (err == LG_OK)
+            err = lg_prf_load_buffer(data, size, path, out, d);
+        free(data);
+    }
+    close(fd); /* read-only: nothing is lost if closing fails */
+    if (err != LG_OK)
+        clear_profile(out);
     return err;
 }
 

@@ -43,6 +43,10 @@ bool lg_prf_probe(const uint8_t *head, size_t len);
  * caller -> callee is the sum of the hits of the callee's call records directly under the
  * caller's call records. Statistical profiles give hits only (out->has_call_edges = false).
  *
+ * A regular file is read front to back through a window of 1 MiB, and reading stops at the first
+ * bad record: memory does not grow with the size of the file, only with its functions and
+ * edges. A pipe or a device, which cannot be read by offset, is read whole first.
+ *
  * On malformed input returns LG_EFORMAT (or LG_ELIMIT) with a diagnostic of the form
  * "path:0xOFFSET: record N: expected ..., found ...", and out is left empty. */
 lg_err_t lg_prf_load(const char *path, lg_profile_t *out, lg_diag_t *d);

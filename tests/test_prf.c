@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- The layout ------------------------------------------------------------------------- */
 
@@ -980,6 +982,112 @@ static void test_trace_without_calls(void **state)
 
 /* ---- Files, probing, counters ---------------------------------------------------------------- */
 
+/* ---- A file is read through a window ---------------------------------------------------- */
+
+/* Zeros after a valid trace: a sparse tail, so that the test costs no disk. */
+#define ZERO_TAIL_BYTES (256ull * 1024u * 1024u)
+/* Most the peak memory may grow while that file is rejected, in KiB: the reader's window
+ * (1 MiB) and the small profile, far below the tail. */
+#define ZERO_TAIL_MAX_GROWTH_KIB (64l * 1024l)
+
+static long peak_kib(void)
+{
+    struct rusage u;
+    assert_int_equal(getrusage(RUSAGE_SELF, &u), 0);
+    return u.ru_maxrss; /* KiB on Linux */
+}
+
+/* The first bad record stops the load: nothing after it is read, or held. */
+static void test_zero_tail_is_not_read(void **state)
+{
+    (void)state;
+    size_t size, at[AT_COUNT];
+    uint8_t *data = build_small_trace(&size, at);
+    const char *path = lg_test_write_file("zero-tail.prf", data, size);
+    assert_int_equal(truncate(path, (off_t)(size + ZERO_TAIL_BYTES)), 0);
+    long before = peak_kib();
+    lg_test_loaded_t r;
+    load_file(&r, path);
+    long growth = peak_kib() - before;
+    /* The six trace records, then a size field of 0 where a seventh would start. */
+    char want[128];
+    snprintf(want, sizeof want,
+             "zero-tail.prf:0x%zx: trace record 6: record size 0 is too small for a trace "
+             "record (at least 5)",
+             size);
+    lg_test_assert_one_error_has(r.err, &r.d, LG_EFORMAT, want);
+    assert_profile_empty(&r.p);
+    lg_test_loaded_destroy(&r);
+    if (growth >= ZERO_TAIL_MAX_GROWTH_KIB)
+        fail_msg("peak memory grew by %ld KiB reading a 256 MiB tail of zeros", growth);
+    assert_int_equal(unlink(path), 0);
+    free(data);
+}
+
+/* Long names: records of about 50 KB, so that the file spans several windows and records
+ * straddle their boundaries. */
+#define WIDE_NAME_BYTES 50000u
+#define WIDE_NAME_FUNCS 8u
+#define WIDE_NAME_CALLS 60u
+/* A function record grown past the window's size: its extra bytes are stepped over. */
+#define GROWN_RECORD_BYTES (3u * 1024u * 1024u)
+
+/* A file larger than the window loads exactly as the same bytes from memory. */
+static void test_file_larger_than_the_window(void **state)
+{
+    (void)state;
+    fixture_t fx;
+    fx_init(&fx, LG_PRF_TYPE_TRACE);
+    char *names[WIDE_NAME_FUNCS];
+    for (size_t i = 0; i < WIDE_NAME_FUNCS; i++) {
+        names[i] = malloc(WIDE_NAME_BYTES + 1);
+        assert_non_null(names[i]);
+        memset(names[i], 'a' + (int)i, WIDE_NAME_BYTES);
+        names[i][WIDE_NAME_BYTES] = '\0';
+    }
+    size_t first = fx_function(&fx, fields("main", NULL, 1));
+    for (size_t i = 0; i < WIDE_NAME_FUNCS; i++)
+        fx_function(&fx, fields(names[i], NULL, WIDE_NAME_CALLS));
+    fx_call(&fx, fields("main", NULL, 1));
+    for (size_t k = 0; k < WIDE_NAME_CALLS; k++) {
+        fx_call(&fx, fields(names[k % WIDE_NAME_FUNCS], NULL, k + 1));
+        fx_return(&fx);
+    }
+    fx_return(&fx);
+    size_t size;
+    uint8_t *data = fx_finish(&fx, &size);
+    grow_record(&data, &size, first, GROWN_RECORD_BYTES);
+    add32(data + HDR + H_TRACE_OFFSET, GROWN_RECORD_BYTES);
+    const char *path = lg_test_write_file("windows.prf", data, size);
+
+    lg_test_loaded_t from_file, from_memory;
+    load_file(&from_file, path);
+    load(&from_memory, data, size);
+    lg_test_assert_loaded_clean(&from_file);
+    lg_test_assert_loaded_clean(&from_memory);
+    const lg_profile_t *a = &from_file.p, *b = &from_memory.p;
+    assert_int_equal(a->nfuncs, WIDE_NAME_FUNCS + 1);
+    assert_int_equal(a->nfuncs, b->nfuncs);
+    for (size_t i = 0; i < a->nfuncs; i++) {
+        assert_string_equal(a->funcs[i].name, b->funcs[i].name);
+        assert_int_equal(a->funcs[i].hits, b->funcs[i].hits);
+    }
+    assert_int_equal(a->nedges, WIDE_NAME_FUNCS);
+    assert_int_equal(a->nedges, b->nedges);
+    for (size_t i = 0; i < a->nedges; i++) {
+        assert_int_equal(a->edges[i].caller, b->edges[i].caller);
+        assert_int_equal(a->edges[i].callee, b->edges[i].callee);
+        assert_int_equal(a->edges[i].weight, b->edges[i].weight);
+    }
+    assert_int_equal(a->call_records, WIDE_NAME_CALLS + 1);
+    lg_test_loaded_destroy(&from_file);
+    lg_test_loaded_destroy(&from_memory);
+    assert_int_equal(unlink(path), 0);
+    for (size_t i = 0; i < WIDE_NAME_FUNCS; i++)
+        free(names[i]);
+    free(data);
+}
+
 static void test_unreadable_files(void **state)
 {
     (void)state;
@@ -1109,6 +1217,8 @@ int main(void)
         cmocka_unit_test(test_repeated_function_records),
         cmocka_unit_test(test_statistical_trace_offset_is_ignored),
         cmocka_unit_test(test_trace_without_calls),
+        cmocka_unit_test(test_zero_tail_is_not_read),
+        cmocka_unit_test(test_file_larger_than_the_window),
         cmocka_unit_test(test_unreadable_files),
         cmocka_unit_test(test_probe),
         cmocka_unit_test(test_counter_names),
