@@ -164,9 +164,9 @@ enum { SECTION_OVERLAYS, SECTION_FUNCTIONS, SECTION_TRACE, SECTION_COUNT };
 typedef struct reader {
     const uint8_t *data; /* the window: file bytes [base, base + avail) */
     size_t base, avail;
-    size_t size;         /* of the file */
-    int fd;              /* the file read through the window; -1 when data holds all of it */
-    uint8_t *buf;        /* WINDOW_BYTES for the window when reading from fd, or NULL */
+    size_t size;  /* of the file */
+    int fd;       /* the file read through the window; -1 when data holds all of it */
+    uint8_t *buf; /* WINDOW_BYTES for the window when reading from fd, or NULL */
     const char *path;
     lg_profile_t *out;
     lg_diag_t *d;
