@@ -34,6 +34,12 @@
  * total = self + inclusive cost of its calls to other functions; per-position costs of counter 1
  * from the self cost lines, by instruction address when the file has them, else by line.
  *
+ * A part's "summary:" (in its header) and "totals:" (at its end) state the part's total cost per
+ * event, which is the sum of its regular cost lines (call lines hold inclusive costs, counted
+ * already in the callee's own lines). When a part ends, at the next "part:" line or the end of
+ * the file, each stated total is checked against that sum: a file cut short, or a part with
+ * lines lost, is an error and not a smaller profile.
+ *
  * Every failure is one error diagnostic "PATH:LINE: expected ..., found ..." and an empty profile.
  * Memory grows with names, functions, edges and profiled positions: repeated pairs are summed as
  * they are read, never kept per line.
@@ -63,6 +69,9 @@
 #define LIST_TEXT_BYTES 200u
 /* The file name callgrind writes when a function has no debug information. */
 #define UNKNOWN_FILE "???"
+/* The two lines that state a part's total cost: "summary:" in its header, "totals:" at its end. */
+enum { STATED_SUMMARY, STATED_TOTALS, STATED_KINDS };
+static const char *const stated_keys[STATED_KINDS] = {"summary", "totals"};
 /* Slots a pair map starts with; it doubles at half load. */
 #define PAIRMAP_MIN_CAPACITY 64u
 #define UTF8_BOM "\xEF\xBB\xBF"
@@ -328,6 +337,14 @@ typedef struct reader {
     int addr_col, line_col; /* columns of instr and line, or -1 */
     uint64_t last[MAX_POSITIONS], pos[MAX_POSITIONS];
     lg_pos_kind_t pos_kind; /* of out->costs, chosen by the first position cost */
+
+    /* The part being read: the sum of its regular cost lines per column of "events:", and what
+     * its summary: and totals: lines say (checked by check_part when the part ends). */
+    bool part_has_costs;
+    uint64_t part_cost[LG_CALLGRIND_MAX_EVENTS];
+    uint64_t stated[STATED_KINDS][LG_CALLGRIND_MAX_EVENTS];
+    size_t nstated[STATED_KINDS];
+    uint64_t stated_line[STATED_KINDS]; /* 0: not given in this part */
 
     /* Where the body is */
     uint32_t ob, fl, file;             /* current object, function file, source file (names) */
@@ -706,16 +723,77 @@ static lg_err_t positions_line(reader_t *r, span_t value)
     return LG_OK;
 }
 
-/* "summary:" and "totals:" give the part's total cost: checked, not used. */
+/* "summary:" and "totals:" give the part's total cost, one number per event: kept for
+ * check_part. */
 static lg_err_t totals_line(reader_t *r, span_t key, span_t value)
 {
     char q[QUOTE_BUFFER];
+    int kind = span_is(key, "summary") ? STATED_SUMMARY : STATED_TOTALS;
     span_t rest = value, tok;
+    size_t n = 0;
     uint64_t v;
-    while (next_token(&rest, &tok))
+    while (next_token(&rest, &tok)) {
         if (parse_number(tok, &v) != NUMBER_OK)
             return fail(r, LG_EFORMAT, "expected cost numbers after '%.*s:', found '%s'",
                         (int)key.n, key.s, quote(tok, q));
+        if (n == LG_CALLGRIND_MAX_EVENTS)
+            return fail(r, LG_ELIMIT,
+                        "'%.*s:' gives more than %u numbers (LG_CALLGRIND_MAX_EVENTS)", (int)key.n,
+                        key.s, LG_CALLGRIND_MAX_EVENTS);
+        r->stated[kind][n++] = v;
+    }
+    r->nstated[kind] = n;
+    r->stated_line[kind] = r->lineno;
+    return LG_OK;
+}
+
+/* The name of event column i for a message: its word in the current "events:" line, or
+ * "(event N)" when the line was too long to keep whole. */
+static const char *event_label(const reader_t *r, size_t i, char *buf, size_t size)
+{
+    span_t rest = {r->events_text, strlen(r->events_text)}, tok = {NULL, 0};
+    size_t k = 0;
+    bool found = false;
+    while (!found && next_token(&rest, &tok))
+        found = k++ == i;
+    bool cut = tok.n >= 3 && memcmp(tok.s + tok.n - 3, "...", 3) == 0;
+    if (found && !cut)
+        snprintf(buf, size, "%.*s", (int)tok.n, tok.s);
+    else
+        snprintf(buf, size, "(event %zu)", i + 1);
+    return buf;
+}
+
+/* Checks the part that ends at line `end` (the next "part:" line, or the last line of the file
+ * when at_eof) against its summary: and totals:, then starts a new part. A part without cost
+ * lines (the header before "part: 1") ends nothing: what it stated carries into the next. */
+static lg_err_t check_part(reader_t *r, uint64_t end, bool at_eof)
+{
+    if (!r->part_has_costs && !at_eof)
+        return LG_OK;
+    for (int k = 0; k < STATED_KINDS; k++) {
+        if (r->stated_line[k] == 0)
+            continue;
+        size_t ncols = r->nevents > r->nstated[k] ? r->nevents : r->nstated[k];
+        for (size_t i = 0; i < ncols; i++) {
+            uint64_t want = i < r->nstated[k] ? r->stated[k][i] : 0;
+            uint64_t have = i < r->nevents ? r->part_cost[i] : 0;
+            if (want == have)
+                continue;
+            char name[KEY_TEXT_BYTES + 16];
+            return fail_at(r, LG_EFORMAT, end,
+                           "the part's cost lines add up to %" PRIu64 " %s by %s, but its '%s:' "
+                           "(line %" PRIu64 ") says %" PRIu64 ": the file is cut short, or lines "
+                           "were lost or edited",
+                           have, event_label(r, i, name, sizeof name),
+                           at_eof ? "the end of the file" : "the next part", stated_keys[k],
+                           r->stated_line[k], want);
+        }
+    }
+    r->part_has_costs = false;
+    memset(r->part_cost, 0, sizeof r->part_cost);
+    memset(r->nstated, 0, sizeof r->nstated);
+    memset(r->stated_line, 0, sizeof r->stated_line);
     return LG_OK;
 }
 
@@ -750,6 +828,7 @@ static lg_err_t header_line(reader_t *r, span_t key, span_t value)
     if (span_is(key, "summary") || span_is(key, "totals"))
         return totals_line(r, key, value);
     if (span_is(key, "part")) {
+        LG_CHECK(check_part(r, r->lineno, false));
         reset_place(r);
         return LG_OK;
     }
@@ -951,6 +1030,10 @@ static lg_err_t self_cost(reader_t *r)
 {
     uint32_t func;
     LG_CHECK(current_func(r, &func));
+    /* Wrapping sums, as callgrind's own 64-bit counters wrap. */
+    for (size_t i = 0; i < r->nevents; i++)
+        r->part_cost[i] += r->values[i];
+    r->part_has_costs = true;
     lg_pfunc_t *f = &r->out->funcs[func];
     uint64_t c1 = counter(r, 0), c2 = counter(r, 1);
     f->counter1_self = lg_sat_add(f->counter1_self, c1);
@@ -1120,6 +1203,7 @@ static lg_err_t read_profile(reader_t *r)
         return lg_diag_fail(r->d, LG_EFORMAT, r->path,
                             "expected an 'events:' header line, found none in %" PRIu64 " lines",
                             r->lineno);
+    LG_CHECK(check_part(r, r->lineno, true));
 
     /* A function that ran but was never called by a recorded call (main, a thread start, code
      * run before collection began): hits 1, "ran, count unknown". */

@@ -36,6 +36,9 @@ bool lg_callgrind_probe(const uint8_t *head, size_t len);
  * read line by line; memory grows with the functions, names, edges and profiled positions, not
  * with the length of the file.
  *
+ * A part whose regular cost lines do not add up to its "summary:" or "totals:" line (a file cut
+ * short, or with lines lost) fails like malformed input.
+ *
  * On malformed input returns LG_EFORMAT (LG_ELIMIT past a limit above, LG_EUNSUPPORTED for a
  * format version other than 1) with one error diagnostic "PATH:LINE: expected ..., found ...",
  * LINE counting from 1, and out is left empty. Lines lorgen does not know are skipped with one

@@ -671,6 +671,19 @@ static const bad_case_t bad_cases[] = {
      MEM_PATH ":3: expected a header line (KEY: value), a name or call line (KEY=value) or a cost "
               "line, found 'hello world'"},
     {"events: Ir\r\nfn=f\r\n=x\r\n", LG_EFORMAT, MEM_PATH ":3: expected a header line"},
+    /* stated totals: a part's regular cost lines must add up to its summary: and totals: */
+    {"events: Ir\nsummary: 10\nfn=f\n1 4\n", LG_EFORMAT,
+     MEM_PATH ":4: the part's cost lines add up to 4 Ir by the end of the file, but its "
+              "'summary:' (line 2) says 10: the file is cut short"},
+    {"events: Ir Dr\nsummary: 4 2\nfn=f\n1 4 2\ntotals: 4 3\n", LG_EFORMAT,
+     MEM_PATH ":5: the part's cost lines add up to 2 Dr by the end of the file, but its "
+              "'totals:' (line 5) says 3"},
+    {"events: Ir\nsummary: 4 1\nfn=f\n1 4\n", LG_EFORMAT,
+     MEM_PATH ":4: the part's cost lines add up to 0 (event 2) by the end of the file, but its "
+              "'summary:' (line 2) says 1"},
+    {"events: Ir\npart: 1\nsummary: 5\nfn=f\n1 4\npart: 2\nsummary: 1\nfn=g\n1 1\n", LG_EFORMAT,
+     MEM_PATH ":6: the part's cost lines add up to 4 Ir by the next part, but its 'summary:' "
+              "(line 3) says 5"},
 };
 
 static void test_malformed(void **state)
@@ -715,6 +728,57 @@ static void test_line_too_long(void **state)
     assert_int_equal(r.p.nfuncs, 0); /* fn= without cost lines adds no function */
     lg_test_loaded_destroy(&r);
     free(text);
+}
+
+/* What summary: and totals: state is checked, the way callgrind writes them: per part, over the
+ * regular cost lines only (a call line's cost is the callee's, counted in its own lines). */
+static void test_stated_totals_that_agree(void **state)
+{
+    (void)state;
+    static const char *const good[] = {
+        /* call lines' inclusive costs are not part of the sum */
+        "events: Ir\nsummary: 3\nfn=f\n1 3\ncfn=g\ncalls=1 0\n1 100\ntotals: 3\n",
+        /* a summary before "part: 1" belongs to the part that follows */
+        "events: Ir\nsummary: 5\npart: 1\nfn=f\n1 4\n2 1\n",
+        /* each part against its own lines; numbers missing from a cost line are 0 */
+        "events: Ir Dr\npart: 1\nsummary: 4 2\nfn=f\n1 4 2\ntotals: 4 2\npart: 2\n"
+        "summary: 7 0\nfn=g\n1 7\ntotals: 7\n",
+        /* no stated totals: nothing to check */
+        "events: Ir\nfn=f\n1 4\n",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        lg_test_loaded_t r;
+        load_text(&r, good[i]);
+        lg_test_assert_loaded_clean(&r);
+        lg_test_loaded_destroy(&r);
+    }
+}
+
+/* A real file cut to 40%: its summary: line says how much is missing. */
+static void test_cut_samples_fail(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        const char *needle;
+    } cases[] = {
+        {SAMPLES "callgrind_test1.callgrind",
+         MEM_PATH ":953: the part's cost lines add up to 22526 Ir by the end of the file, but its "
+                  "'summary:' (line 18) says 610235"},
+        {SAMPLES "callgrind_selinux.callgrind",
+         MEM_PATH ":6741: the part's cost lines add up to 3648071677 Ir by the end of the file, "
+                  "but its 'summary:' (line 17) says 95507934985"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t size;
+        uint8_t *data = lg_test_read_file(cases[i].file, &size);
+        assert_non_null(data);
+        lg_test_loaded_t r;
+        load_bytes(&r, (const char *)data, size * 40 / 100);
+        assert_fails(&r, LG_EFORMAT, cases[i].needle);
+        lg_test_loaded_destroy(&r);
+        free(data);
+    }
 }
 
 static void test_unreadable(void **state)
@@ -792,6 +856,8 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_nul_byte),
         cmocka_unit_test(test_line_too_long),
+        cmocka_unit_test(test_stated_totals_that_agree),
+        cmocka_unit_test(test_cut_samples_fail),
         cmocka_unit_test(test_unreadable),
         cmocka_unit_test(test_probe),
     };
