@@ -8,43 +8,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The object part of a pattern: "util.o" for a plain file, "libx.a:util.o" for an archive
- * member written as "path/libx.a(util.o)". Leading directories are dropped and replaced by '*'
- * in the pattern, since ld matches the path the object was given to it with. */
-static void write_object_pattern(const char *object, FILE *out)
-{
-    const char *paren = strchr(object, '(');
-    const char *end = paren ? paren : object + strlen(object);
-    const char *base = object;
-    for (const char *p = object; p < end; p++)
-        if (*p == '/')
-            base = p + 1;
-    fputc('*', out);
-    fwrite(base, 1, (size_t)(end - base), out);
-    if (paren != NULL) {
-        const char *close = strchr(paren, ')');
-        size_t n = close ? (size_t)(close - paren - 1) : strlen(paren + 1);
-        fputc(':', out);
-        fwrite(paren + 1, 1, n, out);
-    }
-}
-
 lg_err_t lg_emit_ld_pattern(const lg_lor_fn_t *f, bool qualify, FILE *out)
 {
     char *names[LG_LINKNAME_MAX_SECTIONS];
     size_t n = lg_linkname_sections(f, names);
     if (n == 0)
         return LG_ENOMEM;
-    if (qualify && f->object != NULL)
-        write_object_pattern(f->object, out);
-    else
-        fputc('*', out);
-    fputc('(', out);
-    for (size_t i = 0; i < n; i++)
-        fprintf(out, "%s%s", i ? " " : "", names[i]);
-    fputc(')', out);
+    lg_err_t err = LG_OK;
+    char *object = NULL;
+    if (qualify && f->object != NULL) {
+        /* lg_linkname_resolve names as many directories as tell the object apart; without it,
+         * the base name. */
+        if (f->flags & LG_LOR_FN_OBJECT_UNSAYABLE)
+            err = LG_EUNSUPPORTED;
+        else if (f->ld_object != NULL)
+            err = (object = strdup(f->ld_object)) != NULL ? LG_OK : LG_ENOMEM;
+        else if ((err = lg_linkname_ld_object(f->object, &object)) == LG_OK && object == NULL)
+            err = LG_EUNSUPPORTED;
+    }
+    if (err == LG_OK) {
+        fputs(object != NULL ? object : "*", out);
+        fputc('(', out);
+        for (size_t i = 0; i < n && err == LG_OK; i++) {
+            if (i > 0)
+                fputc(' ', out);
+            if (!lg_linkname_ld_section(names[i], out))
+                err = LG_EUNSUPPORTED;
+        }
+        fputc(')', out);
+    }
+    free(object);
     lg_linkname_free(names, n);
-    return LG_OK;
+    return err;
 }
 
 /* Marks the functions whose pattern must name the object: the section name is shared with
@@ -72,18 +67,35 @@ static lg_err_t mark_qualified(const lg_lor_t *lor, bool *qualify)
     return LG_OK;
 }
 
+/* True when GNU ld can read every section name f may have; *err is set when memory ran out. */
+static bool sections_sayable(const lg_lor_fn_t *f, lg_err_t *err)
+{
+    char *names[LG_LINKNAME_MAX_SECTIONS];
+    size_t n = lg_linkname_sections(f, names);
+    if (n == 0)
+        *err = LG_ENOMEM;
+    bool sayable = true;
+    for (size_t i = 0; i < n; i++)
+        sayable = sayable && names[i][0] != '\0' && strchr(names[i], '"') == NULL;
+    lg_linkname_free(names, n);
+    return sayable;
+}
+
 /* One function's pattern as a string (malloc'd), or NULL when it must not be written: pinned,
- * or a plain .text section whose object is unknown (the pattern would take every object's). */
+ * a plain .text section whose object is unknown (the pattern would take every object's), or a
+ * name no GNU ld pattern can say (with a warning). */
 static char *pattern_text(const lg_lor_fn_t *f, bool qualify, lg_diag_t *d, lg_err_t *err)
 {
     if (f->flags & LG_LOR_FN_PINNED)
         return NULL;
     if (qualify && f->object == NULL && f->section != NULL &&
         !(f->flags & LG_FN_SECTION_INFERRED) && !lg_linkname_is_own_section(f->section)) {
+        char shown[LG_LINKNAME_SHOW_BYTES], section[LG_LINKNAME_SHOW_BYTES];
         lg_diag_add(d, LG_WARNING, "",
                     "'%s' is in a section named %s and its object file is unknown: naming the "
                     "section would move every object's %s, so it is left out",
-                    f->symbol, f->section, f->section);
+                    lg_linkname_show(f->symbol, shown), lg_linkname_show(f->section, section),
+                    section);
         return NULL;
     }
     char *text = NULL;
@@ -94,12 +106,27 @@ static char *pattern_text(const lg_lor_fn_t *f, bool qualify, lg_diag_t *d, lg_e
         return NULL;
     }
     lg_err_t e = lg_emit_ld_pattern(f, qualify, s);
-    if (fclose(s) != 0 || e != LG_OK) {
-        free(text);
-        *err = LG_ENOMEM;
-        return NULL;
-    }
-    return text;
+    if (fclose(s) != 0 && e == LG_OK)
+        e = LG_ENOMEM;
+    if (e == LG_OK)
+        return text;
+    free(text);
+    char shown[LG_LINKNAME_SHOW_BYTES], shown_too[LG_LINKNAME_SHOW_BYTES];
+    if (e != LG_EUNSUPPORTED)
+        *err = e;
+    else if (!sections_sayable(f, err))
+        lg_diag_add(d, LG_WARNING, "",
+                    "'%s' is left out of the GNU ld script: its section name '%s' holds a '\"', "
+                    "which no linker script word can hold",
+                    lg_linkname_show(f->symbol, shown),
+                    lg_linkname_show(f->section ? f->section : f->symbol, shown_too));
+    else if (*err == LG_OK)
+        lg_diag_add(d, LG_WARNING, "",
+                    "'%s' is left out of the GNU ld script: it must be named with its object "
+                    "file '%s', and no file pattern can hold that path ('\"' in it, or ':' in "
+                    "an archive's path)",
+                    lg_linkname_show(f->symbol, shown), lg_linkname_show(f->object, shown_too));
+    return NULL;
 }
 
 static lg_err_t write_body(const lg_lor_t *lor, const char *indent, FILE *out, lg_diag_t *d)

@@ -16,9 +16,13 @@
  * Each function becomes one input-section description. An exact section (read from the objects)
  * is named as it is; an inferred one names every variant GCC may have chosen (linkname.h):
  *   *(.text.foo .text.hot.foo .text.unlikely.foo .text.startup.foo .text.exit.foo)
- * The pattern names the object file (*util.o(.text.helper)) when the section name alone would
- * take other functions too: same-named statics, and a plain .text. Pinned functions (entry
- * code, sections outside .text) are left out, and a pattern already written is not repeated.
+ * The pattern names the object file (:*util.o(.text.helper), *libx.a:util.o(.text.helper)) when
+ * the section name alone would take other functions too: same-named statics, and a plain .text;
+ * it names as many of the object's directories as tell it apart from the program's other objects
+ * (:*a/util.o beside b/util.o). Names that need it are quoted and their wildcard bytes escaped
+ * (linkname.h), so no name can add a script command or match another section; a function no
+ * pattern can name is left out with a warning. Pinned functions (entry code, sections outside
+ * .text) are left out, and a pattern already written is not repeated.
  */
 #ifndef LG_EMIT_LD_H
 #define LG_EMIT_LD_H
@@ -41,7 +45,9 @@ lg_err_t lg_emit_ld_ordering(const lg_lor_t *lor, FILE *out, lg_diag_t *d);
 
 /* Writes the input-section description of one function (no indentation, no newline);
  * qualify: name its object file, to take it apart from same-named sections of other objects.
- * Returns LG_ENOMEM when memory ran out. */
+ * Every name is written so that ld reads exactly it (linkname.h). Returns LG_ENOMEM when memory
+ * ran out, LG_EUNSUPPORTED when no pattern can name the function (what was written is then of no
+ * use). */
 lg_err_t lg_emit_ld_pattern(const lg_lor_fn_t *f, bool qualify, FILE *out);
 
 #endif

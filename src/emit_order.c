@@ -21,15 +21,50 @@ static void note_lost_placement(const lg_lor_t *lor, const char *linker, lg_diag
                     linker);
 }
 
-/* Writes name unless it was written before; false when memory ran out. */
-static bool write_once(lg_strmap_t *written, const char *name, FILE *out)
+/* Writes line for name unless name was written before; false when memory ran out. */
+static bool write_once(lg_strmap_t *written, const char *name, const char *line, FILE *out)
 {
     size_t before = written->count;
     if (!lg_strmap_put(written, name, (uint32_t)before, NULL))
         return false;
     if (written->count > before)
-        fprintf(out, "%s\n", name);
+        fprintf(out, "%s\n", line);
     return true;
+}
+
+/* The gold lines of the names f may have (lines[k] for names[k]); LG_EUNSUPPORTED, with a
+ * warning and no lines, when one of them cannot be said or would take another section. */
+static lg_err_t gold_lines(const lg_lor_fn_t *f, char **names, size_t n, char **lines,
+                           lg_diag_t *d)
+{
+    char shown[LG_LINKNAME_SHOW_BYTES], name[LG_LINKNAME_SHOW_BYTES];
+    lg_err_t err = LG_OK;
+    size_t k = 0;
+    for (; k < n && err == LG_OK; k++) {
+        err = lg_linkname_gold_line(names[k], &lines[k]);
+        if (err == LG_OK && lines[k] == NULL) {
+            lg_diag_add(d, LG_WARNING, "",
+                        "'%s' is left out of the gold list: its section name '%s' holds a "
+                        "newline, and gold reads one name per line",
+                        lg_linkname_show(f->symbol, shown), lg_linkname_show(names[k], name));
+            err = LG_EUNSUPPORTED;
+        }
+    }
+    if (err == LG_OK && (f->flags & LG_LOR_FN_GOLD_CLASH)) {
+        lg_diag_add(d, LG_WARNING, "",
+                    "'%s' is left out of the gold list: its section name holds a wildcard, and "
+                    "the escaped line is the name of another section of the program, which gold "
+                    "would take first",
+                    lg_linkname_show(f->symbol, shown));
+        err = LG_EUNSUPPORTED;
+    }
+    if (err != LG_OK) {
+        for (size_t i = 0; i < k; i++) {
+            free(lines[i]);
+            lines[i] = NULL;
+        }
+    }
+    return err;
 }
 
 /* Warns that the static functions named like f move together, once per name: at the first
@@ -40,10 +75,13 @@ static void warn_statics_move_together(lg_strmap_t *warned, const lg_lor_fn_t *f
     uint32_t first;
     if ((f->flags & LG_FN_AMBIGUOUS_NAME) && f->object != NULL &&
         lg_strmap_put(warned, f->symbol, (uint32_t)i, &first) && first == i)
+    {
+        char shown[LG_LINKNAME_SHOW_BYTES];
         lg_diag_add(d, LG_WARNING, "",
                     "%s: the static functions called '%s' move together, to the place of the "
                     "first",
-                    how, f->symbol);
+                    how, lg_linkname_show(f->symbol, shown));
+    }
 }
 
 lg_err_t lg_emit_gold_sections(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
@@ -65,22 +103,31 @@ lg_err_t lg_emit_gold_sections(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
             continue;
         bool exact = f->section != NULL && !(f->flags & LG_FN_SECTION_INFERRED);
         if (exact && !lg_linkname_is_own_section(f->section)) {
+            char shown[LG_LINKNAME_SHOW_BYTES], section[LG_LINKNAME_SHOW_BYTES];
             lg_diag_add(d, LG_WARNING, "",
                         "gold orders by section name only: '%s' is in a section named %s, "
                         "which would take every object's %s, so it is left out",
-                        f->symbol, f->section, f->section);
+                        lg_linkname_show(f->symbol, shown), lg_linkname_show(f->section, section),
+                        section);
             continue;
         }
-        warn_statics_move_together(&warned, f, i, "gold orders by section name only", d);
         size_t n = lg_linkname_sections(f, all + nall);
         if (n == 0) {
             err = LG_ENOMEM;
             break;
         }
+        char *lines[LG_LINKNAME_MAX_SECTIONS] = {NULL};
+        err = gold_lines(f, all + nall, n, lines, d);
+        if (err == LG_OK)
+            warn_statics_move_together(&warned, f, i, "gold orders by section name only", d);
         for (size_t k = 0; k < n && err == LG_OK; k++)
-            if (!write_once(&written, all[nall + k], out))
+            if (!write_once(&written, all[nall + k], lines[k], out))
                 err = LG_ENOMEM;
+        for (size_t k = 0; k < n; k++)
+            free(lines[k]);
         nall += n;
+        if (err == LG_EUNSUPPORTED)
+            err = LG_OK;
     }
     lg_strmap_destroy(&warned);
     lg_strmap_destroy(&written);
@@ -104,15 +151,17 @@ lg_err_t lg_emit_lld_symbols(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
         const lg_lor_fn_t *f = &lor->fns[i];
         if (f->flags & LG_LOR_FN_PINNED)
             continue;
-        if (strpbrk(f->symbol, " \t\r\n\v\f") != NULL) {
+        if (!lg_linkname_lld_sayable(f->symbol)) {
+            char shown[LG_LINKNAME_SHOW_BYTES];
             lg_diag_add(d, LG_WARNING, "",
-                        "'%s' is left out: lld's symbol ordering file cannot hold a name with "
-                        "white space",
-                        f->symbol);
+                        "'%s' is left out of the lld list: lld trims white space from both ends "
+                        "of a line, reads a line starting with '#' as a comment and one name per "
+                        "line, so it cannot name this symbol",
+                        lg_linkname_show(f->symbol, shown));
             continue;
         }
         warn_statics_move_together(&warned, f, i, "lld orders by symbol name", d);
-        if (!write_once(&written, f->symbol, out))
+        if (!write_once(&written, f->symbol, f->symbol, out))
             err = LG_ENOMEM;
     }
     lg_strmap_destroy(&warned);

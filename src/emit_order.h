@@ -7,6 +7,9 @@
  *   lld    `--symbol-ordering-file`: one symbol per line; lld places the input section that
  *          defines each symbol. lld matches local symbols too, so same-named statics move
  *          together; functions sharing a section move with it.
+ * Each name is written the way that linker reads it back as exactly that name (linkname.h):
+ * gold's lines escape wildcard bytes as one-character classes; a name neither can hold (a
+ * newline; for lld also white space at either end or a leading '#') is left out with a warning.
  * Both leave out pinned functions (linkname.h) and names already written. Neither list can say
  * where a clique starts in the cache: the padding and alignment the placement chose are lost,
  * and a note says so.

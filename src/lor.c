@@ -26,6 +26,7 @@ static void free_fn(lg_lor_fn_t *f)
     free(f->section);
     free(f->object);
     free(f->source);
+    free(f->ld_object);
 }
 
 void lg_lor_destroy(lg_lor_t *lor)

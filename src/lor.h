@@ -43,6 +43,8 @@ typedef struct lg_lor_fn {
     uint32_t flags; /* LG_FN_* from program.h */
     uint32_t clique; /* index into lg_lor_t.cliques */
     size_t line;    /* line in the .LOR file it was read from; 0 when computed */
+    char *ld_object; /* GNU ld file pattern naming object among the program's objects, set by
+                        lg_linkname_resolve; NULL before (or when none can name it) */
 } lg_lor_fn_t;
 
 typedef struct lg_lor_clique {

@@ -82,8 +82,9 @@ static void test_include_form_patterns(void **state)
     /* An inferred section names every prefix GCC may have used. */
     assert_non_null(strstr(text, "\n*(.text.guess .text.hot.guess .text.unlikely.guess "
                                  ".text.startup.guess .text.exit.guess)\n"));
-    /* Two sections of one name: each qualified by its object, archive members as a:m. */
-    assert_non_null(strstr(text, "\n*a.o(.text.helper)\n*libz.a:b.o(.text.helper)\n"));
+    /* Two sections of one name: each qualified by its object (':' first: files outside archives
+     * only), archive members as a:m. */
+    assert_non_null(strstr(text, "\n:*a.o(.text.helper)\n*libz.a:b.o(.text.helper)\n"));
     assert_null(strstr(text, "SECTIONS"));
     free(m.text);
     lg_lor_destroy(&lor);
@@ -138,7 +139,7 @@ static void test_pinned_and_qualified(void **state)
     const char *text = mem_close(&m);
     assert_null(strstr(text, "_start"));
     assert_null(strstr(text, ".init"));
-    assert_non_null(strstr(text, "\n*alone.o(.text)\n*(.text.hot.hot)\n"));
+    assert_non_null(strstr(text, "\n:*alone.o(.text)\n*(.text.hot.hot)\n"));
     /* Without a program, a leading '_' is kept as it is. */
     assert_non_null(strstr(text, "\n*(.text._under .text.hot._under "));
     assert_null(strstr(text, " .text.under"));
@@ -272,6 +273,261 @@ static void test_lld_list(void **state)
     lg_lor_destroy(&lor);
 }
 
+/* ---- Names that reach a linker ---------------------------------------------------------------- */
+
+/* One clique of functions in the given sections (exact, from objects), objects optional. */
+static void names_sample(lg_lor_t *lor, const char *const (*fns)[3], size_t n)
+{
+    lg_lor_init(lor);
+    lor->geometry = (lg_geometry_t){8192, 32, 1};
+    lor->cliques = calloc(1, sizeof *lor->cliques);
+    lor->ncliques = 1;
+    lor->cliques[0] = (lg_lor_clique_t){.first = 0, .bytes = 64, .hits = 100};
+    for (size_t i = 0; i < n; i++)
+        add_fn(lor, fns[i][0], fns[i][1], fns[i][2], 0);
+}
+
+/* A program holding a function per (symbol, section, object), for lg_linkname_resolve. */
+static void names_program(lg_program_t *prog, const char *const (*fns)[3], size_t n)
+{
+    lg_program_init(prog);
+    prog->fns = calloc(n, sizeof *prog->fns);
+    assert_non_null(prog->fns);
+    prog->nfns = n;
+    for (size_t i = 0; i < n; i++)
+        prog->fns[i] = (lg_fn_t){.symbol = strdup(fns[i][0]),
+                                 .section = strdup(fns[i][1]),
+                                 .object = fns[i][2] ? strdup(fns[i][2]) : NULL,
+                                 .size = 16,
+                                 .align = 1,
+                                 .input_order = (uint32_t)i};
+}
+
+/* Section names that would close the pattern, add script commands or comments, or match other
+ * sections, are quoted and their wildcard bytes escaped as one-byte classes; a name holding '"'
+ * cannot be quoted and is left out with a warning. */
+static void test_ld_section_names_quoted_and_escaped(void **state)
+{
+    (void)state;
+    static const char *const fns[][3] = {
+        {"inject", ".text.x) injected_by_lorgen = 0x1337; *(.y", NULL},
+        {"include", ".text.x) } INCLUDE evil.ld .junk : { *(.y", NULL},
+        {"comment", ".text.c */ x /* c", NULL},
+        {"qx", ".text.q?x", NULL},
+        {"brk", ".text.brk[ab]?", NULL},
+        {"bs_glob", ".text.b\\s?", NULL},
+        {"bs", ".text.b\\s", NULL},
+        {"nl", ".text.nl\nx", NULL},
+        {"quote", ".text.q\"t", NULL},
+        {"plain", ".text.plain_1.constprop.0", NULL},
+    };
+    lg_lor_t lor;
+    names_sample(&lor, fns, NELEMS(fns));
+    lg_diag_t d;
+    lg_diag_init(&d);
+    memout_t m;
+    assert_int_equal(lg_emit_ld_include(&lor, mem_open(&m), &d), LG_OK);
+    const char *text = mem_close(&m);
+    assert_non_null(strstr(text, "\n*(\".text.x) injected_by_lorgen = 0x1337; [*](.y\")\n"));
+    assert_non_null(strstr(text, "\n*(\".text.x) } INCLUDE evil.ld .junk : { [*](.y\")\n"));
+    assert_non_null(strstr(text, "\n*(\".text.c [*]/ x /[*] c\")\n"));
+    assert_non_null(strstr(text, "\n*(\".text.q[?]x\")\n"));
+    assert_non_null(strstr(text, "\n*(\".text.brk[[]ab[]][?]\")\n"));
+    /* With a wildcard, ld's fnmatch reads escapes: the backslash becomes a class of its own;
+     * without one, ld compares the name as it is. */
+    assert_non_null(strstr(text, "\n*(\".text.b[\\\\]s[?]\")\n"));
+    assert_non_null(strstr(text, "\n*(\".text.b\\s\")\n"));
+    assert_non_null(strstr(text, "\n*(\".text.nl\nx\")\n"));
+    assert_non_null(strstr(text, "\n*(.text.plain_1.constprop.0)\n"));
+    assert_null(strstr(text, "q\"t"));
+    assert_true(lg_test_diag_has(&d, LG_WARNING,
+                                 "'quote' is left out of the GNU ld script: its section name "
+                                 "'.text.q\"t' holds a '\"'"));
+    assert_int_equal(d.warnings, 1);
+    free(m.text);
+    lg_diag_destroy(&d);
+    lg_lor_destroy(&lor);
+}
+
+/* An inferred section names every prefix: a symbol with a wildcard or a quote is escaped or left
+ * out in all of them. */
+static void test_ld_inferred_names_escaped(void **state)
+{
+    (void)state;
+    lg_lor_t lor;
+    names_sample(&lor, NULL, 0);
+    add_fn(&lor, "operator*", NULL, NULL, LG_FN_SECTION_INFERRED);
+    add_fn(&lor, "say\"what", NULL, NULL, LG_FN_SECTION_INFERRED);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    memout_t m;
+    assert_int_equal(lg_emit_ld_include(&lor, mem_open(&m), &d), LG_OK);
+    const char *text = mem_close(&m);
+    assert_non_null(strstr(text, "\n*(\".text.operator[*]\" \".text.hot.operator[*]\" "
+                                 "\".text.unlikely.operator[*]\" \".text.startup.operator[*]\" "
+                                 "\".text.exit.operator[*]\")\n"));
+    assert_null(strstr(text, "say"));
+    assert_true(lg_test_diag_has(&d, LG_WARNING, "'say\"what' is left out of the GNU ld script"));
+    free(m.text);
+    lg_diag_destroy(&d);
+    lg_lor_destroy(&lor);
+}
+
+/* The file pattern names as many directories as tell an object apart from the program's other
+ * objects, quoted when it must be; ':' first keeps archive members out. */
+static void test_ld_object_patterns(void **state)
+{
+    (void)state;
+    static const char *const listed[][3] = {
+        {"helper", ".text", "a/util.o"},
+        {"helper", ".text", "c(1)/util.o"},
+        {"helper", ".text", "util.o"},
+        {"helper", ".text", "lib/libx.a(u.o)"},
+        {"helper", ".text", "t/libt.a(t/a/util.o)"},
+        {"helper", ".text", "x) INCLUDE evil.ld (/y.o"},
+        {"helper", ".text", "q\"d/z.o"},
+        {"helper", ".text", "q\"d/v.o"},
+        {"helper", ".text", "odd:dir/libw.a(w.o)"},
+    };
+    static const char *const others[][3] = {
+        {"helper", ".text", "b/util.o"},    {"helper", ".text", "myutil.o"},
+        {"helper", ".text", "d(1)/util.o"}, {"helper", ".text", "lib2/libx.a(u.o)"},
+        {"helper", ".text", "t/libt.a(t/b/util.o)"},
+        {"helper", ".text", "other/v.o"},   {"helper", ".text", "elsewhere/libw.a(w.o)"},
+        {"helper", ".text", "w/y.o"},
+    };
+    lg_lor_t lor;
+    names_sample(&lor, listed, NELEMS(listed));
+    lg_program_t prog;
+    names_program(&prog, others, NELEMS(others));
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_linkname_resolve(&lor, &prog, &d);
+    memout_t m;
+    assert_int_equal(lg_emit_ld_include(&lor, mem_open(&m), &d), LG_OK);
+    const char *text = mem_close(&m);
+    static const char *const expect[] = {
+        /* b/util.o shares util.o: one directory more. */
+        "\n:*a/util.o(.text)\n",
+        /* A path with '(' is a file, not an archive member; quoted. */
+        "\n\":*c(1)/util.o\"(.text)\n",
+        /* util.o is the tail of myutil.o: only the exact name tells it apart. */
+        "\n:util.o(.text)\n",
+        /* Two archives called libx.a. */
+        "\n*lib/libx.a:u.o(.text)\n",
+        /* A thin archive's member is a path, named by its tail. */
+        "\n*libt.a:*a/util.o(.text)\n",
+        /* Script text in a directory name stays inside the quotes. */
+        "\n\":*x) INCLUDE evil.ld (/y.o\"(.text)\n",
+        /* z.o is enough: the '"' in the directory need not be written. */
+        "\n:*z.o(.text)\n",
+    };
+    for (size_t i = 0; i < NELEMS(expect); i++)
+        if (strstr(text, expect[i]) == NULL) {
+            print_message("expected %s in:\n%s\n", expect[i], text);
+            fail();
+        }
+    /* v.o needs its directory, which holds '"'; libw.a needs its own, which holds ':'. */
+    assert_null(strstr(text, "v.o"));
+    assert_null(strstr(text, "libw.a"));
+    assert_true(lg_test_diag_has(&d, LG_WARNING,
+                                 "'helper' is left out of the GNU ld script: it must be named with "
+                                 "its object file 'q\"d/v.o'"));
+    assert_true(lg_test_diag_has(&d, LG_WARNING, "its object file 'odd:dir/libw.a(w.o)'"));
+    free(m.text);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&prog);
+    lg_lor_destroy(&lor);
+}
+
+/* gold reads a line as the name, exactly or as a glob: wildcard bytes become one-byte classes
+ * (no backslash escapes there), a leading '#' too, a trailing '\r' is doubled; a newline cannot
+ * be written. A program section named like an escaped line would be taken first: left out. */
+static void test_gold_names(void **state)
+{
+    (void)state;
+    static const char *const fns[][3] = {
+        {"inject", ".text.x) injected_by_lorgen = 0x1337; *(.y", NULL},
+        {"qx", ".text.q?x", NULL},
+        {"bs", ".text.b\\s?", NULL},
+        {"sp", ".text. lead and trail ", NULL},
+        {"cr", ".text.cr\r", NULL},
+        {"quote", ".text.q\"t", NULL},
+        {"nl", ".text.nl\nx", NULL},
+        {"clash", ".text.c?", NULL},
+    };
+    lg_lor_t lor;
+    names_sample(&lor, fns, NELEMS(fns));
+    static const char *const others[][3] = {{"other", ".text.c[?]", NULL}};
+    lg_program_t prog;
+    names_program(&prog, others, NELEMS(others));
+    lg_linkname_resolve(&lor, &prog, NULL);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    memout_t m;
+    assert_int_equal(lg_emit_gold_sections(&lor, mem_open(&m), &d), LG_OK);
+    const char *text = mem_close(&m);
+    assert_string_equal(text, ".text.x) injected_by_lorgen = 0x1337; [*](.y\n"
+                              ".text.q[?]x\n"
+                              ".text.b\\s[?]\n"
+                              ".text. lead and trail \n"
+                              ".text.cr\r\r\n"
+                              ".text.q\"t\n");
+    assert_true(lg_test_diag_has(&d, LG_WARNING,
+                                 "'nl' is left out of the gold list: its section name "
+                                 "'.text.nl\\nx' holds a newline"));
+    assert_true(lg_test_diag_has(&d, LG_WARNING,
+                                 "'clash' is left out of the gold list: its section name holds a "
+                                 "wildcard, and the escaped line is the name of another section"));
+    free(m.text);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&prog);
+    lg_lor_destroy(&lor);
+
+    char *line;
+    assert_int_equal(lg_linkname_gold_line("#.text.hash", &line), LG_OK);
+    assert_string_equal(line, "[#].text.hash");
+    free(line);
+}
+
+/* lld trims each line and skips '#' lines, and has no globs: a name with a space inside or a '*'
+ * is written as it is; one it would trim, skip or split is left out with a warning. */
+static void test_lld_names(void **state)
+{
+    (void)state;
+    lg_lor_t lor;
+    names_sample(&lor, NULL, 0);
+    const char *syms[] = {"sp ace", "mid#x", "st*r", "#hash", " lead", "trail\t", "n\nl", "cr\r"};
+    for (size_t i = 0; i < NELEMS(syms); i++)
+        add_fn(&lor, syms[i], NULL, NULL, LG_FN_SECTION_INFERRED);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    memout_t m;
+    assert_int_equal(lg_emit_lld_symbols(&lor, mem_open(&m), &d), LG_OK);
+    const char *text = mem_close(&m);
+    assert_string_equal(text, "sp ace\nmid#x\nst*r\n");
+    assert_int_equal(d.warnings, 5);
+    assert_true(lg_test_diag_has(&d, LG_WARNING, "'#hash' is left out of the lld list"));
+    assert_true(lg_test_diag_has(&d, LG_WARNING, "'n\\nl' is left out of the lld list"));
+    free(m.text);
+    lg_diag_destroy(&d);
+    lg_lor_destroy(&lor);
+}
+
+/* Messages show a name on one line, cut when long. */
+static void test_names_shown_in_messages(void **state)
+{
+    (void)state;
+    char buf[LG_LINKNAME_SHOW_BYTES];
+    assert_string_equal(lg_linkname_show("a\nb\r\tc\\d\x01", buf), "a\\nb\\r\\tc\\\\d\\x01");
+    char long_name[1000];
+    memset(long_name, 'x', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = '\0';
+    const char *shown = lg_linkname_show(long_name, buf);
+    assert_true(strlen(shown) < LG_LINKNAME_SHOW_BYTES);
+    assert_string_equal(shown + strlen(shown) - 3, "...");
+}
+
 static void test_callgraph_sorted_and_merged(void **state)
 {
     (void)state;
@@ -370,6 +626,12 @@ int main(void)
         cmocka_unit_test(test_section_ordering_form),
         cmocka_unit_test(test_gold_list),
         cmocka_unit_test(test_lld_list),
+        cmocka_unit_test(test_ld_section_names_quoted_and_escaped),
+        cmocka_unit_test(test_ld_inferred_names_escaped),
+        cmocka_unit_test(test_ld_object_patterns),
+        cmocka_unit_test(test_gold_names),
+        cmocka_unit_test(test_lld_names),
+        cmocka_unit_test(test_names_shown_in_messages),
         cmocka_unit_test(test_callgraph_sorted_and_merged),
         cmocka_unit_test(test_report_is_complete_and_stable),
     };
