@@ -43,11 +43,17 @@
 /* The magic numbers lg_elf_probe looks for: "\x7f" "ELF" is ELFMAG from <elf.h>. */
 #define LG_AR_MAGIC "!<arch>\n"
 #define LG_AR_MAGIC_BYTES 8u
+/* A thin archive ("ar T") has its own magic, of the same length. */
+#define LG_AR_THIN_MAGIC "!<thin>\n"
 /* Size of an ar member header (struct ar_hdr in <ar.h>), and where in it the member size is
  * written (ar_size: 10 ASCII digits). */
 #define LG_AR_HEADER_BYTES 60u
 #define LG_AR_SIZE_OFFSET 48u
 #define LG_AR_SIZE_BYTES 10u
+/* The member name field (ar_name) and the two bytes that end every header (ar_fmag). */
+#define LG_AR_NAME_BYTES 16u
+#define LG_AR_FMAG_OFFSET 58u
+#define LG_AR_FMAG "`\n"
 /* Bytes lg_elf_probe needs to tell both apart. */
 #define LG_ELF_PROBE_BYTES LG_AR_MAGIC_BYTES
 
@@ -188,7 +194,8 @@ bool lg_elf_probe(const uint8_t *head, size_t len)
         return false;
     if (len >= SELFMAG && memcmp(head, ELFMAG, SELFMAG) == 0)
         return true;
-    return len >= LG_AR_MAGIC_BYTES && memcmp(head, LG_AR_MAGIC, LG_AR_MAGIC_BYTES) == 0;
+    return len >= LG_AR_MAGIC_BYTES && (memcmp(head, LG_AR_MAGIC, LG_AR_MAGIC_BYTES) == 0 ||
+                                        memcmp(head, LG_AR_THIN_MAGIC, LG_AR_MAGIC_BYTES) == 0);
 }
 
 /* Makes the by_name map hold exactly the names of the first n symbols again, after a failed
@@ -748,6 +755,145 @@ static lg_err_t read_archive(reader_t *r, int fd, Elf *archive)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Thin archives                                                                              */
+
+/* The name of a thin archive's member whose header starts at image + header: "/N" is the entry
+ * at offset N of the long-name table (names end with "/\n" there), anything else a name ended by
+ * '/' (GNU ar) or by spaces. Sets *name and *len; false when the header names nothing usable. */
+static bool thin_member_name(const char *image, size_t header, const char *names,
+                             size_t names_size, const char **name, size_t *len)
+{
+    const char *field = image + header;
+    if (field[0] == '/' && field[1] >= '0' && field[1] <= '9') {
+        uint64_t at = 0;
+        for (size_t i = 1; i < LG_AR_NAME_BYTES && field[i] >= '0' && field[i] <= '9'; i++)
+            at = at * 10u + (uint64_t)(field[i] - '0'); /* at most 15 digits: cannot wrap */
+        if (names == NULL || at >= names_size)
+            return false;
+        const char *end = memchr(names + at, '\n', names_size - (size_t)at);
+        if (end == NULL)
+            return false;
+        *name = names + at;
+        *len = (size_t)(end - *name);
+    } else {
+        *name = field;
+        *len = LG_AR_NAME_BYTES;
+        while (*len > 0 && field[*len - 1] == ' ')
+            (*len)--;
+    }
+    if (*len > 0 && (*name)[*len - 1] == '/')
+        (*len)--;
+    return *len > 0 && memchr(*name, '\0', *len) == NULL;
+}
+
+/* Reads one member of a thin archive: the ELF file at path (a relative name is taken from the
+ * archive's directory, as binutils does), shown as "archive(path)". Files that are not ELF are
+ * skipped, as in an ordinary archive. */
+static lg_err_t read_thin_member(reader_t *r, elf_reader_t *f, size_t index, const char *name,
+                                 size_t len, bool *was_elf)
+{
+    const char *slash = strrchr(r->path, '/');
+    int dir = name[0] == '/' || slash == NULL ? 0 : (int)(slash - r->path + 1);
+    if (len > INT_MAX)
+        return fail_at(f, LG_ELIMIT, NULL, "thin archive member %zu: name too long", index);
+    char *path = lg_format("%.*s%.*s", dir, r->path, (int)len, name);
+    char *where = path ? lg_format("%s(%s)", r->path, path) : NULL;
+    if (where == NULL) {
+        free(path);
+        return fail_at(f, LG_ENOMEM, NULL, "out of memory");
+    }
+    lg_err_t err = LG_OK;
+    /* The archive chooses the path: a FIFO or a device there must not block or stream. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
+    int why = fd < 0 || fstat(fd, &st) != 0 ? errno : 0;
+    if (why != 0) {
+        err = fail_at(f, LG_EIO, NULL, "thin archive member %zu: cannot open %s: %s", index, path,
+                      strerror(why));
+    } else if (!S_ISREG(st.st_mode)) {
+        err = fail_at(f, LG_EIO, NULL, "thin archive member %zu: %s is not a regular file",
+                      index, path);
+    } else {
+        Elf *m = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+        if (m == NULL) {
+            err = fail_at(f, LG_EELF, NULL, "thin archive member %zu (%s): libelf cannot read it: %s",
+                          index, path, elf_errmsg(-1));
+        } else {
+            /* A nested archive is left out: ar flattens the ones it adds, and following others
+             * could loop. */
+            *was_elf = elf_kind(m) == ELF_K_ELF;
+            if (*was_elf)
+                err = read_elf(r, m, where, path);
+            elf_end(m);
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    free(where);
+    free(path);
+    return err;
+}
+
+/* Reads every ELF member of a thin archive, whose image holds the member headers, the symbol
+ * and long-name tables, but no member data: each member is a file of its own. libelf does not
+ * read thin archives. */
+static lg_err_t read_thin_archive(reader_t *r, const char *image, size_t size)
+{
+    elf_reader_t f = {.r = r, .where = r->path};
+    const char *names = NULL; /* the long-name table "//" */
+    size_t names_size = 0, members = 0, elf_members = 0;
+    uint64_t offset = LG_AR_MAGIC_BYTES;
+    lg_err_t err = LG_OK;
+    while (err == LG_OK && offset < size) {
+        if (size - offset < LG_AR_HEADER_BYTES) {
+            lg_diag_add(r->d, LG_WARNING, r->path,
+                        "%" PRIu64 " bytes after the last archive member ignored",
+                        (uint64_t)size - offset);
+            break;
+        }
+        uint64_t member_size;
+        const char *header = image + offset;
+        if (memcmp(header + LG_AR_FMAG_OFFSET, LG_AR_FMAG, 2) != 0 ||
+            !raw_member_size(image, size, offset, &member_size))
+            return fail_at(&f, LG_EELF, NULL, "thin archive member %zu at offset %" PRIu64
+                           ": expected an ar header", members + 1, offset);
+        uint64_t data = offset + LG_AR_HEADER_BYTES;
+        bool is_table = header[0] == '/' && (header[1] == ' ' || header[1] == '/' ||
+                                             memcmp(header, "/SYM64/", 7) == 0);
+        if (is_table) {
+            /* The archive's own tables are stored in it, even in a thin archive. */
+            if (member_size > size - data)
+                return fail_at(&f, LG_EELF, NULL, "thin archive table at offset %" PRIu64
+                               " is truncated: %" PRIu64 " bytes, %" PRIu64 " left in the file",
+                               offset, member_size, (uint64_t)size - data);
+            if (header[1] == '/' && header[2] == ' ') {
+                names = image + data;
+                names_size = (size_t)member_size;
+            }
+            uint64_t end = data + member_size;
+            offset = end + (end & 1u);
+            continue;
+        }
+        if (members >= LG_ELF_MAX_ARCHIVE_MEMBERS)
+            return fail_at(&f, LG_ELIMIT, NULL, "more than %u archive members",
+                           LG_ELF_MAX_ARCHIVE_MEMBERS);
+        members++;
+        const char *name;
+        size_t len;
+        if (!thin_member_name(image, offset, names, names_size, &name, &len))
+            return fail_at(&f, LG_EELF, NULL, "thin archive member %zu at offset %" PRIu64
+                           ": its name is not in the archive's name table", members, offset);
+        bool was_elf = false;
+        err = read_thin_member(r, &f, members, name, len, &was_elf);
+        elf_members += was_elf;
+        offset = data; /* the member's bytes are in its own file */
+    }
+    if (err == LG_OK && elf_members == 0)
+        lg_diag_add(r->d, LG_WARNING, r->path, "archive holds no ELF members; no functions read");
+    return err;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Entry point                                                                                */
 
 /* elf_version must be called once before any other libelf function. lorgen reads its inputs
@@ -776,10 +922,16 @@ static lg_err_t read_input(reader_t *r, int fd)
         err = read_archive(r, fd, elf);
         break;
     default: {
-        /* Tell a damaged ELF file from something else entirely. */
+        /* Tell a thin archive, and a damaged ELF file, from something else entirely. */
         uint8_t head[LG_ELF_PROBE_BYTES];
         ssize_t got = pread(fd, head, sizeof head, 0);
-        if (got > 0 && lg_elf_probe(head, (size_t)got))
+        size_t size;
+        const char *image;
+        if (got == (ssize_t)LG_AR_MAGIC_BYTES &&
+            memcmp(head, LG_AR_THIN_MAGIC, LG_AR_MAGIC_BYTES) == 0 &&
+            (image = elf_rawfile(elf, &size)) != NULL)
+            err = read_thin_archive(r, image, size);
+        else if (got > 0 && lg_elf_probe(head, (size_t)got))
             err = fail_at(&f, LG_EELF, NULL, "ELF header truncated or corrupt");
         else
             err = fail_at(&f, LG_EELF, NULL, "not an ELF file or ar archive");

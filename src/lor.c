@@ -619,8 +619,38 @@ static const char *base_of(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* How well a .LOR's object names a program function's: 3 the same path, 2 one path is the
+ * other with directories in front (the .LOR was written from another directory), 1 the same base
+ * name only (a/util.o and b/util.o are two objects, so this is the weakest), 0 not at all. */
+static int object_match(const char *lor_object, const char *object)
+{
+    if (strcmp(lor_object, object) == 0)
+        return 3;
+    size_t a = strlen(lor_object), b = strlen(object);
+    const char *longer = a > b ? lor_object : object, *shorter = a > b ? object : lor_object;
+    size_t dn = a > b ? a - b : b - a;
+    if (strcmp(longer + dn, shorter) == 0 && longer[dn - 1] == '/')
+        return 2;
+    return strcmp(base_of(lor_object), base_of(object)) == 0 ? 1 : 0;
+}
+
+/* How well f's object and source name fn: object_match, or 1 for the same source file; -1 when
+ * either names another file. */
+static int file_match(const lg_lor_fn_t *f, const lg_fn_t *fn)
+{
+    int score = 0;
+    if (f->object != NULL && fn->object != NULL && (score = object_match(f->object, fn->object)) == 0)
+        return -1;
+    if (f->source != NULL && fn->source_file != NULL) {
+        if (strcmp(f->source, fn->source_file) != 0)
+            return -1;
+        score = score > 1 ? score : 1;
+    }
+    return score;
+}
+
 /* Finds the program function a .LOR entry names; same-named statics are told apart by object
- * or source file. */
+ * or source file, the closest match first. */
 static int64_t find_fn(const lg_program_t *prog, const lg_strmap_t *by_symbol,
                        const uint32_t *next, const lg_lor_fn_t *f, size_t *count)
 {
@@ -629,39 +659,39 @@ static int64_t find_fn(const lg_program_t *prog, const lg_strmap_t *by_symbol,
     if (!lg_strmap_get(by_symbol, f->symbol, &first))
         return -1;
     int64_t pick = -1;
+    int best = -1;
     for (uint32_t i = first; i != UINT32_MAX; i = next[i]) {
         (*count)++;
-        const lg_fn_t *fn = &prog->fns[i];
-        if (f->object != NULL && fn->object != NULL &&
-            strcmp(base_of(f->object), base_of(fn->object)) == 0)
-            return i;
-        if (f->source != NULL && fn->source_file != NULL &&
-            strcmp(f->source, fn->source_file) == 0)
-            return i;
-        if (pick < 0)
+        int score = file_match(f, &prog->fns[i]);
+        if (score > best) {
+            best = score;
             pick = i;
+        }
     }
-    return pick;
+    /* Nothing matched the object or source given: the first of that name, as before. */
+    return best >= 0 ? pick : (int64_t)first;
 }
 
 /* The only program function with f's name once clone suffixes (.constprop.N, .isra.N, ...)
- * are ignored on both sides; for statics, the one of f's object or source file. -1 when there is
- * none or the choice is not clear. */
+ * are ignored on both sides; for statics, the one of f's object or source file (the closest
+ * match). -1 when there is none or the choice is not clear. */
 static int64_t find_clone(const lg_program_t *prog, const lg_lor_fn_t *f)
 {
     size_t base = lg_clone_base_len(f->symbol);
     int64_t pick = -1;
     size_t found = 0;
+    int best = 0;
     for (size_t i = 0; i < prog->nfns; i++) {
         const lg_fn_t *fn = &prog->fns[i];
         if (lg_clone_base_len(fn->symbol) != base || strncmp(fn->symbol, f->symbol, base) != 0)
             continue;
         /* Same-named statics: skip the ones another object or source file holds. */
-        if (f->object != NULL && fn->object != NULL &&
-            strcmp(base_of(f->object), base_of(fn->object)) != 0)
+        int score = file_match(f, fn);
+        if (score < best)
             continue;
-        if (f->source != NULL && fn->source_file != NULL && strcmp(f->source, fn->source_file) != 0)
-            continue;
+        if (score > best)
+            found = 0;
+        best = score;
         pick = (int64_t)i;
         found++;
     }

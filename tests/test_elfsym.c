@@ -460,7 +460,11 @@ static int build_fixtures(void **state)
         run("cd '%s' && printf 'not an object\\n' > notes.txt && cp c.o %s && "
             "ar rcs libabc.a a.o notes.txt b.o %s", WORK, LONG_MEMBER, LONG_MEMBER) != 0 ||
         run("%s -fPIC -shared '%s/b.c' '%s/c.c' -o '%s/libbc.so' && strip '%s/libbc.so'", cc,
-            FIXTURES, FIXTURES, WORK, WORK) != 0)
+            FIXTURES, FIXTURES, WORK, WORK) != 0 ||
+        /* A thin archive: its members stay files of their own, named relative to it. */
+        run("cd '%s' && mkdir -p thin/sub && cp a.o thin/a.o && cp b.o thin/sub/b.o && "
+            "cp notes.txt thin/notes.txt && "
+            "ar rcT thin/libthin.a thin/a.o thin/notes.txt thin/sub/b.o", WORK) != 0)
         return -1;
     have_host_only =
         run("%s -c '%s/host_only.c' -o '%s/host_only.o'", cc, FIXTURES, WORK) == 0;
@@ -627,6 +631,67 @@ static void test_archive_members(void **state)
     assert_string_equal(find_in(&t, 1, "helper")->source_file, "b.c");
     assert_int_equal(find_in(&t, 2, "c_two")->section_funcs, 4);
     assert_int_equal(find_in(&t, 0, "helper")->file, 0);
+    lg_elfsyms_destroy(&t);
+}
+
+/* A thin archive ("ar T") names its members' files, relative to its own directory: each is read
+ * from there and shown as "archive(path)", the way ld names it; a member that is not ELF is
+ * skipped as in an ordinary archive. */
+static void test_thin_archive_members(void **state)
+{
+    (void)state;
+    lg_elfsyms_t t;
+    lg_elfsyms_init(&t);
+    const char *lib = work_path("thin/libthin.a");
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_elfsyms_read(&t, lib, &d), LG_OK);
+    assert_int_equal(d.count, 0);
+    lg_diag_destroy(&d);
+    assert_int_equal(t.nfiles, 2);
+    const char *members[] = {"thin/a.o", "thin/sub/b.o"};
+    char expect[1200];
+    for (uint32_t i = 0; i < 2; i++) {
+        snprintf(expect, sizeof expect, "%s(%s)", lib, work_path(members[i]));
+        assert_string_equal(t.files[i].path, expect);
+        assert_string_equal(t.files[i].member, work_path(members[i]));
+        assert_int_equal(t.files[i].kind, LG_ELF_OBJECT);
+    }
+    /* The same symbols as the objects themselves. */
+    lg_elfsyms_t direct;
+    lg_elfsyms_init(&direct);
+    read_ok(&direct, work_path("a.o"));
+    read_ok(&direct, work_path("b.o"));
+    assert_int_equal(t.nsyms, direct.nsyms);
+    for (size_t i = 0; i < t.nsyms; i++) {
+        assert_string_equal(t.syms[i].name, direct.syms[i].name);
+        assert_string_equal(t.syms[i].section, direct.syms[i].section);
+        assert_int_equal(t.syms[i].size, direct.syms[i].size);
+    }
+    lg_elfsyms_destroy(&direct);
+    lg_elfsyms_destroy(&t);
+}
+
+/* A thin archive whose member file is gone, or whose header is cut, is an error naming it. */
+static void test_thin_archive_errors(void **state)
+{
+    (void)state;
+    lg_elfsyms_t t;
+    lg_elfsyms_init(&t);
+    assert_int_equal(run("cd '%s' && mkdir -p gone && cp a.o gone/a.o && cp b.o gone/b.o && "
+                         "rm -f gone/libgone.a && ar rcT gone/libgone.a gone/a.o gone/b.o && "
+                         "rm gone/b.o", WORK), 0);
+    char message[1200];
+    snprintf(message, sizeof message, "thin archive member 2: cannot open %s: No such file or "
+             "directory", work_path("gone/b.o"));
+    expect_failure(&t, work_path("gone/libgone.a"), LG_EIO, message);
+    blob_t b = load(work_path("thin/libthin.a"));
+    /* The last member's header ends the file: damage its end marker. */
+    memcpy(b.data + b.size - 2, "xx", 2);
+    const char *bad = lg_test_write_file("elfsym/thin-bad.a", b.data, b.size);
+    expect_failure(&t, bad, LG_EELF, "thin archive member 3 at offset");
+    free(b.data);
+    assert_int_equal(t.nfiles, 0);
     lg_elfsyms_destroy(&t);
 }
 
@@ -1157,7 +1222,8 @@ static void test_probe(void **state)
     assert_true(lg_elf_probe((const uint8_t *)"!<arch>\n/  ", 11));
     assert_false(lg_elf_probe((const uint8_t *)"!<arch>", 7));
     assert_false(lg_elf_probe((const uint8_t *)"\x7f" "EL", 3));
-    assert_false(lg_elf_probe((const uint8_t *)"!<thin>\n", 8));
+    assert_true(lg_elf_probe((const uint8_t *)"!<thin>\n", 8));
+    assert_false(lg_elf_probe((const uint8_t *)"!<thin>", 7));
     assert_false(lg_elf_probe((const uint8_t *)"PRF\0", 4));
     assert_false(lg_elf_probe(NULL, 0));
 }
@@ -1182,6 +1248,8 @@ int main(void)
         cmocka_unit_test(test_linked_executable_statics_and_chains),
         cmocka_unit_test(test_reads_accumulate_and_chain_in_order),
         cmocka_unit_test(test_archive_members),
+        cmocka_unit_test(test_thin_archive_members),
+        cmocka_unit_test(test_thin_archive_errors),
         cmocka_unit_test(test_stripped_shared_object_uses_dynsym),
         cmocka_unit_test(test_ifunc_and_zero_size),
         cmocka_unit_test(test_extended_section_indexes),

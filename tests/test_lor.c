@@ -298,6 +298,42 @@ static void test_check_fills_and_reports(void **state)
     lg_program_destroy(&prog);
 }
 
+/* a/util.o and b/util.o are two objects: object= binds the one with that path, not the first
+ * with the same base name; a path written from another directory still binds by its tail. */
+static void test_same_named_objects_bind_by_path(void **state)
+{
+    (void)state;
+    lg_program_t prog;
+    lg_program_init(&prog);
+    push_fn(&prog, "helper", ".text.helper", "a/util.o", 30, 1, LG_FN_AMBIGUOUS_NAME | LG_FN_LOCAL);
+    push_fn(&prog, "helper", ".text.helper", "b/util.o", 40, 1, LG_FN_AMBIGUOUS_NAME | LG_FN_LOCAL);
+    push_fn(&prog, "helper", ".text.helper", "lib/libx.a(util.o)", 50, 1,
+            LG_FN_AMBIGUOUS_NAME | LG_FN_LOCAL);
+    const char *text = "lorgen-lor 1\nclique 1\n fn helper object=b/util.o\n"
+                       " fn helper object=/home/me/build/a/util.o\n"
+                       " fn helper object=lib/libx.a(util.o)\n";
+    lg_lor_t lor;
+    lg_lor_init(&lor);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_lor_parse(text, strlen(text), "o.lor", &lor, &d), LG_OK);
+    assert_int_equal(lg_lor_check(&lor, &prog, "o.lor", &d), LG_OK);
+    assert_int_equal(lor.fns[0].size, 40);
+    assert_int_equal(lor.fns[1].size, 30);
+    assert_int_equal(lor.fns[2].size, 50);
+    lg_layout_t layout;
+    lg_layout_init(&layout);
+    assert_int_equal(lg_lor_to_layout(&lor, &prog, &layout, &d), LG_OK);
+    assert_int_equal(layout.cliques[0].nfns, 3);
+    assert_int_equal(layout.cliques[0].fns[0], 1);
+    assert_int_equal(layout.cliques[0].fns[1], 0);
+    assert_int_equal(layout.cliques[0].fns[2], 2);
+    lg_layout_destroy(&layout);
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&prog);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_malformed_files_fail_with_line),
         cmocka_unit_test(test_overlong_line_is_a_limit_error),
         cmocka_unit_test(test_check_fills_and_reports),
+        cmocka_unit_test(test_same_named_objects_bind_by_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
