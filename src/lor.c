@@ -122,20 +122,41 @@ static bool needs_quotes(const char *s)
     return false;
 }
 
+/* Bytes c takes inside quotes. */
+static size_t quoted_bytes(unsigned char c)
+{
+    if (c == '"' || c == '\\')
+        return 2;
+    return c < 0x20 || c == 0x7f ? 4 : 1;
+}
+
+/* Writes s as one word: bare when it can be, else quoted with escapes. A word whose quoted form
+ * is longer than LG_LOR_WRAP_BYTES continues on the next line after a backslash every
+ * LG_LOR_WRAP_BYTES bytes or so, never inside an escape, so no line outgrows LG_LOR_MAX_LINE. */
 static void write_token(FILE *out, const char *s)
 {
-    if (!needs_quotes(s)) {
+    size_t quoted = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        quoted += quoted_bytes(*p);
+    bool wrap = quoted > LG_LOR_WRAP_BYTES;
+    if (!wrap && !needs_quotes(s)) {
         fputs(s, out);
         return;
     }
     fputc('"', out);
+    size_t column = 0; /* bytes of the word on this line */
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (wrap && column >= LG_LOR_WRAP_BYTES) {
+            fputs("\\\n", out);
+            column = 0;
+        }
         if (*p == '"' || *p == '\\')
             fprintf(out, "\\%c", *p);
         else if (*p < 0x20 || *p == 0x7f)
             fprintf(out, "\\x%02x", *p);
         else
             fputc(*p, out);
+        column += quoted_bytes(*p);
     }
     fputc('"', out);
 }
@@ -563,41 +584,97 @@ static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, si
     return LG_OK;
 }
 
+/* Follows one line of a statement as tokenize() will read it, from the quoting state *quoted
+ * the previous line left. Returns where the line's continuation backslash is (a backslash
+ * inside quotes as the line's last byte, before any '\r'), or SIZE_MAX when the statement ends
+ * with this line. */
+static size_t continuation_at(const char *s, size_t n, bool *quoted)
+{
+    if (n > 0 && s[n - 1] == '\r')
+        n--;
+    bool word_start = true;
+    for (size_t i = 0; i < n; i++) {
+        if (*quoted) {
+            if (s[i] == '\\' && i + 1 == n)
+                return i;
+            if (s[i] == '\\')
+                i++;
+            else if (s[i] == '"')
+                *quoted = false;
+        } else if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
+            word_start = true;
+        } else if (s[i] == '#' && word_start) {
+            return SIZE_MAX; /* a comment runs to the end of the line */
+        } else {
+            word_start = false;
+            if (s[i] == '"')
+                *quoted = true;
+        }
+    }
+    return SIZE_MAX;
+}
+
+/* Reads the statement that starts at text + *pos into *buf (grown as needed: a statement costs
+ * memory in proportion to its bytes, each read once): one line, or several joined where a quoted
+ * word continues after a backslash. ctx->line ends at the statement's last line. */
+static lg_err_t read_statement(const char *text, size_t len, size_t *pos, char **buf,
+                               size_t *cap, line_ctx_t *ctx)
+{
+    size_t n = 0;
+    bool quoted = false;
+    for (;;) {
+        const char *nl = memchr(text + *pos, '\n', len - *pos);
+        size_t k = nl ? (size_t)(nl - (text + *pos)) : len - *pos;
+        if (k > LG_LOR_MAX_LINE)
+            return lg_diag_fail(ctx->d, LG_ELIMIT, where_of(ctx),
+                                "line is %zu bytes long, expected at most %u", k, LG_LOR_MAX_LINE);
+        if (memchr(text + *pos, '\0', k) != NULL)
+            return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                                "expected text, found a NUL byte (is this a .LOR file?)");
+        if (!lg_grow((void **)buf, cap, n + k + 1, 1))
+            return LG_ENOMEM;
+        memcpy(*buf + n, text + *pos, k);
+        *pos += k + (nl ? 1 : 0);
+        size_t cut = continuation_at(*buf + n, k, &quoted);
+        if (cut == SIZE_MAX || nl == NULL || *pos >= len) {
+            n += k;
+            break;
+        }
+        n += cut; /* the backslash and the line end are not part of the word */
+        ctx->line++;
+    }
+    (*buf)[n] = '\0';
+    return LG_OK;
+}
+
 lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *lor,
                       lg_diag_t *d)
 {
     line_ctx_t ctx = {.path = path, .d = d};
     lor->geometry = (lg_geometry_t){LG_CACHE_SIZE_DEFAULT, LG_LINE_SIZE_DEFAULT, LG_WAYS_DEFAULT};
-    char *buf = malloc(LG_LOR_MAX_LINE + 1);
+    char *buf = NULL;
+    size_t cap = 0;
     lg_strmap_t seen;
     lg_strmap_init(&seen);
     size_t caps[2] = {0, 0}; /* cliques, fns */
     bool have_version = false;
-    lg_err_t err = buf ? LG_OK : LG_ENOMEM;
+    lg_err_t err = LG_OK;
     size_t pos = 0;
     while (err == LG_OK && pos < len) {
-        ctx.line++;
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
-        if (n > LG_LOR_MAX_LINE) {
-            err = lg_diag_fail(d, LG_ELIMIT, where_of(&ctx),
-                               "line is %zu bytes long, expected at most %u", n, LG_LOR_MAX_LINE);
+        size_t first = ++ctx.line;
+        err = read_statement(text, len, &pos, &buf, &cap, &ctx);
+        if (err != LG_OK)
             break;
-        }
-        if (memchr(text + pos, '\0', n) != NULL) {
-            err = lg_diag_fail(d, LG_EFORMAT, where_of(&ctx),
-                               "expected text, found a NUL byte (is this a .LOR file?)");
-            break;
-        }
-        memcpy(buf, text + pos, n);
-        buf[n] = '\0';
-        pos += n + (nl ? 1 : 0);
+        /* Messages name the line the statement starts on. */
+        size_t last = ctx.line;
+        ctx.line = first;
         char *tok[LG_LOR_MAX_TOKENS];
         int ntok = tokenize(buf, tok, &ctx);
         if (ntok < 0)
             err = LG_EFORMAT;
         else if (ntok > 0)
             err = parse_line(lor, tok, ntok, &ctx, caps, &seen, &have_version);
+        ctx.line = last;
     }
     if (err == LG_OK && !have_version)
         err = lg_diag_fail(d, LG_EFORMAT, path,

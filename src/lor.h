@@ -29,8 +29,15 @@
 #include <stdio.h>
 
 #define LG_LOR_VERSION 1u
-/* Longest line the reader accepts, in bytes: symbol names of heavily templated C++ run long. */
+/* Longest line the reader accepts, in bytes. It bounds a line, not a name: a word longer than
+ * LG_LOR_WRAP_BYTES (symbol names of heavily templated C++ run to megabytes) is written in quotes
+ * over several lines, each but the last ending in a backslash, so whatever lorgen writes it
+ * reads back. */
 #define LG_LOR_MAX_LINE (64u * 1024u)
+/* Bytes of one quoted word the writer puts on a line before it continues the word on the next:
+ * at most four such pieces share a line (fn SYMBOL section= object= source=), well under
+ * LG_LOR_MAX_LINE. */
+#define LG_LOR_WRAP_BYTES 4096u
 
 typedef struct lg_lor_fn {
     char *symbol;  /* ELF symbol name */

@@ -238,6 +238,117 @@ static void test_overlong_line_is_a_limit_error(void **state)
     lg_diag_destroy(&d);
 }
 
+/* A name longer than a line may be (a 100 KB C++ symbol) is written over several lines, each
+ * ended by a backslash inside the quotes: no line passes LG_LOR_MAX_LINE, and the file reads back
+ * to the same names and writes back byte for byte. */
+static void test_long_names_round_trip(void **state)
+{
+    (void)state;
+    size_t nsym = 100000, nsec = 70000;
+    char *symbol = malloc(nsym + 1), *section = malloc(nsec + 1);
+    assert_non_null(symbol);
+    assert_non_null(section);
+    memset(symbol, 'L', nsym);
+    symbol[nsym] = '\0';
+    /* Control bytes take four bytes each when written (\x01): 280,000 bytes of one word. */
+    memcpy(section, ".text.", 6);
+    memset(section + 6, '\x01', nsec - 6);
+    section[nsec] = '\0';
+    lg_lor_t lor, back;
+    lg_lor_init(&lor);
+    lor.geometry = (lg_geometry_t){8192, 32, 1};
+    add_clique(&lor, 64, 10, 0);
+    add_fn(&lor, NULL, symbol, section, "dir with space/o.o", 64, 10, 0);
+    add_fn(&lor, NULL, "after", NULL, NULL, 8, 1, 0);
+    size_t len;
+    char *text = write_to_string(&lor, &len);
+    size_t longest = 0, lines = 0, column = 0;
+    for (size_t at = 0; at < len; at++) {
+        if (text[at] != '\n') {
+            column++;
+            continue;
+        }
+        longest = column > longest ? column : longest;
+        column = 0;
+        lines++;
+    }
+    assert_true(longest <= LG_LOR_MAX_LINE);
+    assert_true(lines > 90); /* 100,000 / 4096 + 280,000 / 4096 continuation lines */
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_lor_init(&back);
+    assert_int_equal(lg_lor_parse(text, len, "long.lor", &back, &d), LG_OK);
+    assert_int_equal(d.count, 0);
+    assert_int_equal(back.nfns, 2);
+    assert_string_equal(back.fns[0].symbol, symbol);
+    assert_string_equal(back.fns[0].section, section);
+    assert_string_equal(back.fns[0].object, "dir with space/o.o");
+    assert_string_equal(back.fns[1].symbol, "after");
+    /* The statement after the long one is numbered by its own line (then come a blank line, a
+     * comment and "cold"). */
+    assert_int_equal(back.fns[1].line, lines - 3);
+    size_t len2;
+    char *again = write_to_string(&back, &len2);
+    assert_int_equal(len, len2);
+    assert_memory_equal(text, again, len);
+    free(again);
+    free(text);
+    free(symbol);
+    free(section);
+    lg_lor_destroy(&back);
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+}
+
+/* The continuation rule as people may write it: only a backslash that ends a line inside quotes
+ * continues the word (CRLF too); a comment ending in a backslash does not; messages name the
+ * line the statement starts on, and the lines after keep their numbers. */
+static void test_continued_words(void **state)
+{
+    (void)state;
+    const char *text = "lorgen-lor 1\n"
+                       "clique 1\n"
+                       "  fn \"ab\\\n"
+                       "cd\" size=1 section=\".text.\\\n"
+                       "x\\\r\n"
+                       "y\"\n"
+                       "  fn e # a comment \\\n"
+                       "  fn f\n"
+                       "  fn \"g\\\\\" object=\"h\\\"\\\n"
+                       "i\"\n";
+    lg_lor_t lor;
+    lg_lor_init(&lor);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_lor_parse(text, strlen(text), "c.lor", &lor, &d), LG_OK);
+    assert_int_equal(d.count, 0);
+    assert_int_equal(lor.nfns, 4);
+    assert_string_equal(lor.fns[0].symbol, "abcd");
+    assert_string_equal(lor.fns[0].section, ".text.xy");
+    assert_int_equal(lor.fns[0].line, 3);
+    assert_string_equal(lor.fns[1].symbol, "e");
+    assert_int_equal(lor.fns[1].line, 7);
+    assert_string_equal(lor.fns[2].symbol, "f");
+    assert_int_equal(lor.fns[2].line, 8);
+    /* An escaped backslash before the closing quote is no continuation. */
+    assert_string_equal(lor.fns[3].symbol, "g\\");
+    assert_string_equal(lor.fns[3].object, "h\"i");
+    lg_lor_destroy(&lor);
+
+    /* An error inside a continued statement names its first line. */
+    const char *bad = "lorgen-lor 1\nclique 1\n  fn \"a\\\nb\" size=\\\n12k\n";
+    lg_lor_init(&lor);
+    assert_int_equal(lg_lor_parse(bad, strlen(bad), "c.lor", &lor, &d), LG_EFORMAT);
+    assert_true(lg_test_diag_has(&d, LG_ERROR, "c.lor:3: "));
+    lg_lor_destroy(&lor);
+    /* A backslash on the last line continues nothing. */
+    const char *end = "lorgen-lor 1\nclique 1\n  fn \"a\\\n";
+    lg_lor_init(&lor);
+    assert_int_equal(lg_lor_parse(end, strlen(end), "c.lor", &lor, &d), LG_EFORMAT);
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+}
+
 static void push_fn(lg_program_t *p, const char *symbol, const char *section, const char *object,
                     uint64_t size, uint64_t align, uint32_t flags)
 {
@@ -343,6 +454,8 @@ int main(void)
         cmocka_unit_test(test_malformed_files_fail_with_line),
         cmocka_unit_test(test_overlong_line_is_a_limit_error),
         cmocka_unit_test(test_check_fills_and_reports),
+        cmocka_unit_test(test_long_names_round_trip),
+        cmocka_unit_test(test_continued_words),
         cmocka_unit_test(test_same_named_objects_bind_by_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
