@@ -272,7 +272,12 @@ typedef struct options {
     const char *lor;        /* eval: the order to estimate (default: the one lorgen computes) */
 } options_t;
 
-/* Parses a byte count: digits with an optional K/M (KiB/MiB) suffix. */
+/* Bytes in one unit of a size suffix. */
+#define LG_KIB 1024ull
+#define LG_MIB (1024ull * 1024ull)
+
+/* Parses a byte count: digits with an optional K/M (KiB/MiB) suffix, from 1 to UINT32_MAX
+ * bytes. */
 static uint32_t parse_size(const char *option, const char *text)
 {
     char *end;
@@ -280,19 +285,22 @@ static uint32_t parse_size(const char *option, const char *text)
     unsigned long long v = strtoull(text, &end, 10);
     if (end == text || errno != 0 || *text == '-')
         usage_error("%s: expected a number of bytes, found '%s'", option, text);
+    unsigned long long unit = 1;
     if (*end == 'K' || *end == 'k') {
-        v *= 1024u;
+        unit = LG_KIB;
         end++;
     } else if (*end == 'M' || *end == 'm') {
-        v *= 1024u * 1024u;
+        unit = LG_MIB;
         end++;
     }
     if (strcmp(end, "") != 0 && strcmp(end, "iB") != 0 && strcmp(end, "B") != 0)
         usage_error("%s: expected a number with an optional K or M suffix, found '%s'", option,
                     text);
-    if (v == 0 || v > UINT32_MAX)
-        usage_error("%s: %s is out of range", option, text);
-    return (uint32_t)v;
+    /* Compared before multiplying: the product could wrap around 64 bits. */
+    if (v == 0 || v > UINT32_MAX / unit)
+        usage_error("%s: %s is out of range: expected 1 to %" PRIu32 " bytes", option, text,
+                    UINT32_MAX);
+    return (uint32_t)(v * unit);
 }
 
 static size_t parse_count(const char *option, const char *text)
@@ -303,6 +311,17 @@ static size_t parse_count(const char *option, const char *text)
     if (end == text || *end != '\0' || errno != 0 || *text == '-')
         usage_error("%s: expected a whole number, found '%s'", option, text);
     return (size_t)v;
+}
+
+/* Parses a count of cache ways: a whole number from 1 to UINT32_MAX, no suffix (a way is not a
+ * number of bytes). */
+static uint32_t parse_ways(const char *option, const char *text)
+{
+    size_t v = parse_count(option, text);
+    if (v == 0 || v > UINT32_MAX)
+        usage_error("%s: %s is out of range: expected 1 to %" PRIu32 " ways", option, text,
+                    UINT32_MAX);
+    return (uint32_t)v;
 }
 
 static bool is_command(const char *word)
@@ -440,7 +459,7 @@ static void parse_args(int argc, char **argv, options_t *o)
         else if (strcmp(name, "--line-size") == 0)
             o->geometry.line_size = parse_size(name, value);
         else if (strcmp(name, "--ways") == 0)
-            o->geometry.ways = (uint32_t)parse_size(name, value);
+            o->geometry.ways = parse_ways(name, value);
         else if (strcmp(name, "-n") == 0 || strcmp(name, "--rows") == 0)
             o->rows = parse_count(name, value);
         else if (strcmp(name, "--event") == 0)
@@ -709,31 +728,40 @@ static bool wants_report(const options_t *o)
 
 /* ---- Estimates ------------------------------------------------------------------------------ */
 
-/* Estimated misses of the linked ELF's order (before) and of layout (after). Returns false,
- * silently, when the ELF inputs give no addresses (objects only); the estimate then has no
- * baseline. */
-static bool estimate_pair(const lg_program_t *prog, const lg_layout_t *layout,
-                          const lg_geometry_t *geo, lg_estimate_t *before, lg_estimate_t *after,
-                          lg_diag_t *d)
+/* What estimate_pair found. */
+typedef enum estimate_status {
+    ESTIMATED,       /* before and after hold the estimates */
+    NO_ADDRESSES,    /* the ELF inputs give no addresses (objects only): no baseline */
+    ESTIMATE_FAILED, /* an error, recorded in d: the layout does not fit the address space */
+} estimate_status_t;
+
+/* Estimated misses of the linked ELF's order (before) and of layout (after). */
+static estimate_status_t estimate_pair(const lg_program_t *prog, const lg_layout_t *layout,
+                                       const lg_geometry_t *geo, lg_estimate_t *before,
+                                       lg_estimate_t *after, lg_diag_t *d)
 {
     uint64_t *addr = malloc((prog->nfns ? prog->nfns : 1) * sizeof *addr);
-    if (addr == NULL || lg_addresses_from_elf(prog, addr, NULL) != LG_OK) {
-        free(addr);
-        return false;
+    if (addr == NULL) {
+        lg_diag_add(d, LG_ERROR, "", "out of memory for the estimate");
+        return ESTIMATE_FAILED;
     }
+    if (lg_addresses_from_elf(prog, addr, NULL) != LG_OK) {
+        free(addr);
+        return NO_ADDRESSES;
+    }
+    bool ok;
     if (layout->ncliques == 0) {
         /* Nothing moves: the linker keeps the ELF's order, so the estimate is the same. */
-        bool ok = lg_estimate_misses(prog, addr, geo, NULL, before, d) == LG_OK &&
-                  lg_estimate_misses(prog, addr, geo, NULL, after, d) == LG_OK;
-        free(addr);
-        return ok;
+        ok = lg_estimate_misses(prog, addr, geo, NULL, before, d) == LG_OK &&
+             lg_estimate_misses(prog, addr, geo, NULL, after, d) == LG_OK;
+    } else {
+        ok = lg_estimate_misses(prog, addr, geo, NULL, before, d) == LG_OK &&
+             lg_addresses_from_layout(prog, layout, lg_addresses_text_base(prog), addr, d) ==
+                 LG_OK &&
+             lg_estimate_misses(prog, addr, geo, NULL, after, d) == LG_OK;
     }
-    bool ok = lg_estimate_misses(prog, addr, geo, NULL, before, d) == LG_OK &&
-              lg_addresses_from_layout(prog, layout, lg_addresses_text_base(prog), addr, d) ==
-                  LG_OK &&
-              lg_estimate_misses(prog, addr, geo, NULL, after, d) == LG_OK;
     free(addr);
-    return ok;
+    return ok ? ESTIMATED : ESTIMATE_FAILED;
 }
 
 /* Keeps the input order when the layout is predicted to miss more (safeguard.h), and says so. */
@@ -834,16 +862,21 @@ static int cmd_optimize(const options_t *o)
             lg_estimate_t before, after;
             lg_estimate_init(&before);
             lg_estimate_init(&after);
-            if (estimate_pair(&prog, &layout, &o->geometry, &before, &after, &d)) {
+            estimate_status_t est =
+                estimate_pair(&prog, &layout, &o->geometry, &before, &after, &d);
+            if (est == ESTIMATED) {
                 report.misses_before = before.misses;
                 report.misses_after = after.misses;
                 report.estimated = true;
+            } else if (est == ESTIMATE_FAILED) {
+                /* An error was printed: the exit status says so, and no output is written. */
+                status = EXIT_BAD_INPUT;
             }
             lg_estimate_destroy(&before);
             lg_estimate_destroy(&after);
             flush_diag(&d);
         }
-        if (wants_linker_output(o))
+        if (status == 0 && wants_linker_output(o))
             lg_linkname_resolve(&lor, &prog, &d);
         output_t outs[] = {
             {o->output, write_lor, &lor},
@@ -856,8 +889,10 @@ static int cmd_optimize(const options_t *o)
             {o->report_html, write_report_html, &report},
             {o->report_json, write_report_json, &report},
         };
-        status = write_outputs(outs, sizeof outs / sizeof *outs, &d);
-        progress("%zu cliques, %zu functions placed", layout.ncliques, lor.nfns);
+        if (status == 0) {
+            status = write_outputs(outs, sizeof outs / sizeof *outs, &d);
+            progress("%zu cliques, %zu functions placed", layout.ncliques, lor.nfns);
+        }
     }
     free(binds);
     lg_lor_destroy(&lor);
@@ -1145,10 +1180,13 @@ static int cmd_eval(const options_t *o)
     lg_estimate_t before, after;
     lg_estimate_init(&before);
     lg_estimate_init(&after);
-    if (status == 0 && !estimate_pair(&prog, &layout, &o->geometry, &before, &after, &d)) {
+    estimate_status_t est =
+        status == 0 ? estimate_pair(&prog, &layout, &o->geometry, &before, &after, &d)
+                    : ESTIMATE_FAILED;
+    if (status == 0 && est == NO_ADDRESSES)
         message(LG_ERROR, "", "eval: the ELF inputs give no addresses: give the linked program");
+    if (status == 0 && est != ESTIMATED)
         status = EXIT_BAD_INPUT;
-    }
     flush_diag(&d);
     if (status == 0) {
         printf("cache %" PRIu32 " bytes, %" PRIu32 "-byte lines, %" PRIu32
