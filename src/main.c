@@ -37,6 +37,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -506,6 +507,64 @@ static void parse_args(int argc, char **argv, options_t *o)
         usage_error("--weight is not followed by a profile");
 }
 
+/* ---- Files named twice ---------------------------------------------------------------- */
+
+/* An output and the option that names it. */
+typedef struct named_output {
+    const char *option;
+    const char *path; /* NULL: not requested */
+} named_output_t;
+
+/* Two names for one file among the outputs, or an output that is also an input, are a usage
+ * error found before anything is read: an output over an input destroys the input, and of two
+ * outputs over one file only the last would remain. Names are compared as files (device and
+ * inode, through hard and symbolic links), or for a file not made yet as a directory entry.
+ * Character devices (/dev/null) are written in place and may be named more than once. */
+static void check_distinct_files(const options_t *o)
+{
+    const named_output_t outs[] = {
+        {"-o", o->output},
+        {"--ld-script", o->ld_script},
+        {"--ld-include", o->ld_include},
+        {"--section-ordering", o->section_ordering},
+        {"--gold", o->gold},
+        {"--lld", o->lld},
+        {"--report", o->report},
+        {"--report-html", o->report_html},
+        {"--report-json", o->report_json},
+        {"--dot", o->dot},
+        {"--graphml", o->graphml},
+    };
+    enum { NOUTS = sizeof outs / sizeof *outs };
+    lg_file_id_t ids[NOUTS];
+    for (size_t i = 0; i < NOUTS; i++) {
+        if (outs[i].path == NULL)
+            continue;
+        bool on_stdout = strcmp(outs[i].path, "-") == 0;
+        ids[i] = on_stdout ? (lg_file_id_t){0} : lg_file_id(outs[i].path);
+        for (size_t j = 0; j < i; j++) {
+            if (outs[j].path == NULL)
+                continue;
+            bool both_stdout = on_stdout && strcmp(outs[j].path, "-") == 0;
+            if (both_stdout || (!ids[i].device && lg_file_id_same(&ids[i], &ids[j])))
+                usage_error("%s %s and %s %s name one file: give each output its own",
+                            outs[j].option, outs[j].path, outs[i].option, outs[i].path);
+        }
+        if (on_stdout || ids[i].device || ids[i].leaf != NULL)
+            continue; /* not a file that exists: no input can be it */
+        for (size_t k = 0; k <= o->ninputs; k++) {
+            const char *input = k < o->ninputs ? o->inputs[k].path : o->lor;
+            if (input == NULL)
+                continue;
+            lg_file_id_t in = lg_file_id(input);
+            if (in.leaf == NULL && lg_file_id_same(&ids[i], &in))
+                usage_error("%s %s is the input %s (one file, two names): lorgen does not write "
+                            "over its inputs",
+                            outs[i].option, outs[i].path, input);
+        }
+    }
+}
+
 /* ---- Inputs --------------------------------------------------------------------------------- */
 
 typedef struct inputs {
@@ -640,30 +699,28 @@ typedef struct output {
 } output_t;
 
 /* Writes every requested output to a temporary file, then renames them all into place; if any
- * write fails, none is renamed and existing outputs stay as they were. */
+ * write fails, none is renamed and existing outputs stay as they were (outfile.h). */
 static int write_outputs(output_t *outs, size_t n, lg_diag_t *d)
 {
-    lg_outfile_t files[16];
+    lg_outfile_t files[LG_OUTFILE_MAX_OPEN];
     memset(files, 0, sizeof files);
+    /* No command has more outputs than the table holds (nine at most). */
+    size_t count = n < LG_OUTFILE_MAX_OPEN ? n : LG_OUTFILE_MAX_OPEN;
     lg_err_t err = LG_OK;
-    for (size_t i = 0; i < n && err == LG_OK; i++) {
+    for (size_t i = 0; i < count && err == LG_OK; i++) {
         if (outs[i].path == NULL)
             continue;
         err = lg_outfile_open(&files[i], outs[i].path, d);
         if (err == LG_OK) {
             err = outs[i].write(outs[i].ctx, files[i].f, d);
             if (err != LG_OK)
-                lg_diag_add(d, LG_ERROR, outs[i].path, "cannot write: %s", lg_strerror(err));
+                lg_outfile_write_failed(&files[i], err, d);
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        if (outs[i].path == NULL)
-            continue;
-        if (err == LG_OK)
-            err = lg_outfile_commit(&files[i], d);
-        else
-            lg_outfile_abort(&files[i]);
-    }
+    if (err == LG_OK)
+        err = lg_outfile_commit_all(files, count, d);
+    for (size_t i = 0; i < count; i++)
+        lg_outfile_abort(&files[i]);
     flush_diag(d);
     return err == LG_OK ? 0 : EXIT_BAD_INPUT;
 }
@@ -777,6 +834,42 @@ static int safeguard(const lg_program_t *prog, const lg_geometry_t *geo, lg_layo
                 "(%" PRIu64 " against %" PRIu64 " estimated misses); the outputs order nothing",
                 sg.proposed_misses, sg.input_misses);
     return 0;
+}
+
+/* ---- Signals ---------------------------------------------------------------------------- */
+
+/* Signals whose default action ends lorgen. They are caught so that the temporary files of the
+ * outputs are removed first (outfile.h); the signal is then raised again, so lorgen still ends
+ * by it and its parent (a shell, make) sees that. */
+static const int fatal_signals[] = {SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTERM};
+
+static void on_fatal_signal(int sig)
+{
+    lg_outfile_remove_temporaries();
+    /* SA_RESETHAND has restored the default action, and the signal stays blocked until the
+     * handler returns: then it ends lorgen. */
+    raise(sig);
+}
+
+static void catch_fatal_signals(void)
+{
+    /* A write past the file-size limit (ulimit -f) then fails with EFBIG, "File too large", and
+     * is reported and cleaned up like every failed write instead of ending lorgen. */
+    signal(SIGXFSZ, SIG_IGN);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++)
+        sigaddset(&sa.sa_mask, fatal_signals[i]);
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
+        struct sigaction old;
+        /* Ignored from the start (nohup, SIGINT of a background job): left ignored. */
+        if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(fatal_signals[i], &sa, NULL);
+    }
 }
 
 /* ---- Commands ------------------------------------------------------------------------------- */
@@ -1227,6 +1320,8 @@ int main(int argc, char **argv)
 {
     options_t o;
     parse_args(argc, argv, &o);
+    check_distinct_files(&o);
+    catch_fatal_signals();
     if (g_verbosity >= 1 && isatty(STDERR_FILENO)) {
         o.load.progress = show_progress;
         o.load.progress_ctx = &g_progress_line;
