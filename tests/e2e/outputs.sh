@@ -66,7 +66,7 @@ cp ref.lor my.lor && cp my.lor my.orig
 expect 2 "--ld-script my.lor is the input my.lor" -- script my.lor prog prog.o --ld-script my.lor
 cmp my.lor my.orig || fail "the hand-edited .LOR was replaced"
 expect 2 "-o t.prf is the input t.prf" -- callgraph t.prf -o t.prf
-# Through links: a hard link, a symbolic link, a symbolic link to a directory.
+# Through links: a hard link and a symbolic link name the input too.
 ln t.prf hard.prf
 expect 2 "-o hard.prf is the input t.prf" -- t.prf prog -o hard.prf
 ln -s t.prf soft.lor
@@ -80,6 +80,7 @@ grep -q "not a profile" junk.txt || fail "junk.txt was replaced"
 step "two outputs on one file: a usage error, nothing written"
 expect 2 "-o x and --report x name one file: give each output its own" -- t.prf prog -o x --report x
 expect 2 "-o x and --report ./x name one file" -- t.prf prog -o x --report ./x
+# Through a symbolic link to a directory: two spellings of one file not made yet.
 mkdir real && ln -s real alias
 expect 2 "--ld-script real/a.ld and --lld alias/a.ld name one file" \
   -- t.prf prog prog.o --ld-script real/a.ld --lld alias/a.ld
