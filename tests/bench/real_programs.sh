@@ -74,6 +74,15 @@
 #                         with --algorithm NAME (NAME-noplace: with --no-place too), per geometry.
 #   EXTRA_LORGEN=/path/to/lorgen  also lorgen2-prf and lorgen2-callgrind: another lorgen build's
 #                         default, to compare two builds in one run.
+#   SHIFTS="0 1024 2048 3072"  also link every layout with its code moved by each of these many
+#                         bytes (a padding section inserted before the program's text) and
+#                         report the mean misses over the shifts. Where a program's code lands
+#                         relative to the code no layout moves (the PLT, the C library, the
+#                         dynamic linker) changes the misses by a few percent at 4K to 16K and by
+#                         up to half at 32K 8-way (docs/benchmarks.md, "Noise"), so one link is
+#                         one draw; the mean over shifts is what a layout is worth when that
+#                         relation is unknown. Default: 0 (one link, as before). Costs one
+#                         cachegrind run per shift.
 #   FA_GEOMETRIES="8192,256,32 ..."  the fully-associative runs; default one per geometry.
 #                         8192,256,32 alone keeps the bound the targets need and saves about a
 #                         fifth of the measuring time.
@@ -229,6 +238,39 @@ EOF
   chmod +x "$work/run-prof" "$work/run-cg" "$work/run-callgrind"
 }
 
+# The shifts (bytes of padding before the program's text) each layout is linked with.
+read -r -a shifts <<<"${SHIFTS:-0}"
+for n in "${shifts[@]}"; do
+  [[ $n =~ ^[0-9]+$ ]] || { echo "SHIFTS: '$n' is not a number of bytes" >&2; exit 2; }
+done
+
+# link_binary OUT CC ARGS...: links OUT with CC ARGS, and for every nonzero shift N also
+# OUT.shiftN with a padding section of N bytes put before the text. The padding script comes
+# first, so that a layout's own section (inserted before .text too) follows it.
+link_binary() {
+  local out=$1 n
+  shift
+  "$@" -o "$out"
+  for n in "${shifts[@]}"; do
+    [ "$n" -gt 0 ] || continue
+    printf 'SECTIONS { .text.shift : { . = . + %d; } } INSERT BEFORE .text;\n' "$n" \
+      >"$out.shift$n.ld"
+    "$1" -Wl,-T,"$out.shift$n.ld" "${@:2}" -o "$out.shift$n" 2>/dev/null
+  done
+}
+
+# The mean I1 misses of BINARY and its shifted links, rounded.
+mean_misses() { # WORK EVAL_FN BINARY GEOMETRY
+  local n sum=0 count=0 m b
+  for n in "${shifts[@]}"; do
+    b=$3
+    [ "$n" -gt 0 ] && b=$3.shift$n
+    m=$(i1_misses "$1" "$2" "$b" "$4") || return 1
+    sum=$((sum + m)) count=$((count + 1))
+  done
+  echo $(((sum + count / 2) / count))
+}
+
 i1_misses() { # WORK EVAL_FN BINARY GEOMETRY
   local work=$1 eval_fn=$2
   : >"$work/cg.sum"
@@ -255,13 +297,14 @@ link_layouts() {
   mkdir -p "$s"
   # Exact call counts of the plain build: what lld's C3 and classic-ph are fed.
   "$lorgen" callgraph -q "${cgs[@]}" "$probe" "${objs[@]}" -o "$s/callgrind.cg"
-  gcc "${objs[@]}" $libs -o "$work/layouts/gnu-default"
+  link_binary "$work/layouts/gnu-default" gcc "${objs[@]}" $libs
   if wanted lld-default; then
-    gcc -fuse-ld=lld "${objs[@]}" $libs -o "$work/layouts/lld-default"
+    link_binary "$work/layouts/lld-default" gcc -fuse-ld=lld "${objs[@]}" $libs
   fi
   if wanted lld-c3; then
-    gcc -fuse-ld=lld -Wl,--call-graph-ordering-file="$s/callgrind.cg" \
-      -Wl,--no-warn-symbol-ordering "${objs[@]}" $libs -o "$work/layouts/lld-c3"
+    link_binary "$work/layouts/lld-c3" gcc -fuse-ld=lld \
+      -Wl,--call-graph-ordering-file="$s/callgrind.cg" -Wl,--no-warn-symbol-ordering \
+      "${objs[@]}" $libs
   fi
   local kind
   for kind in ph hot; do
@@ -269,7 +312,7 @@ link_layouts() {
     python3 "$root/tests/bench/classic_order.py" "$kind" --callgraph "$s/callgrind.cg" \
       --elf "$probe" -o "$s/classic-$kind.ld" --callgrind "$work"/train-*.callgrind \
       --objects "${objs[@]}"
-    gcc "${objs[@]}" $libs -Wl,-T,"$s/classic-$kind.ld" -o "$work/layouts/classic-$kind"
+    link_binary "$work/layouts/classic-$kind" gcc "${objs[@]}" $libs -Wl,-T,"$s/classic-$kind.ld"
   done
   local l g size ways line tag bin opts profiles algorithm
   for l in "${tuned_layouts[@]}"; do
@@ -289,7 +332,7 @@ link_layouts() {
       tag=$l.${g//,/-}
       "$bin" -q "${opts[@]}" --cache-size "$size" --ways "$ways" --line-size "$line" \
         "${profiles[@]}" "$probe" "${objs[@]}" --ld-script "$s/$tag.ld" --report "$s/$tag.txt"
-      gcc "${objs[@]}" $libs -Wl,-T,"$s/$tag.ld" -o "$(binary_of "$work" "$l" "$g")"
+      link_binary "$(binary_of "$work" "$l" "$g")" gcc "${objs[@]}" $libs -Wl,-T,"$s/$tag.ld"
     done
   done
 }
@@ -320,7 +363,7 @@ measure() {
     IFS=, read -r size ways line <<<"$g"
     for l in "${layouts[@]}"; do
       b=$(binary_of "$work" "$l" "$g")
-      m=$(i1_misses "$work" "$eval_fn" "$b" "$g")
+      m=$(mean_misses "$work" "$eval_fn" "$b" "$g")
       # lorgen eval's estimate of this binary's own addresses, from the TRAIN profiles.
       est=$("$lorgen" eval -q --cache-size "$size" --ways "$ways" --line-size "$line" \
         "${prfs[@]}" "$b" "$work"/obj/*.o | awk '/^ELF \(current\)/ { print $4 }')
@@ -330,7 +373,7 @@ measure() {
   done
   for g in "${fa_geometries[@]}"; do
     start=$SECONDS
-    m=$(i1_misses "$work" "$eval_fn" "$work/layouts/gnu-default" "$g")
+    m=$(mean_misses "$work" "$eval_fn" "$work/layouts/gnu-default" "$g")
     printf '%s\t%s\t%s\t%s\t%s\n' "$name" gnu-default "$g" "$m" - >>"$out"
     echo "  ($name: I1=$g (fully associative) measured in $((SECONDS - start)) s)" >&2
   done
