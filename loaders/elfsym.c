@@ -760,8 +760,8 @@ static lg_err_t read_archive(reader_t *r, int fd, Elf *archive)
 /* The name of a thin archive's member whose header starts at image + header: "/N" is the entry
  * at offset N of the long-name table (names end with "/\n" there), anything else a name ended by
  * '/' (GNU ar) or by spaces. Sets *name and *len; false when the header names nothing usable. */
-static bool thin_member_name(const char *image, size_t header, const char *names,
-                             size_t names_size, const char **name, size_t *len)
+static bool thin_member_name(const char *image, size_t header, const char *names, size_t names_size,
+                             const char **name, size_t *len)
 {
     const char *field = image + header;
     if (field[0] == '/' && field[1] >= '0' && field[1] <= '9') {
@@ -811,13 +811,14 @@ static lg_err_t read_thin_member(reader_t *r, elf_reader_t *f, size_t index, con
         err = fail_at(f, LG_EIO, NULL, "thin archive member %zu: cannot open %s: %s", index, path,
                       strerror(why));
     } else if (!S_ISREG(st.st_mode)) {
-        err = fail_at(f, LG_EIO, NULL, "thin archive member %zu: %s is not a regular file",
-                      index, path);
+        err = fail_at(f, LG_EIO, NULL, "thin archive member %zu: %s is not a regular file", index,
+                      path);
     } else {
         Elf *m = elf_begin(fd, ELF_C_READ_MMAP, NULL);
         if (m == NULL) {
-            err = fail_at(f, LG_EELF, NULL, "thin archive member %zu (%s): libelf cannot read it: %s",
-                          index, path, elf_errmsg(-1));
+            err =
+                fail_at(f, LG_EELF, NULL, "thin archive member %zu (%s): libelf cannot read it: %s",
+                        index, path, elf_errmsg(-1));
         } else {
             /* A nested archive is left out: ar flattens the ones it adds, and following others
              * could loop. */
@@ -855,16 +856,18 @@ static lg_err_t read_thin_archive(reader_t *r, const char *image, size_t size)
         const char *header = image + offset;
         if (memcmp(header + LG_AR_FMAG_OFFSET, LG_AR_FMAG, 2) != 0 ||
             !raw_member_size(image, size, offset, &member_size))
-            return fail_at(&f, LG_EELF, NULL, "thin archive member %zu at offset %" PRIu64
-                           ": expected an ar header", members + 1, offset);
+            return fail_at(&f, LG_EELF, NULL,
+                           "thin archive member %zu at offset %" PRIu64 ": expected an ar header",
+                           members + 1, offset);
         uint64_t data = offset + LG_AR_HEADER_BYTES;
-        bool is_table = header[0] == '/' && (header[1] == ' ' || header[1] == '/' ||
-                                             memcmp(header, "/SYM64/", 7) == 0);
+        bool is_table = header[0] == '/' &&
+                        (header[1] == ' ' || header[1] == '/' || memcmp(header, "/SYM64/", 7) == 0);
         if (is_table) {
             /* The archive's own tables are stored in it, even in a thin archive. */
             if (member_size > size - data)
-                return fail_at(&f, LG_EELF, NULL, "thin archive table at offset %" PRIu64
-                               " is truncated: %" PRIu64 " bytes, %" PRIu64 " left in the file",
+                return fail_at(&f, LG_EELF, NULL,
+                               "thin archive table at offset %" PRIu64 " is truncated: %" PRIu64
+                               " bytes, %" PRIu64 " left in the file",
                                offset, member_size, (uint64_t)size - data);
             if (header[1] == '/' && header[2] == ' ') {
                 names = image + data;
@@ -881,8 +884,10 @@ static lg_err_t read_thin_archive(reader_t *r, const char *image, size_t size)
         const char *name;
         size_t len;
         if (!thin_member_name(image, offset, names, names_size, &name, &len))
-            return fail_at(&f, LG_EELF, NULL, "thin archive member %zu at offset %" PRIu64
-                           ": its name is not in the archive's name table", members, offset);
+            return fail_at(&f, LG_EELF, NULL,
+                           "thin archive member %zu at offset %" PRIu64
+                           ": its name is not in the archive's name table",
+                           members, offset);
         bool was_elf = false;
         err = read_thin_member(r, &f, members, name, len, &was_elf);
         elf_members += was_elf;

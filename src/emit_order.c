@@ -34,8 +34,7 @@ static bool write_once(lg_strmap_t *written, const char *name, const char *line,
 
 /* The gold lines of the names f may have (lines[k] for names[k]); LG_EUNSUPPORTED, with a
  * warning and no lines, when one of them cannot be said or would take another section. */
-static lg_err_t gold_lines(const lg_lor_fn_t *f, char **names, size_t n, char **lines,
-                           lg_diag_t *d)
+static lg_err_t gold_lines(const lg_lor_fn_t *f, char **names, size_t n, char **lines, lg_diag_t *d)
 {
     char shown[LG_LINKNAME_SHOW_BYTES], name[LG_LINKNAME_SHOW_BYTES];
     lg_err_t err = LG_OK;
@@ -74,8 +73,7 @@ static void warn_statics_move_together(lg_strmap_t *warned, const lg_lor_fn_t *f
 {
     uint32_t first;
     if ((f->flags & LG_FN_AMBIGUOUS_NAME) && f->object != NULL &&
-        lg_strmap_put(warned, f->symbol, (uint32_t)i, &first) && first == i)
-    {
+        lg_strmap_put(warned, f->symbol, (uint32_t)i, &first) && first == i) {
         char shown[LG_LINKNAME_SHOW_BYTES];
         lg_diag_add(d, LG_WARNING, "",
                     "%s: the static functions called '%s' move together, to the place of the "

@@ -192,8 +192,8 @@ static void ld_literal(FILE *out, const char *s, size_t n, bool glob)
 /* Bytes a bare section-name word may hold, none of them a wildcard. Anything else is quoted. */
 static bool ld_bare_section_char(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '.' || c == '$';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '$';
 }
 
 bool lg_linkname_ld_section(const char *name, FILE *out)
@@ -418,7 +418,7 @@ const char *lg_linkname_show(const char *name, char buf[LG_LINKNAME_SHOW_BYTES])
     return buf;
 }
 
-/* ---- Object patterns that tell an object apart ------------------------------------------------ */
+/* ---- Object patterns that tell an object apart --------------------------------------------- */
 
 /* One name of a kind: a file's path, an archive's path, or a member of one archive (group). The
  * names are sorted by their bytes read from the end, so the name sharing the longest tail with a
@@ -449,7 +449,8 @@ static int cmp_tailkey(const void *pa, const void *pb)
     const tailkey_t *a = pa, *b = pb;
     int c = cmp_group(a, b);
     for (size_t i = 0; c == 0 && i < a->n && i < b->n; i++) {
-        unsigned char ca = (unsigned char)a->s[a->n - 1 - i], cb = (unsigned char)b->s[b->n - 1 - i];
+        unsigned char ca = (unsigned char)a->s[a->n - 1 - i],
+                      cb = (unsigned char)b->s[b->n - 1 - i];
         c = (ca > cb) - (ca < cb);
     }
     return c != 0 ? c : (a->n > b->n) - (a->n < b->n);
@@ -553,7 +554,8 @@ static lg_err_t distinct_object_pattern(const objsets_t *sets, const char *objec
     objname_t o = split_object(object);
     tailkey_t path = {NULL, 0, o.path, o.path_len};
     if (o.member == NULL)
-        return ld_object_pattern(&o, unique_tail(o.path, o.path_len, shared_tail(&sets->files, &path)),
+        return ld_object_pattern(&o,
+                                 unique_tail(o.path, o.path_len, shared_tail(&sets->files, &path)),
                                  SIZE_MAX, pattern);
     size_t path_tail = unique_tail(o.path, o.path_len, shared_tail(&sets->archives, &path));
     size_t member_tail = SIZE_MAX;

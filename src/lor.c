@@ -617,8 +617,8 @@ static size_t continuation_at(const char *s, size_t n, bool *quoted)
 /* Reads the statement that starts at text + *pos into *buf (grown as needed: a statement costs
  * memory in proportion to its bytes, each read once): one line, or several joined where a quoted
  * word continues after a backslash. ctx->line ends at the statement's last line. */
-static lg_err_t read_statement(const char *text, size_t len, size_t *pos, char **buf,
-                               size_t *cap, line_ctx_t *ctx)
+static lg_err_t read_statement(const char *text, size_t len, size_t *pos, char **buf, size_t *cap,
+                               line_ctx_t *ctx)
 {
     size_t n = 0;
     bool quoted = false;
@@ -716,7 +716,8 @@ static int object_match(const char *lor_object, const char *object)
 static int file_match(const lg_lor_fn_t *f, const lg_fn_t *fn)
 {
     int score = 0;
-    if (f->object != NULL && fn->object != NULL && (score = object_match(f->object, fn->object)) == 0)
+    if (f->object != NULL && fn->object != NULL &&
+        (score = object_match(f->object, fn->object)) == 0)
         return -1;
     if (f->source != NULL && fn->source_file != NULL) {
         if (strcmp(f->source, fn->source_file) != 0)

@@ -458,13 +458,15 @@ static int build_fixtures(void **state)
         run("gcc -O2 -c '%s/c.c' -o '%s/c.o'", FIXTURES, WORK) != 0 ||
         run("cd '%s' && gcc a.o b.o c.o -o app", WORK) != 0 ||
         run("cd '%s' && printf 'not an object\\n' > notes.txt && cp c.o %s && "
-            "ar rcs libabc.a a.o notes.txt b.o %s", WORK, LONG_MEMBER, LONG_MEMBER) != 0 ||
+            "ar rcs libabc.a a.o notes.txt b.o %s",
+            WORK, LONG_MEMBER, LONG_MEMBER) != 0 ||
         run("%s -fPIC -shared '%s/b.c' '%s/c.c' -o '%s/libbc.so' && strip '%s/libbc.so'", cc,
             FIXTURES, FIXTURES, WORK, WORK) != 0 ||
         /* A thin archive: its members stay files of their own, named relative to it. */
         run("cd '%s' && mkdir -p thin/sub && cp a.o thin/a.o && cp b.o thin/sub/b.o && "
             "cp notes.txt thin/notes.txt && "
-            "ar rcT thin/libthin.a thin/a.o thin/notes.txt thin/sub/b.o", WORK) != 0)
+            "ar rcT thin/libthin.a thin/a.o thin/notes.txt thin/sub/b.o",
+            WORK) != 0)
         return -1;
     have_host_only =
         run("%s -c '%s/host_only.c' -o '%s/host_only.o'", cc, FIXTURES, WORK) == 0;
@@ -680,10 +682,12 @@ static void test_thin_archive_errors(void **state)
     lg_elfsyms_init(&t);
     assert_int_equal(run("cd '%s' && mkdir -p gone && cp a.o gone/a.o && cp b.o gone/b.o && "
                          "rm -f gone/libgone.a && ar rcT gone/libgone.a gone/a.o gone/b.o && "
-                         "rm gone/b.o", WORK), 0);
+                         "rm gone/b.o",
+                         WORK),
+                     0);
     char message[1200];
-    snprintf(message, sizeof message, "thin archive member 2: cannot open %s: No such file or "
-             "directory", work_path("gone/b.o"));
+    snprintf(message, sizeof message, "thin archive member 2: cannot open %s: %s",
+             work_path("gone/b.o"), "No such file or directory");
     expect_failure(&t, work_path("gone/libgone.a"), LG_EIO, message);
     blob_t b = load(work_path("thin/libthin.a"));
     /* The last member's header ends the file: damage its end marker. */

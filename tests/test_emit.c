@@ -273,7 +273,7 @@ static void test_lld_list(void **state)
     lg_lor_destroy(&lor);
 }
 
-/* ---- Names that reach a linker ---------------------------------------------------------------- */
+/* ---- Names that reach a linker ------------------------------------------------------------- */
 
 /* One clique of functions in the given sections (exact, from objects), objects optional. */
 static void names_sample(lg_lor_t *lor, const char *const (*fns)[3], size_t n)
@@ -390,10 +390,13 @@ static void test_ld_object_patterns(void **state)
         {"helper", ".text", "odd:dir/libw.a(w.o)"},
     };
     static const char *const others[][3] = {
-        {"helper", ".text", "b/util.o"},    {"helper", ".text", "myutil.o"},
-        {"helper", ".text", "d(1)/util.o"}, {"helper", ".text", "lib2/libx.a(u.o)"},
+        {"helper", ".text", "b/util.o"},
+        {"helper", ".text", "myutil.o"},
+        {"helper", ".text", "d(1)/util.o"},
+        {"helper", ".text", "lib2/libx.a(u.o)"},
         {"helper", ".text", "t/libt.a(t/b/util.o)"},
-        {"helper", ".text", "other/v.o"},   {"helper", ".text", "elsewhere/libw.a(w.o)"},
+        {"helper", ".text", "other/v.o"},
+        {"helper", ".text", "elsewhere/libw.a(w.o)"},
         {"helper", ".text", "w/y.o"},
     };
     lg_lor_t lor;

@@ -22,7 +22,8 @@ echo 'evil_included = 0x1337;' >evil.ld
 
 # no_injection ELF: neither the injected assignment nor the included script took effect.
 no_injection() {
-  ! nm "$1" | grep -q 'injected_by_lorgen\|evil_included' || fail "$1: a section name injected a symbol"
+  ! nm "$1" | grep -q 'injected_by_lorgen\|evil_included' ||
+    fail "$1: a section name injected a symbol"
 }
 
 # relink NAME LOR OBJECTS... -- LINK-FLAGS...: links silently, runs, and `lorgen check` says every
@@ -98,7 +99,8 @@ grep -q "'h_quote' is left out of the GNU ld script: its section name '.text.q\"
 grep -q "'h_nl' is left out of the gold list: its section name '.text.nl\\\\nx' holds a newline" \
   script.err || fail "no warning that gold cannot name a section holding a newline"
 for sym in '#hash' ' lead'; do
-  grep -q "'$sym' is left out of the lld list" script.err || fail "no warning that lld cannot name '$sym'"
+  grep -q "'$sym' is left out of the lld list" script.err ||
+    fail "no warning that lld cannot name '$sym'"
 done
 ! grep -q 'q"t' s.ld s-order.ld s.ord || fail "a name GNU ld cannot read reached its script"
 ! grep -q '^#\|^ ' s.lld || fail "a name lld cannot read reached its list"
@@ -117,7 +119,8 @@ step "GNU ld: -T script"
 [ ! -s ld.err ] || { cat ld.err >&2; fail "lorgen warned about names GNU ld can read"; }
 relink ld ld.lor main.o hostile.o -- -Wl,-T,ld.ld
 step "GNU ld: the --ld-include fragment INCLUDEd by a script"
-printf 'SECTIONS\n{\n  .text.lorgen :\n  {\n    INCLUDE ld-order.ld\n  }\n}\nINSERT BEFORE .text;\n' >board.ld
+printf 'SECTIONS\n{\n  .text.lorgen :\n  {\n    INCLUDE ld-order.ld\n  }\n}\n' >board.ld
+echo 'INSERT BEFORE .text;' >>board.ld
 relink include ld.lor main.o hostile.o -- -Wl,-T,board.ld
 if ld --help | grep -q -- '--section-ordering-file'; then
   step "GNU ld: --section-ordering-file"
@@ -155,22 +158,26 @@ i=0
 for d in "${dirs[@]}"; do
   mkdir -p "$d"
   i=$((i + 1))
-  printf '__attribute__((noinline)) static int helper(int x) { return x * %d + 1; }\n' $((i + 2)) >"$d/u.c"
+  printf '__attribute__((noinline)) static int helper(int x) { return x * %d + 1; }\n' \
+    $((i + 2)) >"$d/u.c"
   printf 'int entry_%d(int x) { return helper(x) + %d; }\n' $i $i >>"$d/u.c"
   gcc -O2 -ffunction-sections -c "$d/u.c" -o "$d/util.o"
 done
 # A thin archive ("ar T") of two more, in subdirectories: ld names its members by path.
 mkdir -p thin/t1 thin/t2
 for t in 1 2; do
-  printf '__attribute__((noinline)) static int helper(int x) { return x * %d + 7; }\n' $((t + 10)) >thin/t$t/u.c
+  printf '__attribute__((noinline)) static int helper(int x) { return x * %d + 7; }\n' \
+    $((t + 10)) >thin/t$t/u.c
   printf 'int thin_%d(int x) { return helper(x) + %d; }\n' $t $t >>thin/t$t/u.c
   gcc -O2 -ffunction-sections -c thin/t$t/u.c -o thin/t$t/util.o
 done
 ar rcT thin/libthin.a thin/t1/util.o thin/t2/util.o
 head -c 8 thin/libthin.a | grep -q '!<thin>' || fail "ar did not make a thin archive"
-printf 'int entry_1(int), entry_2(int), entry_3(int), entry_4(int), thin_1(int), thin_2(int);\n' >calls.c
-printf 'int main(int c, char **v) { (void)v; return (entry_1(c) + entry_2(c) + entry_3(c) +\n' >>calls.c
-printf '    entry_4(c) + thin_1(c) + thin_2(c)) == 12345; }\n' >>calls.c
+cat >calls.c <<'EOF'
+int entry_1(int), entry_2(int), entry_3(int), entry_4(int), thin_1(int), thin_2(int);
+int main(int c, char **v) { (void)v; return (entry_1(c) + entry_2(c) + entry_3(c) +
+    entry_4(c) + thin_1(c) + thin_2(c)) == 12345; }
+EOF
 gcc -O2 -c calls.c -o calls.o
 objs=(calls.o a/util.o b/util.o 'c(1)/util.o' "$odd/util.o" thin/libthin.a)
 gcc "${objs[@]}" -o app-objs
@@ -196,7 +203,8 @@ no_injection app-objs-ordered
 # statics apart by base name only, and all four are util.o): the ordered block holds exactly
 # the listed sections, in order, and b's cold helper is not among them.
 sed -n '/^\.text\.lorgen/,/^\.text /p' objs.map |
-  awk '/^ \.text\./ && NF >= 4 { name = $1; sub(/^ *[^ ]+ +0x[0-9a-f]+ +0x[0-9a-f]+ /, ""); print name " " $0 }' \
+  awk '/^ \.text\./ && NF >= 4 {
+         name = $1; sub(/^ *[^ ]+ +0x[0-9a-f]+ +0x[0-9a-f]+ /, ""); print name " " $0 }' \
   >ordered.txt
 cat >expected.txt <<EOF
 .text.helper a/util.o
@@ -208,7 +216,8 @@ cat >expected.txt <<EOF
 .text.helper thin/t1/util.o
 .text.thin_1 thin/t1/util.o
 EOF
-diff expected.txt ordered.txt >&2 || fail "objs: the ordered block is not the listed sections of their own objects"
+diff expected.txt ordered.txt >&2 ||
+  fail "objs: the ordered block is not the listed sections of their own objects"
 
 step "a 100,000-byte symbol name: the .LOR lorgen writes, lorgen script reads back"
 long=$(head -c 100000 /dev/zero | tr '\0' L)
