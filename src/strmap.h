@@ -1,7 +1,9 @@
 /* strmap.h - a hash map from borrowed strings to 32-bit ids (open addressing, linear probing).
  *
  * Keys are not copied: each key must stay valid and unchanged while the map lives. The map is used
- * to find functions by name in profiles, ELF symbol tables and .LOR files.
+ * to find functions by name in profiles, ELF symbol tables and .LOR files, names lorgen did not
+ * choose: the hash is keyed per process (lg_strhash) so that loading stays linear for any names.
+ * Where a name sits changes from run to run; only lookups are defined, never the slot order.
  */
 #ifndef LG_STRMAP_H
 #define LG_STRMAP_H
@@ -35,7 +37,9 @@ void lg_chain_append(uint32_t *next, uint32_t first, uint32_t index);
 /* Puts key -> index and chains index after the earlier entries of that name. */
 bool lg_strmap_put_chained(lg_strmap_t *m, uint32_t *next, const char *key, uint32_t index);
 
-/* FNV-1a, the hash the map uses (exposed for tests and for stable bucketing elsewhere). */
+/* The hash the map uses: SipHash-1-3 under a key drawn once per process, so that no one can choose
+ * names that collide. It differs between runs: nothing may order or bucket output by it, and no
+ * caller may walk the map's slots. */
 uint64_t lg_strhash(const char *s);
 
 #endif
