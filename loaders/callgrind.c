@@ -349,6 +349,7 @@ typedef struct reader {
     /* Where the body is */
     uint32_t ob, fl, file;             /* current object, function file, source file (names) */
     uint32_t fn_name, fn_qual;         /* current function (names), NONE before fn= */
+    uint32_t fn_ob, callee_ob;         /* objects of the current function and of the last cfn= */
     uint32_t fn_file;                  /* fl= when fn= was read: the function's own file */
     uint32_t func;                     /* current function in out->funcs, NONE until needed */
     uint32_t cob, cfi;                 /* for the next cfn= */
@@ -495,8 +496,9 @@ static size_t base_length(const char *name)
     return strlen(name);
 }
 
-/* The profile function of (name, qualifier) (name indices), added if new. */
-static lg_err_t resolve(reader_t *r, uint32_t name, uint32_t qual, uint32_t *id)
+/* The profile function of (name, qualifier) (name indices), added if new; object (a name index
+ * or NONE) is recorded as the binary it came from. */
+static lg_err_t resolve(reader_t *r, uint32_t name, uint32_t qual, uint32_t object, uint32_t *id)
 {
     uint64_t v;
     if (pair_get(&r->func_of, name, qual, &v)) {
@@ -527,6 +529,9 @@ static lg_err_t resolve(reader_t *r, uint32_t name, uint32_t qual, uint32_t *id)
     }
     if (!pair_put(&r->func_of, name, qual, *id))
         return fail(r, LG_ENOMEM, "out of memory adding function '%s'", full);
+    /* Binding names the shared object of a function the program does not define. */
+    if (object != NONE && lg_profile_set_object(out, *id, r->names[object]) != LG_OK)
+        return fail(r, LG_ENOMEM, "out of memory adding function '%s'", full);
     return LG_OK;
 }
 
@@ -535,7 +540,7 @@ static lg_err_t resolve(reader_t *r, uint32_t name, uint32_t qual, uint32_t *id)
 static lg_err_t current_func(reader_t *r, uint32_t *id)
 {
     if (r->func == NONE)
-        LG_CHECK(resolve(r, r->fn_name, r->fn_qual, &r->func));
+        LG_CHECK(resolve(r, r->fn_name, r->fn_qual, r->fn_ob, &r->func));
     *id = r->func;
     return LG_OK;
 }
@@ -618,6 +623,7 @@ static lg_err_t name_line(reader_t *r, span_t key, span_t value, uint8_t table, 
         /* Like callgrind's own dump and KCachegrind, a new function starts in its own file. */
         r->fn_name = name;
         r->fn_qual = qualifier(r, r->fl, r->ob);
+        r->fn_ob = r->ob;
         r->fn_file = r->file = r->fl;
         r->func = NONE;
         break;
@@ -633,6 +639,7 @@ static lg_err_t name_line(reader_t *r, span_t key, span_t value, uint8_t table, 
         r->callee_name = name;
         r->callee_qual =
             qualifier(r, r->cfi != NONE ? r->cfi : r->file, r->cob != NONE ? r->cob : r->ob);
+        r->callee_ob = r->cob != NONE ? r->cob : r->ob;
         r->cob = r->cfi = NONE;
         break;
     case ROLE_NAME_ONLY:
@@ -654,8 +661,8 @@ static void list_text(span_t value, char out[LIST_TEXT_BYTES])
 static void reset_place(reader_t *r)
 {
     r->ob = r->fl = r->file = NONE;
-    r->fn_name = r->fn_qual = r->fn_file = r->func = NONE;
-    r->cob = r->cfi = r->callee_name = r->callee_qual = NONE;
+    r->fn_name = r->fn_qual = r->fn_file = r->func = r->fn_ob = NONE;
+    r->cob = r->cfi = r->callee_name = r->callee_qual = r->callee_ob = NONE;
     memset(r->last, 0, sizeof r->last);
 }
 
@@ -1051,7 +1058,7 @@ static lg_err_t call_cost(reader_t *r)
 {
     uint32_t caller, callee;
     LG_CHECK(current_func(r, &caller));
-    LG_CHECK(resolve(r, r->callee_name, r->callee_qual, &callee));
+    LG_CHECK(resolve(r, r->callee_name, r->callee_qual, r->callee_ob, &callee));
     lg_profile_t *out = r->out;
     uint64_t i;
     if (pair_get(&r->edge_of, caller, callee, &i)) {

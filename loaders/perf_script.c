@@ -769,6 +769,8 @@ static lg_err_t add_frame(reader_t *r, char *line, const frame_t *f)
     if (err == LG_ELIMIT)
         return fail_at(r, err, r->line, "more than %u functions (LG_PROFILE_MAX_FUNCS)",
                        LG_PROFILE_MAX_FUNCS);
+    if (err == LG_OK)
+        err = lg_profile_set_object(out, id, qual_name); /* binding names a shared library */
     if (err != LG_OK)
         return fail_at(r, err, r->line, "out of memory adding function '%s'", name);
     if (out->nfuncs > r->stamps_cap) {

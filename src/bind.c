@@ -22,6 +22,10 @@
 
 /* The section GCC's -ffunction-sections gives a function with no prefix. */
 #define LG_TEXT_PREFIX ".text."
+/* Functions no object file given defines (LG_FN_SECTION_UNKNOWN) cannot move. From this share
+ * of the profile's hits on, in percent, that is a warning: below it, it is startup code
+ * (_start, frame_dummy), which the report lists; above it, an archive was most likely left out. */
+#define LG_BIND_UNMOVABLE_WARN_PCT 1.0
 
 typedef struct binder {
     const lg_elfsyms_t *elf;
@@ -381,6 +385,58 @@ static int64_t lookup_symbol(const binder_t *b, const char *name, const lg_pfunc
     return fn >= 0 ? fn : -2;
 }
 
+/* ---- Where an absent function came from -------------------------------------------------- */
+
+/* True when object (as a profiler named it) is one of the ELF files given, by base name. */
+static bool object_is_input(const lg_elfsyms_t *elf, const char *object)
+{
+    const char *base = basename_of(object);
+    for (size_t i = 0; i < elf->nfiles; i++)
+        if (elf->files[i].path != NULL && strcmp(basename_of(elf->files[i].path), base) == 0)
+            return true;
+    return false;
+}
+
+/* True for a shared object's name: "libc.so.6", "ld-linux-x86-64.so.2", "libfoo.so". */
+static bool looks_shared(const char *object)
+{
+    const char *base = basename_of(object);
+    for (const char *p = strstr(base, ".so"); p != NULL; p = strstr(p + 1, ".so"))
+        if (p[3] == '\0' || p[3] == '.')
+            return true;
+    return false;
+}
+
+/* Outside the program for a reason lorgen can name: a shared object, or what perf and callgrind
+ * write in brackets ([vdso], [kernel.kallsyms]), when none of the ELF inputs is that file. */
+static bool outside_program(const lg_elfsyms_t *elf, const char *object)
+{
+    return object != NULL && !object_is_input(elf, object) &&
+           (looks_shared(object) || basename_of(object)[0] == '[');
+}
+
+/* Why a profiled function has no symbol: the profile's object says, when it names one. */
+static void absent_reason(const lg_elfsyms_t *elf, const char *object, char *reason,
+                          size_t reason_len)
+{
+    if (object == NULL)
+        snprintf(reason, reason_len,
+                 "no function symbol of that name in the ELF inputs (inlined, or another build?)");
+    else if (outside_program(elf, object))
+        snprintf(reason, reason_len, "in %s, %s, not in the program: lorgen cannot move it",
+                 basename_of(object),
+                 basename_of(object)[0] == '[' ? "outside any file" : "a shared object");
+    else if (object_is_input(elf, object))
+        snprintf(reason, reason_len,
+                 "no function symbol of that name in %s (inlined, or another build profiled?)",
+                 basename_of(object));
+    else
+        snprintf(reason, reason_len,
+                 "profiled in %s, which is none of the ELF inputs, and no function symbol of "
+                 "that name in them: lorgen does not know why (another program, another build?)",
+                 basename_of(object));
+}
+
 /* bind_one results that are not a function index. */
 #define BIND_ABSENT (-1)   /* no symbol: most likely inlined everywhere in this build */
 #define BIND_UNUSABLE (-2) /* ambiguous, or a symbol without a size */
@@ -419,8 +475,7 @@ static int64_t bind_one(const binder_t *b, const lg_pfunc_t *f, char *reason, si
         return BIND_UNUSABLE;
     }
     if (fn == -1) {
-        snprintf(reason, reason_len,
-                 "no function symbol of that name in the ELF inputs (inlined, or another build?)");
+        absent_reason(b->elf, f->object, reason, reason_len);
         return BIND_ABSENT;
     }
     const lg_fn_t *hit = &b->prog->fns[fn];
@@ -633,15 +688,121 @@ static lg_err_t bind_positions(binder_t *b, size_t *cap, const lg_profile_t *pro
                     "instruction positions are offset by 0x%llx from the ELF's addresses (a "
                     "position-independent executable's load address); they were shifted back",
                     (unsigned long long)st.bias);
-    if (st.dropped > 0)
+    if (st.dropped == 0)
+        return LG_OK;
+    if (prof->cost_positions == LG_POS_LINE) {
         lg_diag_add(b->d, LG_NOTE, path,
-                    "%zu of %zu per-position costs (cost %llu) were not used: %s", st.dropped,
-                    st.bound + st.dropped, (unsigned long long)st.dropped_cost,
-                    prof->cost_positions == LG_POS_LINE
-                        ? "source-line positions are not mapped to code offsets yet"
-                        : "they fall outside their function in the ELF (another build "
-                          "profiled?) or belong to unbound functions");
+                    "%zu of %zu per-position costs (cost %llu) were not used: source-line "
+                    "positions are not mapped to code offsets yet",
+                    st.dropped, st.bound + st.dropped, (unsigned long long)st.dropped_cost);
+        return LG_OK;
+    }
+    /* Each dropped cost for its cause: code outside the program, unbound functions of the
+     * program, and positions outside their function (what is left). */
+    uint64_t shared = 0, unbound = 0, costliest = 0;
+    const char *costliest_object = NULL;
+    for (size_t i = 0; i < prof->ncosts; i++) {
+        const lg_pcost_t *c = &prof->costs[i];
+        if (map[c->func] >= 0)
+            continue;
+        const char *object = prof->funcs[c->func].object;
+        if (!outside_program(b->elf, object)) {
+            unbound = lg_sat_add(unbound, c->cost);
+            continue;
+        }
+        shared = lg_sat_add(shared, c->cost);
+        if (c->cost > costliest) {
+            costliest = c->cost;
+            costliest_object = object;
+        }
+    }
+    uint64_t outside = st.dropped_cost > shared + unbound ? st.dropped_cost - shared - unbound : 0;
+    char in_shared[384] = "", of_unbound[128] = "", beyond[160] = "";
+    if (shared > 0)
+        snprintf(in_shared, sizeof in_shared,
+                 "; cost %llu is code outside the program (shared objects; the costliest "
+                 "position in %s), which lorgen cannot move",
+                 (unsigned long long)shared, basename_of(costliest_object));
+    if (unbound > 0)
+        snprintf(of_unbound, sizeof of_unbound,
+                 "; cost %llu belongs to profiled functions that did not bind",
+                 (unsigned long long)unbound);
+    if (outside > 0)
+        snprintf(beyond, sizeof beyond,
+                 "; cost %llu falls outside its function in the ELF (another build profiled?)",
+                 (unsigned long long)outside);
+    lg_diag_add(b->d, LG_NOTE, path, "%zu of %zu per-position costs (cost %llu) were not used%s%s%s",
+                st.dropped, st.bound + st.dropped, (unsigned long long)st.dropped_cost, in_shared,
+                of_unbound, beyond);
     return LG_OK;
+}
+
+/* Objects were given, but none defines functions that hold a good share of the hits: an archive
+ * or object was left out, and all of that code stays where it is. Said loudly, because the
+ * .LOR and the scripts look complete without it. (Sections are not inferred for them: the
+ * objects given show the build, and code none of them holds came from an archive lorgen has
+ * not read, built with or without -ffunction-sections; a guessed ".text.NAME" would match
+ * nothing there, or another function's section.) */
+static void warn_unmovable(binder_t *b)
+{
+    const lg_program_t *p = b->prog;
+    uint64_t total = 0, unmovable = 0;
+    size_t count = 0;
+    const lg_fn_t *hottest = NULL;
+    for (size_t i = 0; i < p->nfns; i++) {
+        const lg_fn_t *f = &p->fns[i];
+        total = lg_sat_add(total, f->hits);
+        if (!(f->flags & LG_FN_SECTION_UNKNOWN) || f->hits == 0)
+            continue;
+        unmovable = lg_sat_add(unmovable, f->hits);
+        count++;
+        if (hottest == NULL || f->hits > hottest->hits)
+            hottest = f;
+    }
+    for (size_t i = 0; i < p->nunbound; i++)
+        total = lg_sat_add(total, p->unbound[i].hits);
+    double pct = total > 0 ? 100.0 * (double)unmovable / (double)total : 0.0;
+    if (hottest == NULL || pct < LG_BIND_UNMOVABLE_WARN_PCT)
+        return;
+    lg_diag_add(b->d, LG_WARNING, "",
+                "%.1f%% of the profile's hits (%llu of %llu) are in %zu function(s) that none of "
+                "the object files given defines, the hottest '%s' (%llu hits): lorgen cannot move "
+                "them. Give the archives or objects that define them too, or give no object "
+                "files to order every function of the linked ELF by sections inferred from "
+                "their names (right only for code built with -ffunction-sections)",
+                pct, (unsigned long long)unmovable, (unsigned long long)total, count,
+                hottest->symbol, (unsigned long long)hottest->hits);
+}
+
+/* Profiled functions that are code outside the program (shared objects, [vdso]): one note with
+ * their number and share of the hits, since the unbound list mixes them with the rest. */
+static void note_outside_program(binder_t *b, const lg_profile_t *prof, const int64_t *map,
+                                 double scale)
+{
+    size_t count = 0;
+    uint64_t hits = 0, total = 0, hottest_hits = 0;
+    const lg_pfunc_t *hottest = NULL;
+    for (size_t i = 0; i < prof->nfuncs; i++) {
+        const lg_pfunc_t *f = &prof->funcs[i];
+        uint64_t h = lg_scale_count(f->hits, scale);
+        total = lg_sat_add(total, h);
+        if (map[i] != BIND_ABSENT || !outside_program(b->elf, f->object))
+            continue;
+        count++;
+        hits = lg_sat_add(hits, h);
+        if (hottest == NULL || h > hottest_hits) {
+            hottest = f;
+            hottest_hits = h;
+        }
+    }
+    if (count == 0)
+        return;
+    lg_diag_add(b->d, LG_NOTE, prof->path ? prof->path : "",
+                "%zu profiled function(s) (%.1f%% of the hits) are code outside the program, "
+                "in shared objects or the kernel, the hottest '%s' in %s: lorgen cannot move "
+                "them",
+                count, total > 0 ? 100.0 * (double)hits / (double)total : 0.0, hottest->name,
+                basename_of(hottest->object));
 }
 
 static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t ninputs)
@@ -674,6 +835,8 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
             err = bind_proximity(p, &proximity_cap, prof, map, scale);
         if (err == LG_OK)
             err = bind_positions(b, &hotspots_cap, prof, map, scale);
+        if (err == LG_OK)
+            note_outside_program(b, prof, map, scale);
         free(map);
         if (err != LG_OK)
             return err;
@@ -686,6 +849,7 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
     for (size_t i = 0; i < p->nfns; i++)
         if (b->bound[i])
             p->nprofiled++;
+    warn_unmovable(b);
     if (dropped_edges > 0)
         lg_diag_add(b->d, LG_NOTE, "",
                     "%llu call edges (weight %llu) touch unbound functions; calls made by "

@@ -20,6 +20,7 @@ void lg_profile_destroy(lg_profile_t *p)
         free(p->funcs[i].name);
         free(p->funcs[i].link_label);
         free(p->funcs[i].qual_name);
+        free(p->funcs[i].object);
     }
     free(p->funcs);
     free(p->edges);
@@ -59,10 +60,12 @@ lg_err_t lg_profile_add_func(lg_profile_t *p, const lg_pfunc_t *f, uint32_t *id)
     copy.name = lg_strdup_opt(f->name, &ok);
     copy.link_label = (f->link_label && *f->link_label) ? lg_strdup_opt(f->link_label, &ok) : NULL;
     copy.qual_name = (f->qual_name && *f->qual_name) ? lg_strdup_opt(f->qual_name, &ok) : NULL;
+    copy.object = (f->object && *f->object) ? lg_strdup_opt(f->object, &ok) : NULL;
     if (!ok || copy.name == NULL) {
         free(copy.name);
         free(copy.link_label);
         free(copy.qual_name);
+        free(copy.object);
         return LG_ENOMEM;
     }
     uint32_t index = (uint32_t)p->nfuncs;
@@ -73,6 +76,7 @@ lg_err_t lg_profile_add_func(lg_profile_t *p, const lg_pfunc_t *f, uint32_t *id)
         free(copy.name);
         free(copy.link_label);
         free(copy.qual_name);
+        free(copy.object);
         return LG_ENOMEM;
     }
     lg_chain_append(p->next_same_name, first, index);
@@ -141,6 +145,16 @@ lg_err_t lg_profile_intern(lg_profile_t *p, const char *name, const char *link_l
     lg_pfunc_t f = {.name = (char *)name, .link_label = (char *)link_label,
                     .qual_name = (char *)qual_name};
     return lg_profile_add_func(p, &f, id);
+}
+
+lg_err_t lg_profile_set_object(lg_profile_t *p, uint32_t id, const char *object)
+{
+    if (id >= p->nfuncs)
+        return LG_EINVAL;
+    if (object == NULL || *object == '\0' || p->funcs[id].object != NULL)
+        return LG_OK;
+    p->funcs[id].object = strdup(object);
+    return p->funcs[id].object != NULL ? LG_OK : LG_ENOMEM;
 }
 
 lg_err_t lg_profile_add_cost(lg_profile_t *p, uint32_t func, uint64_t position, uint64_t cost)

@@ -34,6 +34,8 @@ typedef struct lg_pfunc {
     char *name;       /* function name; never NULL, never empty */
     char *link_label; /* label the linker used (e.g. "_foo" on sh-elf); NULL when not given */
     char *qual_name;  /* qualified name (file, class) telling same-named statics apart; or NULL */
+    char *object;     /* the binary the profiler saw it in, as it wrote it (callgrind ob=, perf's
+                         DSO): the program, a shared library, [vdso]; NULL when not said */
     uint64_t hits;
     uint64_t counter1_total, counter1_self;
     uint64_t counter2_total, counter2_self;
@@ -108,6 +110,10 @@ lg_err_t lg_profile_add_func(lg_profile_t *p, const lg_pfunc_t *f, uint32_t *id)
  * perf script, ...). */
 lg_err_t lg_profile_intern(lg_profile_t *p, const char *name, const char *link_label,
                            const char *qual_name, uint32_t *id);
+
+/* Sets function id's object (lg_pfunc_t.object) to a copy of object, unless it has one already
+ * (the first one seen is kept) or object is NULL or empty. */
+lg_err_t lg_profile_set_object(lg_profile_t *p, uint32_t id, const char *object);
 
 /* Records cost at a position inside function func (see lg_pcost_t). */
 lg_err_t lg_profile_add_cost(lg_profile_t *p, uint32_t func, uint64_t position, uint64_t cost);

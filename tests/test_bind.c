@@ -361,6 +361,92 @@ static void test_no_functions_is_an_error(void **state)
     lg_diag_destroy(&d);
 }
 
+/* Objects given, but not c.o: c_one and c_two are in the program and no object defines them.
+ * With most hits there, lorgen says so in a warning with the share and the hottest. */
+static void test_functions_no_object_defines_are_a_warning(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    read_elf(&elf, (const char *const[]){"prog", "a.o", "b.o", NULL});
+    lg_profile_t prof;
+    lg_profile_init(&prof);
+    add(&prof, "c_one", NULL, NULL, 2000000);
+    add(&prof, "c_two", NULL, NULL, 500000);
+    add(&prof, "a_entry", NULL, NULL, 500000);
+    lg_bind_input_t in = {&prof, 1.0};
+    lg_program_t prog;
+    lg_program_init(&prog);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_bind(&in, 1, &elf, &prog, &d), LG_OK);
+    /* c_one and c_alias are one function, named by the first name in order. */
+    assert_true(find(&prog, "c_alias", NULL)->flags & LG_FN_SECTION_UNKNOWN);
+    assert_true(lg_test_diag_has(&d, LG_WARNING, "83.3% of the profile's hits (2500000 of 3000000)"
+                                                 " are in 2 function(s) that none of the object "
+                                                 "files given defines, the hottest 'c_alias'"));
+    assert_true(lg_test_diag_has(&d, LG_WARNING, "Give the archives or objects"));
+    lg_diag_destroy(&d);
+    lg_program_destroy(&prog);
+
+    /* With every object given there is nothing to say. */
+    lg_elfsyms_destroy(&elf);
+    read_elf(&elf, (const char *const[]){"prog", "a.o", "b.o", "c.o", NULL});
+    lg_program_init(&prog);
+    lg_diag_init(&d);
+    assert_int_equal(lg_bind(&in, 1, &elf, &prog, &d), LG_OK);
+    assert_false(lg_test_diag_has(&d, LG_WARNING, "none of the object files"));
+    lg_diag_destroy(&d);
+    lg_program_destroy(&prog);
+    lg_profile_destroy(&prof);
+    lg_elfsyms_destroy(&elf);
+}
+
+/* A profiled function in a shared object is said to be there, not guessed "inlined"; one in the
+ * program that has no symbol keeps that guess; one with no object says the profile did not say. */
+static void test_shared_library_functions_are_named_by_their_object(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    read_elf(&elf, (const char *const[]){"prog", NULL});
+    lg_profile_t prof;
+    lg_profile_init(&prof);
+    prof.cost_positions = LG_POS_ADDRESS;
+    uint32_t fr = add(&prof, "free", NULL, NULL, 300);
+    assert_int_equal(lg_profile_set_object(&prof, fr, "/lib/x86_64-linux-gnu/libc.so.6"), LG_OK);
+    uint32_t vd = add(&prof, "__vdso_clock_gettime", NULL, NULL, 5);
+    assert_int_equal(lg_profile_set_object(&prof, vd, "[vdso]"), LG_OK);
+    uint32_t in_prog = add(&prof, "inlined_here", NULL, NULL, 7);
+    assert_int_equal(lg_profile_set_object(&prof, in_prog, "/build/prog"), LG_OK);
+    uint32_t other = add(&prof, "elsewhere", NULL, NULL, 3);
+    assert_int_equal(lg_profile_set_object(&prof, other, "/usr/bin/date"), LG_OK);
+    add(&prof, "a_entry", NULL, NULL, 100);
+    assert_int_equal(lg_profile_add_cost(&prof, fr, 0x7f0000001000, 553), LG_OK);
+    lg_bind_input_t in = {&prof, 1.0};
+    lg_program_t prog;
+    lg_program_init(&prog);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_bind(&in, 1, &elf, &prog, &d), LG_OK);
+    assert_string_equal(find_unbound(&prog, "free")->reason,
+                        "in libc.so.6, a shared object, not in the program: lorgen cannot move it");
+    assert_string_equal(find_unbound(&prog, "__vdso_clock_gettime")->reason,
+                        "in [vdso], outside any file, not in the program: lorgen cannot move it");
+    assert_string_equal(find_unbound(&prog, "inlined_here")->reason,
+                        "no function symbol of that name in prog (inlined, or another build "
+                        "profiled?)");
+    assert_non_null(strstr(find_unbound(&prog, "elsewhere")->reason,
+                           "profiled in date, which is none of the ELF inputs"));
+    assert_true(lg_test_diag_has(&d, LG_NOTE, "2 profiled function(s) (73.5% of the hits) are "
+                                              "code outside the program"));
+    assert_true(lg_test_diag_has(&d, LG_NOTE, "cost 553 is code outside the program (shared "
+                                              "objects; the costliest position in libc.so.6)"));
+    assert_false(lg_test_diag_has(&d, LG_NOTE, "another build profiled?"));
+    lg_diag_destroy(&d);
+    lg_program_destroy(&prog);
+    lg_profile_destroy(&prof);
+    lg_elfsyms_destroy(&elf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +458,8 @@ int main(void)
         cmocka_unit_test(test_clone_base_names),
         cmocka_unit_test(test_hidden_globals_bind_to_their_objects),
         cmocka_unit_test(test_no_functions_is_an_error),
+        cmocka_unit_test(test_functions_no_object_defines_are_a_warning),
+        cmocka_unit_test(test_shared_library_functions_are_named_by_their_object),
     };
     return cmocka_run_group_tests(tests, build_fixtures, NULL);
 }

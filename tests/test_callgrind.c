@@ -838,10 +838,42 @@ static void test_probe(void **state)
     assert_false(lg_callgrind_probe(NULL, 0));
 }
 
+/* Each function keeps the object callgrind saw it in (ob=, or cob= for a callee), so that binding
+ * can say that fflush is libc's and cannot move, instead of guessing it was inlined. */
+static void test_functions_keep_their_object(void **state)
+{
+    (void)state;
+    lg_test_loaded_t r;
+    load_file(&r, SAMPLES "callgrind_test1.callgrind");
+    lg_test_assert_loaded_clean(&r);
+    const lg_profile_t *p = &r.p;
+    size_t libc = 0, date = 0, without = 0;
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        const lg_pfunc_t *f = &p->funcs[i];
+        if (f->object == NULL)
+            without++;
+        else if (strcmp(f->object, "/usr/lib64/libc-2.17.so") == 0)
+            libc++;
+        else if (strcmp(f->object, "/usr/bin/date") == 0)
+            date++;
+        if (strcmp(f->name, "fflush") == 0 || strcmp(f->name, "__freading") == 0)
+            assert_string_equal(f->object, "/usr/lib64/libc-2.17.so");
+        if (strcmp(f->name, "_dl_runtime_resolve") == 0)
+            assert_string_equal(f->object, "/usr/lib64/ld-2.17.so");
+        if (strcmp(f->name, "0x0000000000409180") == 0)
+            assert_string_equal(f->object, "/usr/bin/date");
+    }
+    assert_int_equal(without, 0);
+    assert_true(libc > 100);
+    assert_true(date > 10);
+    lg_test_loaded_destroy(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sample_test1),
+        cmocka_unit_test(test_functions_keep_their_object),
         cmocka_unit_test(test_sample_issue35),
         cmocka_unit_test(test_sample_selinux),
         cmocka_unit_test(test_compressed_fixture),

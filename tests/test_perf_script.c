@@ -762,9 +762,22 @@ static void test_truncation(void **state)
     truncate_file(CYCLES_INSNS, false);
 }
 
+/* Each function keeps its DSO as the object it was profiled in, for binding to name. */
+static void test_functions_keep_their_dso(void **state)
+{
+    (void)state;
+    loaded_t l;
+    load_ok(&l, FUNCAB, NULL);
+    const lg_pfunc_t *f = func(&l.p, "__libc_start_main", "libc-2.19.so");
+    assert_non_null(f->object);
+    assert_string_equal(f->object, "libc-2.19.so");
+    unload(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_functions_keep_their_dso),
         cmocka_unit_test(test_probe_accepts_perf_script),
         cmocka_unit_test(test_probe_rejects_others),
         cmocka_unit_test(test_funcab),
