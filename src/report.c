@@ -14,6 +14,11 @@
 /* Width of the "caller -> callee" column of the call tables, in characters. */
 #define LG_REPORT_PAIR_WIDTH 60
 
+static const char *plural(size_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
 static size_t rows_shown(const lg_report_input_t *in, size_t n)
 {
     return in->max_rows && n > in->max_rows ? in->max_rows : n;
@@ -82,15 +87,35 @@ static void write_summary(const lg_report_input_t *in, const lg_report_model_t *
             "cache", g->cache_size, g->line_size, g->ways, m->sets);
     fprintf(out, "  %-32s %s\n", "algorithm", layout->algorithm ? layout->algorithm : "cliques");
     fprintf(out, "  %-32s %zu\n", "cliques", layout->ncliques);
-    fprintf(out, "  %-32s %" PRIu64 " bytes (%.1f%% of the cache)\n", "hot code", m->hot_bytes,
-            lg_report_pct(m->hot_bytes, g->cache_size));
-    fprintf(out, "  %-32s %" PRIu64 "\n", "total hits of bound functions", m->total_hits);
-    if (in->estimated)
+    fprintf(out, "  %-32s %" PRIu64 " bytes in %zu functions (%.1f%% of the cache)\n",
+            "hot code", m->hot_bytes, m->hot_fns, lg_report_pct(m->hot_bytes, g->cache_size));
+    if (m->filler_fns > 0)
         fprintf(out,
-                "  %-32s %" PRIu64 " -> %" PRIu64 " (x%.2f; replay estimate, see lorgen eval)\n",
-                "estimated misses, ELF -> new", in->misses_before, in->misses_after,
-                in->misses_before ? (double)in->misses_after / (double)in->misses_before : 0.0);
-    else
+                "  %-32s %" PRIu64 " bytes in %zu never-executed function%s, placed to move\n"
+                "  %-32s the next clique to its cache sets (not hot code)\n",
+                "filler", m->all_bytes - m->hot_bytes, m->filler_fns, plural(m->filler_fns), "");
+    fprintf(out, "  %-32s %" PRIu64 "\n", "total hits of bound functions", m->total_hits);
+    fprintf(out, "  %-32s %s%s\n", "placement weight", m->weight_unit,
+            m->weight_is_cost ? ", the profiles' self cost (counter 1), as placement uses it"
+                              : " (the profiles give no self cost)");
+    fprintf(out, "  %-32s %" PRIu64 " %s\n", "total weight of the cliques", m->total_weight,
+            m->weight_unit);
+    if (in->estimated) {
+        fprintf(out, "  %-32s %" PRIu64 " -> %" PRIu64 " (lorgen eval's replay of the profile)\n",
+                "estimated misses, ELF -> new", in->misses_before, in->misses_after);
+        fprintf(out,
+                "    %-30s %.1f%% of the profiles' %s, in unbound functions; and code\n"
+                "    %-30s outside the profiles (PLT, libc, start-up code), which lorgen\n"
+                "    %-30s does not move\n",
+                "not replayed", lg_report_unreplayed_pct(m), m->weight_unit, "", "");
+        fprintf(out,
+                "    %-30s ranked layouts like cachegrind at Kendall's tau %+.2f to\n"
+                "    %-30s %+.2f, median %+.2f (%u programs, %u caches, run of %s,\n"
+                "    %-30s docs/benchmarks.md): it hints at which layout misses less,\n"
+                "    %-30s not by how much\n",
+                "on the benchmark", LG_REPORT_TAU_MIN, "", LG_REPORT_TAU_MAX, LG_REPORT_TAU_MEDIAN,
+                LG_REPORT_TAU_PROGRAMS, LG_REPORT_TAU_CACHES, LG_REPORT_TAU_RUN, "", "");
+    } else
         fprintf(out,
                 "  %-32s not estimated: the ELF inputs give no addresses (give the linked "
                 "program)\n",
@@ -107,17 +132,22 @@ static void write_summary(const lg_report_input_t *in, const lg_report_model_t *
 }
 
 static const lg_layout_t *g_layout; /* qsort context for cmp_cliques */
+static const lg_report_model_t *g_model;
 
 static int cmp_cliques(const void *a, const void *b)
 {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    uint64_t wx = g_model->clique_weight[x], wy = g_model->clique_weight[y];
+    if (wx != wy)
+        return wx > wy ? -1 : 1;
     uint64_t hx = g_layout->cliques[x].hits, hy = g_layout->cliques[y].hits;
     if (hx != hy)
         return hx > hy ? -1 : 1;
     return x < y ? -1 : x > y;
 }
 
-/* The cliques by hits: the overview before the blocks, which follow in link order. */
+/* The cliques by placement's weight: the overview before the blocks, which follow in link
+ * order. Its TOTAL counts every clique, filler included; the summary's hot code does not. */
 static lg_err_t write_clique_table(const lg_report_input_t *in, const lg_report_model_t *m,
                                    FILE *out)
 {
@@ -129,31 +159,43 @@ static lg_err_t write_clique_table(const lg_report_input_t *in, const lg_report_
     for (size_t c = 0; c < n; c++)
         order[c] = c;
     g_layout = layout;
+    g_model = m;
     qsort(order, n, sizeof *order, cmp_cliques);
     uint64_t cache = layout->geometry.cache_size;
-    fputs("Cliques by hits (blocks below in link order)\n", out);
-    fprintf(out, "  %-8s %9s %12s %7s %16s %7s\n", "clique", "functions", "bytes", "cache", "hits",
-            "share");
-    size_t shown = rows_shown(in, n), nfns = 0;
-    uint64_t rest_bytes = 0, rest_hits = 0;
+    fprintf(out, "Cliques by %s (blocks below in link order)\n", m->weight_unit);
+    fprintf(out, "  %-8s %9s %12s %7s %16s %7s %16s %7s\n", "clique", "functions", "bytes", "cache",
+            "hits", "share", m->weight_unit, "share");
+    size_t shown = rows_shown(in, n);
+    uint64_t rest_bytes = 0, rest_hits = 0, rest_weight = 0;
     for (size_t i = 0; i < n; i++) {
         const lg_clique_t *cl = &layout->cliques[order[i]];
-        nfns += cl->nfns;
+        uint64_t w = m->clique_weight[order[i]];
         if (i >= shown) {
             rest_bytes += cl->bytes;
             rest_hits += cl->hits;
+            rest_weight += w;
             continue;
         }
-        fprintf(out, "  %-8zu %9zu %12" PRIu64 " %6.1f%% %16" PRIu64 " %6.1f%%\n", order[i] + 1,
-                cl->nfns, cl->bytes, lg_report_pct(cl->bytes, cache), cl->hits,
-                lg_report_pct(cl->hits, m->total_hits));
+        fprintf(out,
+                "  %-8zu %9zu %12" PRIu64 " %6.1f%% %16" PRIu64 " %6.1f%% %16" PRIu64 " %6.1f%%\n",
+                order[i] + 1, cl->nfns, cl->bytes, lg_report_pct(cl->bytes, cache), cl->hits,
+                lg_report_pct(cl->hits, m->total_hits), w, lg_report_pct(w, m->total_weight));
     }
     if (shown < n)
-        fprintf(out, "  [%zu more cliques: %" PRIu64 " bytes, %" PRIu64 " hits]\n", n - shown,
-                rest_bytes, rest_hits);
-    fprintf(out, "  %-8s %9zu %12" PRIu64 " %6.1f%% %16" PRIu64 " %6.1f%%\n\n", "TOTAL", nfns,
-            m->all_bytes, lg_report_pct(m->all_bytes, cache), m->total_hits,
-            m->total_hits ? 100.0 : 0.0);
+        fprintf(out,
+                "  [%zu more cliques: %" PRIu64 " bytes, %" PRIu64 " hits, %" PRIu64 " %s]\n",
+                n - shown, rest_bytes, rest_hits, rest_weight, m->weight_unit);
+    fprintf(out, "  %-8s %9zu %12" PRIu64 " %6.1f%% %16" PRIu64 " %6.1f%% %16" PRIu64 " %6.1f%%\n",
+            "TOTAL", m->hot_fns + m->filler_fns, m->all_bytes, lg_report_pct(m->all_bytes, cache),
+            m->total_hits, m->total_hits ? 100.0 : 0.0, m->total_weight,
+            m->total_weight ? 100.0 : 0.0);
+    if (m->filler_fns > 0)
+        fprintf(out,
+                "  TOTAL counts the filler (%zu never-executed function%s, %" PRIu64
+                " bytes); without it:\n  %zu functions, %" PRIu64 " bytes, the summary's hot code\n",
+                m->filler_fns, plural(m->filler_fns), m->all_bytes - m->hot_bytes, m->hot_fns,
+                m->hot_bytes);
+    fputc('\n', out);
     free(order);
     return LG_OK;
 }
@@ -185,7 +227,8 @@ static void write_edge_table(const lg_report_input_t *in, lg_report_row_t *rows,
 }
 
 /* One clique's functions, hottest first, with their offset in the clique (link order). */
-static lg_err_t write_members(const lg_report_input_t *in, const lg_clique_t *cl, FILE *out)
+static lg_err_t write_members(const lg_report_input_t *in, const lg_report_model_t *m,
+                              const lg_clique_t *cl, uint64_t cl_weight, FILE *out)
 {
     const lg_program_t *prog = in->prog;
     size_t n = cl->nfns;
@@ -196,32 +239,38 @@ static lg_err_t write_members(const lg_report_input_t *in, const lg_clique_t *cl
         free(offsets);
         return LG_ENOMEM;
     }
-    lg_report_members_by_hits(prog, cl, order);
+    lg_report_members_by_weight(m, prog, cl, order);
     lg_report_clique_offsets(prog, cl, offsets);
     int w = name_width(prog, cl->fns, n);
-    fprintf(out, "  %-*s %10s %10s %14s %7s  %s\n", w, "function", "offset", "bytes", "hits",
-            "share", "section");
+    fprintf(out, "  %-*s %10s %10s %14s %7s %14s %7s  %s\n", w, "function", "offset", "bytes",
+            "hits", "share", m->weight_unit, "share", "section");
     size_t shown = rows_shown(in, n);
-    uint64_t bytes = 0, rest_bytes = 0, rest_hits = 0;
+    uint64_t bytes = 0, rest_bytes = 0, rest_hits = 0, rest_weight = 0;
     for (size_t i = 0; i < n; i++) {
         const lg_fn_t *fn = &prog->fns[cl->fns[order[i]]];
+        uint64_t fw = lg_report_fn_weight(m, fn);
         bytes += fn->size;
         if (i >= shown) {
             rest_bytes += fn->size;
             rest_hits += fn->hits;
+            rest_weight += fw;
             continue;
         }
-        fprintf(out, "  %-*s %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %6.1f%%  %s%s\n", w,
-                fn->symbol, offsets[order[i]], fn->size, fn->hits,
-                lg_report_pct(fn->hits, cl->hits), fn->section,
+        fprintf(out,
+                "  %-*s %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %6.1f%% %14" PRIu64
+                " %6.1f%%  %s%s\n",
+                w, fn->symbol, offsets[order[i]], fn->size, fn->hits,
+                lg_report_pct(fn->hits, cl->hits), fw, lg_report_pct(fw, cl_weight), fn->section,
                 (fn->flags & LG_FN_SECTION_INFERRED) ? " (inferred)" : "");
     }
     if (shown < n)
-        fprintf(out, "  [%zu more: %" PRIu64 " bytes, %" PRIu64 " hits]\n", n - shown, rest_bytes,
-                rest_hits);
+        fprintf(out, "  [%zu more: %" PRIu64 " bytes, %" PRIu64 " hits, %" PRIu64 " %s]\n",
+                n - shown, rest_bytes, rest_hits, rest_weight, m->weight_unit);
     fprintf(out,
-            "  %-*s %10s %10" PRIu64 " %14" PRIu64 " %6.1f%%  (%" PRIu64 " bytes with alignment)\n",
-            w, "TOTAL", "", bytes, cl->hits, cl->hits ? 100.0 : 0.0, cl->bytes);
+            "  %-*s %10s %10" PRIu64 " %14" PRIu64 " %6.1f%% %14" PRIu64
+            " %6.1f%%  (%" PRIu64 " bytes with alignment)\n",
+            w, "TOTAL", "", bytes, cl->hits, cl->hits ? 100.0 : 0.0, cl_weight,
+            cl_weight ? 100.0 : 0.0, cl->bytes);
     free(order);
     free(offsets);
     return LG_OK;
@@ -235,9 +284,10 @@ static lg_err_t write_cliques(const lg_report_input_t *in, const lg_report_model
         const lg_clique_t *cl = &layout->cliques[c];
         fprintf(out,
                 "Clique %zu   %" PRIu64 " bytes   %.1f%% of the cache   %" PRIu64
-                " hits   %.1f%% of all hits",
+                " hits   %.1f%% of all hits   %" PRIu64 " %s   %.1f%% of all %s",
                 c + 1, cl->bytes, lg_report_pct(cl->bytes, layout->geometry.cache_size), cl->hits,
-                lg_report_pct(cl->hits, m->total_hits));
+                lg_report_pct(cl->hits, m->total_hits), m->clique_weight[c], m->weight_unit,
+                lg_report_pct(m->clique_weight[c], m->total_weight), m->weight_unit);
         if (cl->flags & LG_CLIQUE_OVERSIZED)
             fputs("   LARGER THAN THE CACHE", out);
         if (cl->flags & LG_CLIQUE_NO_CALLS)
@@ -247,7 +297,7 @@ static lg_err_t write_cliques(const lg_report_input_t *in, const lg_report_model
         if (cl->pad_before > 0)
             fprintf(out, "   (%" PRIu64 " bytes of padding before it)", cl->pad_before);
         fputc('\n', out);
-        err = write_members(in, cl, out);
+        err = write_members(in, m, cl, m->clique_weight[c], out);
         lg_report_row_t *rows = m->rows + m->first[c];
         size_t nin = m->ninside[c], nacross = m->first[c + 1] - m->first[c] - nin;
         if (nin > 0) {

@@ -164,6 +164,7 @@ uint32_t lg_report_html_cells(const lg_geometry_t *g)
 }
 
 static const lg_program_t *g_sort_prog; /* qsort context */
+static const lg_report_model_t *g_sort_model;
 static const uint64_t *g_sort_addr;
 
 static const uint32_t *g_sort_clique_of;
@@ -178,22 +179,28 @@ static int cmp_by_clique_address(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static bool hotter(const lg_program_t *prog, uint32_t a, uint32_t b)
+/* Hotter by placement's weight (lg_report_fn_weight), then hits, then input order: the map and
+ * the tables show what placement weighed, not calls alone. */
+static bool hotter(const lg_program_t *prog, const lg_report_model_t *m, uint32_t a, uint32_t b)
 {
+    uint64_t wa = lg_report_fn_weight(m, &prog->fns[a]), wb = lg_report_fn_weight(m, &prog->fns[b]);
+    if (wa != wb)
+        return wa > wb;
     if (prog->fns[a].hits != prog->fns[b].hits)
         return prog->fns[a].hits > prog->fns[b].hits;
     return a < b;
 }
 
 /* Puts fn among the cell's hottest, once. */
-static void cell_add(const lg_program_t *prog, map_cell_t *cell, uint32_t fn)
+static void cell_add(const lg_program_t *prog, const lg_report_model_t *m, map_cell_t *cell,
+                     uint32_t fn)
 {
     for (size_t k = 0; k < MAP_TIP_FNS && cell->top[k] != UINT32_MAX; k++)
         if (cell->top[k] == fn)
             return;
     cell->nfns++;
     for (size_t k = 0; k < MAP_TIP_FNS; k++) {
-        if (cell->top[k] == UINT32_MAX || hotter(prog, fn, cell->top[k])) {
+        if (cell->top[k] == UINT32_MAX || hotter(prog, m, fn, cell->top[k])) {
             memmove(&cell->top[k + 1], &cell->top[k], (MAP_TIP_FNS - 1 - k) * sizeof fn);
             cell->top[k] = fn;
             return;
@@ -236,7 +243,8 @@ static lg_err_t build_map(const lg_program_t *prog, const lg_report_model_t *m,
         stamp[s] = LG_REPORT_NO_CLIQUE;
     size_t nhot = 0;
     for (size_t i = 0; i < prog->nfns; i++)
-        if (prog->fns[i].hits > 0 && prog->fns[i].size > 0 && addr[i] != LG_ADDRESS_NONE)
+        if ((prog->fns[i].hits > 0 || lg_report_fn_weight(m, &prog->fns[i]) > 0) &&
+            prog->fns[i].size > 0 && addr[i] != LG_ADDRESS_NONE)
             hot[nhot++] = (uint32_t)i;
     g_sort_addr = addr;
     g_sort_clique_of = m->clique_of;
@@ -253,7 +261,7 @@ static lg_err_t build_map(const lg_program_t *prog, const lg_report_model_t *m,
         for (uint64_t l = first; l < first + nlines; l++) {
             uint32_t s = (uint32_t)(l % sets);
             map_cell_t *cell = &map->cells[s / map->sets_per_cell];
-            cell_add(prog, cell, hot[h]);
+            cell_add(prog, m, cell, hot[h]);
             if (clique == LG_REPORT_NO_CLIQUE)
                 continue;
             if (stamp[s] != clique) {
@@ -296,6 +304,8 @@ static void put_cell_tip(FILE *out, const lg_program_t *prog, const lg_report_mo
         fputs("\n", out);
         put_text(out, fn->symbol);
         fprintf(out, ": %" PRIu64 " hits", fn->hits);
+        if (m->weight_is_cost)
+            fprintf(out, ", %" PRIu64 " %s", fn->counter1_self, m->weight_unit);
         if (m->clique_of[cell->top[k]] != LG_REPORT_NO_CLIQUE)
             fprintf(out, ", clique %" PRIu32, m->clique_of[cell->top[k]] + 1);
     }
@@ -304,7 +314,7 @@ static void put_cell_tip(FILE *out, const lg_program_t *prog, const lg_report_mo
 }
 
 static void put_map_svg(FILE *out, const char *id, const lg_program_t *prog,
-                        const lg_report_model_t *m, const cache_map_t *map, uint64_t max_hits)
+                        const lg_report_model_t *m, const cache_map_t *map, uint64_t max_weight)
 {
     uint32_t cols = LG_HTML_MAP_COLUMNS;
     uint32_t rows = (map->ncells + cols - 1) / cols;
@@ -324,8 +334,9 @@ static void put_map_svg(FILE *out, const char *id, const lg_program_t *prog,
         if (cell->nfns == 0)
             fputs("#f3f3f3", out);
         else
-            put_fill(out, m->clique_of[cell->top[0]], prog->fns[cell->top[0]].hits, max_hits,
-                     LIGHT_COOL, LIGHT_HOT);
+            put_fill(out, m->clique_of[cell->top[0]],
+                     lg_report_fn_weight(m, &prog->fns[cell->top[0]]), max_weight, LIGHT_COOL,
+                     LIGHT_HOT);
         fputs("\"><title>", out);
         put_cell_tip(out, prog, m, map, c);
         fputs("</title></rect>\n", out);
@@ -354,10 +365,10 @@ static lg_err_t write_maps(const lg_report_input_t *in, const lg_report_model_t 
 {
     const lg_program_t *prog = in->prog;
     const lg_geometry_t *g = &in->layout->geometry;
-    uint64_t max_hits = 0;
+    uint64_t max_weight = 0;
     for (size_t i = 0; i < prog->nfns; i++)
-        if (prog->fns[i].hits > max_hits)
-            max_hits = prog->fns[i].hits;
+        if (lg_report_fn_weight(m, &prog->fns[i]) > max_weight)
+            max_weight = lg_report_fn_weight(m, &prog->fns[i]);
     cache_map_t maps[2] = {{0}, {0}};
     const uint64_t *addrs[2] = {before, after};
     static const char *const ids[2] = {"map-before", "map-after"};
@@ -372,12 +383,13 @@ static lg_err_t write_maps(const lg_report_input_t *in, const lg_report_model_t 
         fprintf(out,
                 "<p>One cell per cache set%s, %" PRIu32 " cells in rows of %u (the number left of "
                 "a row is its first set). A cell takes the colour of the clique of the hottest "
-                "function whose code maps to it, darker for more hits; grey: hot code in no "
-                "clique. A black frame marks a set where members of one clique collide: more of "
-                "their lines map there than the set has ways (%" PRIu32 "), and since they call "
-                "each other they evict each other. Hover a cell for its functions.</p>\n",
+                "function whose code maps to it, darker for more %s (the weight placement "
+                "uses); grey: hot code in no clique. A black frame marks a set where members "
+                "of one clique collide: more of their lines map there than the set has ways "
+                "(%" PRIu32 "), and since they call each other they evict each other. Hover a "
+                "cell for its functions.</p>\n",
                 maps[1].sets_per_cell > 1 ? "s (each cell a group of sets)" : "", maps[1].ncells,
-                LG_HTML_MAP_COLUMNS, g->ways);
+                LG_HTML_MAP_COLUMNS, m->weight_unit, g->ways);
         fputs("<div class=\"maps\">\n", out);
         for (int k = 0; k < 2; k++) {
             /* As wide as its map, so the two sit side by side and the caption wraps. */
@@ -392,7 +404,7 @@ static lg_err_t write_maps(const lg_report_input_t *in, const lg_report_model_t 
                         k == 0 ? in->misses_before : in->misses_after);
             fputs("</figcaption>\n", out);
             if (addrs[k] != NULL)
-                put_map_svg(out, ids[k], prog, m, &maps[k], max_hits);
+                put_map_svg(out, ids[k], prog, m, &maps[k], max_weight);
             else
                 fprintf(out,
                         "<p id=\"%s\" class=\"none\">No addresses: the ELF inputs are "
@@ -470,15 +482,33 @@ static void write_summary(const lg_report_input_t *in, const lg_report_model_t *
            g->cache_size, g->line_size, g->ways, m->sets);
     kv_row(out, "algorithm", "%s", layout->algorithm ? layout->algorithm : "cliques");
     kv_row(out, "cliques", "%zu", layout->ncliques);
-    kv_row(out, "hot code", "%" PRIu64 " bytes (%.1f%% of the cache)", m->hot_bytes,
-           lg_report_pct(m->hot_bytes, g->cache_size));
+    kv_row(out, "hot code", "%" PRIu64 " bytes in %zu functions (%.1f%% of the cache)",
+           m->hot_bytes, m->hot_fns, lg_report_pct(m->hot_bytes, g->cache_size));
+    if (m->filler_fns > 0)
+        kv_row(out, "filler",
+               "%" PRIu64 " bytes in %zu never-executed function%s, placed to move the next "
+               "clique to its cache sets (not hot code)",
+               m->all_bytes - m->hot_bytes, m->filler_fns, m->filler_fns == 1 ? "" : "s");
     kv_row(out, "total hits of bound functions", "%" PRIu64, m->total_hits);
-    if (in->estimated)
+    kv_row(out, "placement weight", "%s%s", m->weight_unit,
+           m->weight_is_cost ? ", the profiles' self cost (counter 1), as placement uses it"
+                             : " (the profiles give no self cost)");
+    kv_row(out, "total weight of the cliques", "%" PRIu64 " %s", m->total_weight, m->weight_unit);
+    if (in->estimated) {
         kv_row(out, "estimated misses, ELF &rarr; new",
-               "%" PRIu64 " &rarr; %" PRIu64 " (x%.2f; replay estimate, see lorgen eval)",
-               in->misses_before, in->misses_after,
-               in->misses_before ? (double)in->misses_after / (double)in->misses_before : 0.0);
-    else
+               "%" PRIu64 " &rarr; %" PRIu64 " (lorgen eval's replay of the profile)",
+               in->misses_before, in->misses_after);
+        kv_row(out, "not replayed by the estimate",
+               "%.1f%% of the profiles' %s, in unbound functions; and code outside the "
+               "profiles (PLT, libc, start-up code), which lorgen does not move",
+               lg_report_unreplayed_pct(m), m->weight_unit);
+        kv_row(out, "the estimate on the benchmark",
+               "ranked layouts like cachegrind at Kendall's tau %+.2f to %+.2f, median %+.2f "
+               "(%u programs, %u caches, run of %s, docs/benchmarks.md): it hints at which "
+               "layout misses less, not by how much",
+               LG_REPORT_TAU_MIN, LG_REPORT_TAU_MAX, LG_REPORT_TAU_MEDIAN, LG_REPORT_TAU_PROGRAMS,
+               LG_REPORT_TAU_CACHES, LG_REPORT_TAU_RUN);
+    } else
         kv_row(out, "estimated misses, ELF &rarr; new",
                "not estimated: the ELF inputs give no addresses");
     fputs("</table>\n</section>\n", out);
@@ -504,7 +534,8 @@ static void write_clique_table(const lg_report_input_t *in, const lg_report_mode
           "<th data-type=\"num\">clique</th><th data-type=\"num\">functions</th>"
           "<th data-type=\"num\">bytes</th><th data-type=\"num\">cache</th>"
           "<th data-type=\"num\">hits</th><th data-type=\"num\">share</th>"
-          "<th data-type=\"num\">calls inside</th><th data-type=\"num\">calls across</th>"
+          "<th data-type=\"num\" id=\"weight-head\">weight</th>"
+          "<th data-type=\"num\">share</th><th data-type=\"num\">calls inside</th><th data-type=\"num\">calls across</th>"
           "<th data-type=\"text\">hottest function</th><th data-type=\"text\">notes</th>"
           "</tr></thead>\n<tbody>\n",
           out);
@@ -517,7 +548,7 @@ static void write_clique_table(const lg_report_input_t *in, const lg_report_mode
         size_t nrows = m->first[c + 1] - m->first[c];
         uint32_t hottest = UINT32_MAX;
         for (size_t i = 0; i < cl->nfns; i++)
-            if (hottest == UINT32_MAX || hotter(prog, cl->fns[i], hottest))
+            if (hottest == UINT32_MAX || hotter(prog, m, cl->fns[i], hottest))
                 hottest = cl->fns[i];
         fprintf(out,
                 "<tr><td data-v=\"%zu\"><i class=\"sw\" style=\"background:hsl(%d,70%%,50%%)"
@@ -528,6 +559,8 @@ static void write_clique_table(const lg_report_input_t *in, const lg_report_mode
         pct_cell(out, lg_report_pct(cl->bytes, cache));
         num_cell(out, cl->hits);
         pct_cell(out, lg_report_pct(cl->hits, m->total_hits));
+        num_cell(out, m->clique_weight[c]);
+        pct_cell(out, lg_report_pct(m->clique_weight[c], m->total_weight));
         num_cell(out, lg_report_rows_weight(rows, nin));
         num_cell(out, lg_report_rows_weight(rows + nin, nrows - nin));
         fputs("<td>", out);
@@ -553,10 +586,17 @@ static void write_clique_table(const lg_report_input_t *in, const lg_report_mode
     }
     fprintf(out,
             "</tbody>\n<tfoot><tr><td>TOTAL</td><td>%zu</td><td>%" PRIu64
-            "</td><td>%.1f%%</td><td>%" PRIu64 "</td><td>%.1f%%</td><td></td><td></td>"
-            "<td></td><td></td></tr></tfoot>\n</table>\n",
+            "</td><td>%.1f%%</td><td>%" PRIu64 "</td><td>%.1f%%</td><td>%" PRIu64
+            "</td><td>%.1f%%</td><td></td><td></td><td></td><td></td></tr></tfoot>\n</table>\n",
             nfns, m->all_bytes, lg_report_pct(m->all_bytes, cache), m->total_hits,
-            m->total_hits ? 100.0 : 0.0);
+            m->total_hits ? 100.0 : 0.0, m->total_weight, m->total_weight ? 100.0 : 0.0);
+    if (m->filler_fns > 0)
+        fprintf(out,
+                "<p id=\"total-note\">TOTAL counts the filler (%zu never-executed function%s, "
+                "%" PRIu64 " bytes); without it: %zu functions, %" PRIu64
+                " bytes, the summary's hot code. Weight: %s.</p>\n",
+                m->filler_fns, m->filler_fns == 1 ? "" : "s", m->all_bytes - m->hot_bytes,
+                m->hot_fns, m->hot_bytes, m->weight_unit);
 }
 
 static void write_edge_list(const lg_report_input_t *in, lg_report_row_t *rows, size_t n,
@@ -607,19 +647,24 @@ static lg_err_t write_clique_details(const lg_report_input_t *in, lg_report_mode
         lg_report_clique_offsets(prog, cl, offsets);
         fprintf(out,
                 "<details id=\"clique-%zu\"><summary>Clique %zu: %zu functions, %" PRIu64
-                " bytes, %" PRIu64 " hits</summary>\n",
-                c + 1, c + 1, cl->nfns, cl->bytes, cl->hits);
-        fputs("<table class=\"members\"><thead><tr><th>function</th><th>offset</th>"
-              "<th>bytes</th><th>hits</th><th>share</th><th>section</th></tr></thead><tbody>\n",
-              out);
+                " bytes, %" PRIu64 " hits, %" PRIu64 " %s</summary>\n",
+                c + 1, c + 1, cl->nfns, cl->bytes, cl->hits, m->clique_weight[c], m->weight_unit);
+        fprintf(out,
+                "<table class=\"members\"><thead><tr><th>function</th><th>offset</th>"
+                "<th>bytes</th><th>hits</th><th>share</th><th>%s</th><th>share</th>"
+                "<th>section</th></tr></thead><tbody>\n",
+                m->weight_unit);
         for (size_t i = 0; i < cl->nfns; i++) {
             const lg_fn_t *fn = &prog->fns[cl->fns[i]];
             fputs("<tr><td>", out);
             put_text(out, fn->symbol);
             fprintf(out,
                     "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64
-                    "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%.1f%%</td><td>",
-                    offsets[i], fn->size, fn->hits, lg_report_pct(fn->hits, cl->hits));
+                    "</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%.1f%%</td>"
+                    "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%.1f%%</td><td>",
+                    offsets[i], fn->size, fn->hits, lg_report_pct(fn->hits, cl->hits),
+                    lg_report_fn_weight(m, fn),
+                    lg_report_pct(lg_report_fn_weight(m, fn), m->clique_weight[c]));
             put_text(out, fn->section);
             fputs((fn->flags & LG_FN_SECTION_INFERRED) ? " (inferred)</td></tr>\n" : "</td></tr>\n",
                   out);
@@ -646,7 +691,9 @@ typedef struct graph_node {
 static int cmp_hotter(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return hotter(g_sort_prog, x, y) ? -1 : hotter(g_sort_prog, y, x) ? 1 : 0;
+    return hotter(g_sort_prog, g_sort_model, x, y)   ? -1
+           : hotter(g_sort_prog, g_sort_model, y, x) ? 1
+                                                     : 0;
 }
 
 /* Draws the hottest clique members, one column per clique in link order, members top down in
@@ -675,6 +722,7 @@ static lg_err_t write_graph(const lg_report_input_t *in, const lg_report_model_t
             if (prog->fns[layout->cliques[c].fns[i]].hits > 0)
                 members[n++] = layout->cliques[c].fns[i];
     g_sort_prog = prog;
+    g_sort_model = m;
     qsort(members, n, sizeof *members, cmp_hotter);
     size_t executed = n;
     if (n > LG_HTML_GRAPH_MAX_NODES)

@@ -124,6 +124,13 @@ static void put_bool(json_t *j, const char *name, bool v)
     fputs(v ? "true" : "false", j->out);
 }
 
+/* A benchmark figure, to the two decimals it was published with. */
+static void put_fixed(json_t *j, const char *name, double v)
+{
+    key(j, name);
+    fprintf(j->out, "%.2f", v);
+}
+
 static void put_null(json_t *j, const char *name)
 {
     key(j, name);
@@ -195,13 +202,32 @@ static void write_summary(json_t *j, const lg_report_input_t *in, const lg_repor
     put_str(j, "algorithm", layout->algorithm ? layout->algorithm : "cliques");
     put_uint(j, "cliques", layout->ncliques);
     put_uint(j, "hot_bytes", m->hot_bytes);
+    put_uint(j, "hot_functions", m->hot_fns);
+    put_uint(j, "filler_bytes", m->all_bytes - m->hot_bytes);
+    put_uint(j, "filler_functions", m->filler_fns);
     put_uint(j, "total_hits", m->total_hits);
+    json_open(j, "weight", '{', true);
+    put_str(j, "unit", m->weight_unit);
+    put_bool(j, "self_cost", m->weight_is_cost);
+    put_uint(j, "total", m->total_weight);
+    json_close(j, '}');
     put_bool(j, "has_call_edges", prog->has_call_edges);
     put_bool(j, "sections_inferred", prog->sections_inferred);
     if (in->estimated) {
-        json_open(j, "estimated_misses", '{', true);
+        json_open(j, "estimated_misses", '{', false);
         put_uint(j, "elf", in->misses_before);
         put_uint(j, "new", in->misses_after);
+        put_uint(j, "replayed_weight", m->bound_weight);
+        put_uint(j, "profile_weight",
+                 m->profile_weight > m->bound_weight ? m->profile_weight : m->bound_weight);
+        json_open(j, "benchmark", '{', true);
+        put_str(j, "run", LG_REPORT_TAU_RUN);
+        put_uint(j, "programs", LG_REPORT_TAU_PROGRAMS);
+        put_uint(j, "caches", LG_REPORT_TAU_CACHES);
+        put_fixed(j, "kendall_tau_min", LG_REPORT_TAU_MIN);
+        put_fixed(j, "kendall_tau_median", LG_REPORT_TAU_MEDIAN);
+        put_fixed(j, "kendall_tau_max", LG_REPORT_TAU_MAX);
+        json_close(j, '}');
         json_close(j, '}');
     } else {
         put_null(j, "estimated_misses");
@@ -248,6 +274,7 @@ static lg_err_t write_cliques(json_t *j, const lg_report_input_t *in, lg_report_
         put_uint(j, "index", c + 1);
         put_uint(j, "bytes", cl->bytes);
         put_uint(j, "hits", cl->hits);
+        put_uint(j, "weight", m->clique_weight[c]);
         put_uint(j, "pad_before", cl->pad_before);
         json_open(j, "flags", '[', true);
         if (cl->flags & LG_CLIQUE_OVERSIZED)
@@ -266,6 +293,7 @@ static lg_err_t write_cliques(json_t *j, const lg_report_input_t *in, lg_report_
             put_uint(j, "offset", offsets[i]);
             put_uint(j, "size", fn->size);
             put_uint(j, "hits", fn->hits);
+            put_uint(j, "weight", lg_report_fn_weight(m, fn));
             put_str(j, "section", fn->section);
             put_bool(j, "section_inferred", (fn->flags & LG_FN_SECTION_INFERRED) != 0);
             put_address(j, "address", before, f);

@@ -1,8 +1,10 @@
 /* report_model.c - the facts the report forms share; see report_model.h. */
 #include "report_model.h"
 
+#include "bind.h"
 #include "estimate.h"
 #include "mem.h"
+#include "prf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,23 +77,30 @@ void lg_report_clique_offsets(const lg_program_t *prog, const lg_clique_t *cl, u
 
 static const lg_program_t *g_members_prog; /* qsort context for cmp_members */
 static const lg_clique_t *g_members_clique;
+static const lg_report_model_t *g_members_model;
 
 static int cmp_members(const void *a, const void *b)
 {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    uint64_t hx = g_members_prog->fns[g_members_clique->fns[x]].hits;
-    uint64_t hy = g_members_prog->fns[g_members_clique->fns[y]].hits;
-    if (hx != hy)
-        return hx > hy ? -1 : 1;
+    const lg_fn_t *fx = &g_members_prog->fns[g_members_clique->fns[x]];
+    const lg_fn_t *fy = &g_members_prog->fns[g_members_clique->fns[y]];
+    uint64_t wx = lg_report_fn_weight(g_members_model, fx);
+    uint64_t wy = lg_report_fn_weight(g_members_model, fy);
+    if (wx != wy)
+        return wx > wy ? -1 : 1;
+    if (fx->hits != fy->hits)
+        return fx->hits > fy->hits ? -1 : 1;
     return x < y ? -1 : x > y;
 }
 
-void lg_report_members_by_hits(const lg_program_t *prog, const lg_clique_t *cl, size_t *order)
+void lg_report_members_by_weight(const lg_report_model_t *m, const lg_program_t *prog,
+                                 const lg_clique_t *cl, size_t *order)
 {
     for (size_t i = 0; i < cl->nfns; i++)
         order[i] = i;
     g_members_prog = prog;
     g_members_clique = cl;
+    g_members_model = m;
     qsort(order, cl->nfns, sizeof *order, cmp_members);
 }
 
@@ -142,6 +151,66 @@ static lg_err_t bucket_rows(const lg_program_t *prog, size_t ncliques, lg_report
     return LG_OK;
 }
 
+uint64_t lg_report_fn_weight(const lg_report_model_t *m, const lg_fn_t *fn)
+{
+    return m->weight_is_cost ? fn->counter1_self : fn->hits;
+}
+
+double lg_report_unreplayed_pct(const lg_report_model_t *m)
+{
+    uint64_t all = m->profile_weight > m->bound_weight ? m->profile_weight : m->bound_weight;
+    return lg_report_pct(all - m->bound_weight, all);
+}
+
+/* Names counter 1 of the profiles: the first unit a loader gave, else the .prf counter's name. */
+static const char *cost_unit(const lg_report_input_t *in)
+{
+    for (size_t i = 0; i < in->nprofiles; i++) {
+        const lg_profile_t *p = in->profiles[i].profile;
+        if (p->counter1_unit != NULL)
+            return p->counter1_unit;
+        if (p->format != NULL && strcmp(p->format, "prf") == 0)
+            return lg_prf_counter_name(p->counter1_kind);
+    }
+    return "counter 1";
+}
+
+/* Placement's weight (as optimizer/placement.c chooses it), its totals, and the share of the
+ * profiles' weight that is bound, hence replayed by the estimate. O(functions + profile
+ * functions). */
+static void weigh(const lg_report_input_t *in, lg_report_model_t *m)
+{
+    const lg_program_t *prog = in->prog;
+    const lg_layout_t *layout = in->layout;
+    for (size_t c = 0; c < layout->ncliques && !m->weight_is_cost; c++)
+        for (size_t i = 0; i < layout->cliques[c].nfns; i++)
+            if (prog->fns[layout->cliques[c].fns[i]].counter1_self > 0)
+                m->weight_is_cost = true;
+    m->weight_unit = m->weight_is_cost ? cost_unit(in) : "hits";
+    for (size_t c = 0; c < layout->ncliques; c++) {
+        const lg_clique_t *cl = &layout->cliques[c];
+        for (size_t i = 0; i < cl->nfns; i++)
+            m->clique_weight[c] =
+                lg_sat_add(m->clique_weight[c], lg_report_fn_weight(m, &prog->fns[cl->fns[i]]));
+        m->total_weight = lg_sat_add(m->total_weight, m->clique_weight[c]);
+    }
+    for (size_t i = 0; i < prog->nfns; i++)
+        m->bound_weight = lg_sat_add(m->bound_weight, lg_report_fn_weight(m, &prog->fns[i]));
+    if (!m->weight_is_cost) {
+        /* Hits of unbound functions are kept, scaled, in the program. */
+        m->profile_weight = m->bound_weight;
+        for (size_t i = 0; i < prog->nunbound; i++)
+            m->profile_weight = lg_sat_add(m->profile_weight, prog->unbound[i].hits);
+        return;
+    }
+    for (size_t i = 0; i < in->nprofiles; i++) {
+        const lg_profile_t *p = in->profiles[i].profile;
+        for (size_t k = 0; k < p->nfuncs; k++)
+            m->profile_weight = lg_sat_add(
+                m->profile_weight, lg_scale_count(p->funcs[k].counter1_self, in->profiles[i].scale));
+    }
+}
+
 lg_err_t lg_report_model_build(const lg_report_input_t *in, lg_report_model_t *m)
 {
     const lg_program_t *prog = in->prog;
@@ -150,8 +219,11 @@ lg_err_t lg_report_model_build(const lg_report_input_t *in, lg_report_model_t *m
     memset(m, 0, sizeof *m);
     m->sets = g->line_size && g->ways ? g->cache_size / g->line_size / g->ways : 0;
     m->clique_of = malloc((prog->nfns ? prog->nfns : 1) * sizeof *m->clique_of);
-    if (m->clique_of == NULL)
+    m->clique_weight = calloc(layout->ncliques ? layout->ncliques : 1, sizeof *m->clique_weight);
+    if (m->clique_of == NULL || m->clique_weight == NULL) {
+        lg_report_model_destroy(m);
         return LG_ENOMEM;
+    }
     for (size_t i = 0; i < prog->nfns; i++)
         m->clique_of[i] = LG_REPORT_NO_CLIQUE;
     for (size_t c = 0; c < layout->ncliques; c++) {
@@ -160,9 +232,14 @@ lg_err_t lg_report_model_build(const lg_report_input_t *in, lg_report_model_t *m
             m->clique_of[cl->fns[i]] = (uint32_t)c;
         m->total_hits = lg_sat_add(m->total_hits, cl->hits);
         m->all_bytes = lg_sat_add(m->all_bytes, cl->bytes);
-        if (!(cl->flags & LG_CLIQUE_FILLER))
+        if (cl->flags & LG_CLIQUE_FILLER) {
+            m->filler_fns += cl->nfns;
+        } else {
             m->hot_bytes = lg_sat_add(m->hot_bytes, cl->bytes);
+            m->hot_fns += cl->nfns;
+        }
     }
+    weigh(in, m);
     lg_err_t err = bucket_rows(prog, layout->ncliques, m);
     if (err != LG_OK)
         lg_report_model_destroy(m);
@@ -172,6 +249,7 @@ lg_err_t lg_report_model_build(const lg_report_input_t *in, lg_report_model_t *m
 void lg_report_model_destroy(lg_report_model_t *m)
 {
     free(m->clique_of);
+    free(m->clique_weight);
     free(m->rows);
     free(m->first);
     free(m->ninside);

@@ -23,6 +23,17 @@
 /* Marks a function in no clique (clique_of) and a boundary row leading outside the cliques. */
 #define LG_REPORT_NO_CLIQUE UINT32_MAX
 
+/* How well `lorgen eval`'s estimate (the one the reports show) ranked layouts like cachegrind's
+ * measured misses on the benchmark: Kendall's tau (dimensionless, -1 to +1) over the program and
+ * cache cells of the run below (docs/benchmarks.md). The reports print it beside the estimate so
+ * that nobody reads the estimate as a measurement; update it with each benchmark run. */
+#define LG_REPORT_TAU_MIN (-0.20)
+#define LG_REPORT_TAU_MEDIAN 0.26
+#define LG_REPORT_TAU_MAX 0.77
+#define LG_REPORT_TAU_PROGRAMS 6u /* programs */
+#define LG_REPORT_TAU_CACHES 4u   /* cache geometries */
+#define LG_REPORT_TAU_RUN "2026-11-25"
+
 typedef struct lg_report_row {
     const lg_arc_t *arc;   /* borrowed from the program */
     uint32_t other_clique; /* boundary rows: the clique on the other side, or LG_REPORT_NO_CLIQUE */
@@ -35,6 +46,19 @@ typedef struct lg_report_model {
     uint64_t hot_bytes;  /* summed over the cliques of executed code, with alignment */
     uint64_t all_bytes;  /* summed over every clique, filler (LG_CLIQUE_FILLER) included */
     uint32_t sets;       /* cache sets: cache_size / line_size / ways */
+    size_t hot_fns;      /* functions in the cliques of executed code (hot_bytes) */
+    size_t filler_fns;   /* functions in filler cliques (all_bytes - hot_bytes) */
+    /* The weight placement ranks and places by (optimizer/placement.c, fn_heat): each
+     * function's self cost (counter 1: instructions, time, samples) when some clique member has
+     * one, else its hits. Calls alone hide a loop that runs long in a function called once. */
+    bool weight_is_cost;
+    const char *weight_unit; /* "Ir", "ns", ... when weight_is_cost; "hits" otherwise */
+    uint64_t total_weight;   /* summed over the cliques */
+    uint64_t *clique_weight; /* per clique: its members' weight */
+    /* What the estimate replays: the weight of the profiled functions bound to the ELF inputs,
+     * against the profiles' whole weight as merged (bound, unbound: shared libraries, the PLT,
+     * the loader). The rest is code the estimate never fetches. */
+    uint64_t bound_weight, profile_weight;
     /* Clique c's rows are rows[first[c] .. first[c + 1]): ninside[c] inside rows, then its
      * boundary rows; both runs unsorted until lg_report_sort_rows. */
     lg_report_row_t *rows;
@@ -65,6 +89,12 @@ typedef lg_err_t (*lg_report_writer_t)(const lg_report_input_t *in, lg_report_mo
 lg_err_t lg_report_write_with(const lg_report_input_t *in, lg_report_writer_t write, FILE *out,
                               lg_diag_t *d);
 
+/* The weight of fn as placement uses it (see lg_report_model_t.weight_is_cost). */
+uint64_t lg_report_fn_weight(const lg_report_model_t *m, const lg_fn_t *fn);
+
+/* Percentage of the profiles' weight in functions the estimate does not fetch (unbound). */
+double lg_report_unreplayed_pct(const lg_report_model_t *m);
+
 /* Frees m; accepts a zeroed struct. */
 void lg_report_model_destroy(lg_report_model_t *m);
 
@@ -84,7 +114,9 @@ double lg_report_pct(uint64_t part, uint64_t whole);
 void lg_report_clique_offsets(const lg_program_t *prog, const lg_clique_t *cl, uint64_t *offsets);
 
 /* Fills order (cl->nfns entries) with the positions 0 .. nfns-1 of the clique's members sorted
- * by hits descending, then by link order. O(n log n). */
-void lg_report_members_by_hits(const lg_program_t *prog, const lg_clique_t *cl, size_t *order);
+ * by weight (lg_report_fn_weight) descending, then hits descending, then link order.
+ * O(n log n). Not reentrant (qsort context at file scope). */
+void lg_report_members_by_weight(const lg_report_model_t *m, const lg_program_t *prog,
+                                 const lg_clique_t *cl, size_t *order);
 
 #endif
