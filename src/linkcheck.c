@@ -1,8 +1,8 @@
 /* linkcheck.c - reading a relinked ELF back against its .LOR; see linkcheck.h.
  *
  * Steps:
- *   - find each listed function in the linked program (same-named statics by object or source
- *     file; a renamed clone by its name without clone suffixes)
+ *   - find each listed function in the linked program (same-named statics by object path, the
+ *     closest match, or source file; a renamed clone by its name without clone suffixes)
  *   - take the longest run of found functions whose addresses rise in .LOR order: those are in
  *     sequence, the rest are out of place and get a reason
  *   - between two neighbours of that run, any other function is a gap
@@ -47,40 +47,44 @@ void lg_linkcheck_destroy(lg_linkcheck_t *c)
     memset(c, 0, sizeof *c);
 }
 
-static const char *base_of(const char *path)
+/* How well the program function matches f's object and source file: lg_lor_object_match (3 the
+ * same path ... 1 the same base name only), 0 when f names neither; -1 when either names another
+ * file. Same-named statics of a/util.o, b/util.o and c/util.o share a base name, so only the
+ * best match tells them apart. */
+static int file_score(const lg_lor_fn_t *f, const lg_fn_t *fn)
 {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-/* True when the program function may be the one f names: no object or source file of f's
- * contradicts it. */
-static bool same_file(const lg_lor_fn_t *f, const lg_fn_t *fn)
-{
+    int score = 0;
     if (f->object != NULL && fn->object != NULL &&
-        strcmp(base_of(f->object), base_of(fn->object)) != 0)
-        return false;
+        (score = lg_lor_object_match(f->object, fn->object)) == 0)
+        return -1;
     if (f->source != NULL && fn->source_file != NULL && strcmp(f->source, fn->source_file) != 0)
-        return false;
-    return true;
+        return -1;
+    return score;
 }
 
-/* The program function f names, or -1: by symbol, then by name without clone suffixes when
- * exactly one function answers. */
+/* The program function f names, or -1: by symbol (of same-named statics, the one whose object
+ * path matches best), then by name without clone suffixes when exactly one function answers. */
 static int64_t find_linked(const lg_program_t *p, const lg_strmap_t *by_symbol,
                            const uint32_t *next, const lg_lor_fn_t *f)
 {
     uint32_t first;
-    if (lg_strmap_get(by_symbol, f->symbol, &first))
-        for (uint32_t i = first; i != UINT32_MAX; i = next[i])
-            if (same_file(f, &p->fns[i]))
-                return i;
-    size_t base = lg_clone_base_len(f->symbol), found = 0;
     int64_t pick = -1;
+    int best = -1;
+    if (lg_strmap_get(by_symbol, f->symbol, &first))
+        for (uint32_t i = first; i != UINT32_MAX; i = next[i]) {
+            int score = file_score(f, &p->fns[i]);
+            if (score > best) {
+                best = score;
+                pick = i;
+            }
+        }
+    if (pick >= 0)
+        return pick;
+    size_t base = lg_clone_base_len(f->symbol), found = 0;
     for (size_t i = 0; i < p->nfns; i++) {
         const lg_fn_t *fn = &p->fns[i];
         if (lg_clone_base_len(fn->symbol) == base && strncmp(fn->symbol, f->symbol, base) == 0 &&
-            same_file(f, fn)) {
+            file_score(f, fn) >= 0) {
             pick = (int64_t)i;
             found++;
         }

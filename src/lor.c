@@ -696,10 +696,7 @@ static const char *base_of(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* How well a .LOR's object names a program function's: 3 the same path, 2 one path is the
- * other with directories in front (the .LOR was written from another directory), 1 the same base
- * name only (a/util.o and b/util.o are two objects, so this is the weakest), 0 not at all. */
-static int object_match(const char *lor_object, const char *object)
+int lg_lor_object_match(const char *lor_object, const char *object)
 {
     if (strcmp(lor_object, object) == 0)
         return 3;
@@ -711,13 +708,13 @@ static int object_match(const char *lor_object, const char *object)
     return strcmp(base_of(lor_object), base_of(object)) == 0 ? 1 : 0;
 }
 
-/* How well f's object and source name fn: object_match, or 1 for the same source file; -1 when
- * either names another file. */
+/* How well f's object and source name fn: lg_lor_object_match, or 1 for the same source file;
+ * -1 when either names another file. */
 static int file_match(const lg_lor_fn_t *f, const lg_fn_t *fn)
 {
     int score = 0;
     if (f->object != NULL && fn->object != NULL &&
-        (score = object_match(f->object, fn->object)) == 0)
+        (score = lg_lor_object_match(f->object, fn->object)) == 0)
         return -1;
     if (f->source != NULL && fn->source_file != NULL) {
         if (strcmp(f->source, fn->source_file) != 0)

@@ -117,5 +117,11 @@ lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *
  * with others are warned about: they move with their whole section. */
 lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path, lg_diag_t *d);
 
+/* How well a .LOR's object= names the object a function came from: 3 the same path, 2 one path
+ * is the other with directories in front (the .LOR was written from another directory), 1 the
+ * same base name only (a/util.o and b/util.o are two objects, so this is the weakest), 0 not at
+ * all. Same-named statics bind to the best match. */
+int lg_lor_object_match(const char *lor_object, const char *object);
+
 
 #endif

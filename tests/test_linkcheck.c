@@ -151,6 +151,49 @@ static void test_pattern_matched_nothing(void **state)
     lg_linkcheck_destroy(&c);
 }
 
+/* Three same-named statics in a/util.o, b/util.o and c/util.o, linked in the order the .LOR
+ * asks (b, c, a): each row binds to the object its path names, not the first one with the same
+ * base name. */
+static void test_same_named_statics_bind_by_object_path(void **state)
+{
+    (void)state;
+    const fn_spec_t statics[] = {
+        {"helper", 16, 1, 0, LG_FN_LOCAL | LG_FN_AMBIGUOUS_NAME},
+        {"helper", 16, 1, 0, LG_FN_LOCAL | LG_FN_AMBIGUOUS_NAME},
+        {"helper", 16, 1, 0, LG_FN_LOCAL | LG_FN_AMBIGUOUS_NAME},
+        {"other", 16, 1, 0, 0},
+    };
+    const char *const objects[] = {"a/util.o", "b/util.o", "c/util.o", "main.o"};
+    const uint64_t addr[] = {0x1020, 0x1000, 0x1010, 0x2000};
+    lg_program_t prog;
+    linked(&prog, statics, NELEMS(statics), addr);
+    for (size_t i = 0; i < NELEMS(statics); i++)
+        prog.fns[i].object = strdup(objects[i]);
+    lg_elfsyms_t elf;
+    one_linked_file(&elf);
+    lg_lor_t lor;
+    const char *const names[] = {"helper", "helper", "helper"};
+    order(&lor, names, 3);
+    lor.fns[0].object = strdup("b/util.o");
+    lor.fns[1].object = strdup("c/util.o");
+    lor.fns[2].object = strdup("a/util.o");
+    lg_linkname_resolve(&lor, &prog, NULL);
+    lg_linkcheck_t c;
+    lg_linkcheck_init(&c);
+    assert_int_equal(lg_linkcheck_run(&lor, &prog, &elf, &c, NULL), LG_OK);
+    for (size_t r = 0; r < 3; r++) {
+        assert_int_equal(c.rows[r].status, LG_LANDED_IN_ORDER);
+        assert_int_equal(c.rows[r].address, addr[(r + 1) % 3]);
+    }
+    assert_int_equal(c.in_order, 3);
+    assert_int_equal(c.failed, 0);
+    assert_int_equal(c.pinned, 0);
+    lg_linkcheck_destroy(&c);
+    lg_lor_destroy(&lor);
+    lg_elfsyms_destroy(&elf);
+    lg_program_destroy(&prog);
+}
+
 static void test_objects_only_is_an_error(void **state)
 {
     (void)state;
@@ -185,6 +228,7 @@ int main(void)
         cmocka_unit_test(test_missing_pinned_and_renamed_clone),
         cmocka_unit_test(test_pattern_matched_nothing),
         cmocka_unit_test(test_objects_only_is_an_error),
+        cmocka_unit_test(test_same_named_statics_bind_by_object_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
