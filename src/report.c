@@ -284,10 +284,14 @@ static lg_err_t write_cliques(const lg_report_input_t *in, const lg_report_model
         const lg_clique_t *cl = &layout->cliques[c];
         fprintf(out,
                 "Clique %zu   %" PRIu64 " bytes   %.1f%% of the cache   %" PRIu64
-                " hits   %.1f%% of all hits   %" PRIu64 " %s   %.1f%% of all %s",
+                " hits   %.1f%% of all hits",
                 c + 1, cl->bytes, lg_report_pct(cl->bytes, layout->geometry.cache_size), cl->hits,
-                lg_report_pct(cl->hits, m->total_hits), m->clique_weight[c], m->weight_unit,
-                lg_report_pct(m->clique_weight[c], m->total_weight), m->weight_unit);
+                lg_report_pct(cl->hits, m->total_hits));
+        /* Placement's weight, unless it is the hits themselves (no counter data). */
+        if (m->weight_is_cost)
+            fprintf(out, "   %" PRIu64 " %s   %.1f%% of all %s", m->clique_weight[c],
+                    m->weight_unit, lg_report_pct(m->clique_weight[c], m->total_weight),
+                    m->weight_unit);
         if (cl->flags & LG_CLIQUE_OVERSIZED)
             fputs("   LARGER THAN THE CACHE", out);
         if (cl->flags & LG_CLIQUE_NO_CALLS)

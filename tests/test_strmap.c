@@ -95,7 +95,8 @@ static char *ordinary_names(size_t n)
     char *names = calloc(n, NAME_CAP);
     assert_non_null(names);
     for (size_t i = 0; i < n; i++)
-        snprintf(names + i * NAME_CAP, NAME_CAP, "plain_%06zu_fn%zu", i, i * 7919 % 10007);
+        snprintf(names + i * NAME_CAP, NAME_CAP, "plain_%06u_fn%u", (unsigned)(i % 1000000u),
+                 (unsigned)(i * 7919 % 10007));
     return names;
 }
 
