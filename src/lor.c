@@ -81,7 +81,7 @@ lg_err_t lg_lor_from_layout(const lg_program_t *prog, const lg_layout_t *layout,
     for (size_t c = 0; c < layout->ncliques; c++) {
         const lg_clique_t *cl = &layout->cliques[c];
         lor->cliques[c] = (lg_lor_clique_t){lor->nfns, cl->nfns,        cl->bytes, cl->hits,
-                                            cl->flags, cl->pad_before, 0};
+                                            cl->flags, cl->pad_before, 0, LG_LOR_NOT_STATED};
         lor->ncliques++;
         for (size_t i = 0; i < cl->nfns; i++) {
             const lg_fn_t *fn = &prog->fns[cl->fns[i]];
@@ -402,7 +402,7 @@ static lg_err_t parse_clique(lg_lor_t *lor, size_t *cliques_cap, char **tok, int
                             n < 2 ? "clique" : tok[1]);
     if (!lg_grow((void **)&lor->cliques, cliques_cap, lor->ncliques + 1, sizeof *lor->cliques))
         return LG_ENOMEM;
-    lg_lor_clique_t cl = {.first = lor->nfns, .line = ctx->line};
+    lg_lor_clique_t cl = {.first = lor->nfns, .line = ctx->line, .stated_count = LG_LOR_NOT_STATED};
     for (int i = 2; i < n; i++) {
         char *value = split_key(tok[i]);
         if (value == NULL) {
@@ -427,6 +427,8 @@ static lg_err_t parse_clique(lg_lor_t *lor, size_t *cliques_cap, char **tok, int
                 cl.hits = v;
             else if (tok[i][0] == 'p')
                 cl.pad_before = v;
+            else
+                cl.stated_count = v;
         } else {
             lg_diag_add(ctx->d, LG_WARNING, where_of(ctx), "ignoring unknown clique key '%s'",
                         tok[i]);
@@ -580,8 +582,12 @@ static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, si
             return bad_number(ctx, "cold", n < 2 ? "" : tok[1]);
         return LG_OK;
     }
-    lg_diag_add(ctx->d, LG_WARNING, where_of(ctx), "ignoring unknown line '%s'", kw);
-    return LG_OK;
+    /* A statement this reader does not know may hold a function (`fnn`): dropping it with a
+     * warning would change the order the file asks for. */
+    return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                        "expected a statement (lorgen-lor, cache, algorithm, input, section, "
+                        "clique, fn, cold), found '%s'",
+                        kw);
 }
 
 /* Follows one line of a statement as tokenize() will read it, from the quoting state *quoted
@@ -690,6 +696,9 @@ lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *
 
 /* ---- Check against the program ---------------------------------------------------------------- */
 
+/* find_fn: the name exists, but not in the object or source file the .LOR says. */
+#define FILE_MISMATCH (-2)
+
 static const char *base_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -724,8 +733,9 @@ static int file_match(const lg_lor_fn_t *f, const lg_fn_t *fn)
     return score;
 }
 
-/* Finds the program function a .LOR entry names; same-named statics are told apart by object
- * or source file, the closest match first. */
+/* The program function a .LOR entry names; same-named statics are told apart by object or
+ * source file, the closest match first. -1 when no function has that name; FILE_MISMATCH when
+ * some do, but every one of them is in another object or source file than the entry says. */
 static int64_t find_fn(const lg_program_t *prog, const lg_strmap_t *by_symbol,
                        const uint32_t *next, const lg_lor_fn_t *f, size_t *count)
 {
@@ -743,8 +753,9 @@ static int64_t find_fn(const lg_program_t *prog, const lg_strmap_t *by_symbol,
             pick = i;
         }
     }
-    /* Nothing matched the object or source given: the first of that name, as before. */
-    return best >= 0 ? pick : (int64_t)first;
+    /* A function the .LOR puts in another file would make a linker pattern that matches
+     * nothing: the caller says so instead of taking another function of that name. */
+    return best >= 0 ? pick : FILE_MISMATCH;
 }
 
 /* The only program function with f's name once clone suffixes (.constprop.N, .isra.N, ...)
@@ -773,23 +784,123 @@ static int64_t find_clone(const lg_program_t *prog, const lg_lor_fn_t *f)
     return found == 1 ? pick : -1;
 }
 
+/* functions= is what the clique held when the file was written: a fn line deleted, added or
+ * moved since shows as a difference. Those are edits people make on purpose, so this is a
+ * warning with the line; what such an edit did to the cache offsets is follow_placement's note. */
+static void check_counts(const lg_lor_t *lor, const char *path, lg_diag_t *d)
+{
+    char where[4096];
+    for (size_t c = 0; c < lor->ncliques; c++) {
+        const lg_lor_clique_t *cl = &lor->cliques[c];
+        if (cl->stated_count == LG_LOR_NOT_STATED || cl->stated_count == cl->count)
+            continue;
+        snprintf(where, sizeof where, "%s:%zu", path, cl->line);
+        lg_diag_add(d, LG_WARNING, where,
+                    "expected %" PRIu64 " fn lines in clique %zu (functions=%" PRIu64
+                    "), found %zu: a line was added, deleted or moved (correct functions= if "
+                    "that was meant)",
+                    cl->stated_count, c + 1, cl->stated_count, cl->count);
+    }
+}
+
+/* Cliques at the cache offsets placement chose, followed through a checked .LOR. */
+typedef struct placement {
+    bool on;         /* placement chose offsets, and no clique so far has moved off its own */
+    uint64_t chosen; /* bytes from the ordered code's start: where the last clique ended, */
+    uint64_t now;    /* as placed, and as laid out now */
+} placement_t;
+
+/* Follows clique c (bytes: its size now) and notes the first one that no longer starts at the
+ * cache offset placement chose; the ones after it moved with it, so one note says it all. */
+static void follow_placement(placement_t *pl, const lg_lor_t *lor, size_t c, uint64_t bytes,
+                             const char *where, lg_diag_t *d)
+{
+    const lg_lor_clique_t *cl = &lor->cliques[c];
+    if (!pl->on)
+        return;
+    if (cl->count > 0 && cl->bytes == 0) {
+        pl->on = false;
+        return;
+    }
+    uint64_t way = lor->geometry.cache_size / lor->geometry.ways; /* bytes one way maps */
+    uint64_t align = cl->count > 0 ? lor->fns[cl->first].align : 1;
+    uint64_t chosen = lg_place_after(lg_sat_add(pl->chosen, cl->pad_before), 0, align);
+    uint64_t now = lg_place_after(lg_sat_add(pl->now, cl->pad_before), 0, align);
+    if (chosen % way != now % way) {
+        lg_diag_add(d, LG_NOTE, where,
+                    "clique %zu now starts at cache offset %" PRIu64 ", placement chose %" PRIu64
+                    ": the code before it is %" PRIu64 " bytes %s than when it was placed (an "
+                    "edit, or sizes that changed), which moves every later clique too; rerun "
+                    "lorgen to place them again",
+                    c + 1, now % way, chosen % way, now > chosen ? now - chosen : chosen - now,
+                    now > chosen ? "longer" : "shorter");
+        pl->on = false;
+        return;
+    }
+    pl->chosen = lg_sat_add(chosen, cl->bytes);
+    pl->now = lg_sat_add(now, bytes);
+}
+
+/* Says where the functions named like f are, when none is in the object or source file f names:
+ * a pattern for the file the .LOR names would match nothing. */
+static void file_mismatch(const lg_program_t *prog, const lg_strmap_t *by_symbol,
+                          const uint32_t *next, const lg_lor_fn_t *f, const char *where,
+                          lg_diag_t *d)
+{
+    uint32_t first = UINT32_MAX;
+    size_t others = 0;
+    lg_strmap_get(by_symbol, f->symbol, &first);
+    for (uint32_t i = first; i != UINT32_MAX && next[i] != UINT32_MAX; i = next[i])
+        others++;
+    const lg_fn_t *fn = &prog->fns[first];
+    bool by_object = f->object != NULL && fn->object != NULL &&
+                     lg_lor_object_match(f->object, fn->object) == 0;
+    char more[64] = "";
+    if (others > 0)
+        snprintf(more, sizeof more, " (and %zu other file%s)", others, others > 1 ? "s" : "");
+    lg_diag_add(d, LG_ERROR, where,
+                "expected function '%s' in %s %s, found it in %s%s: correct %s= (a linker "
+                "pattern for %s would match nothing)",
+                f->symbol, by_object ? "object" : "source file", by_object ? f->object : f->source,
+                by_object ? fn->object : fn->source_file, more, by_object ? "object" : "source",
+                by_object ? f->object : f->source);
+}
+
 lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path, lg_diag_t *d)
 {
-    lg_strmap_t by_symbol;
+    lg_strmap_t by_symbol, objects;
     lg_strmap_init(&by_symbol);
+    lg_strmap_init(&objects); /* base names of the object files given */
     uint32_t *next = malloc((prog->nfns ? prog->nfns : 1) * sizeof *next);
     lg_err_t err = next ? LG_OK : LG_ENOMEM;
     for (size_t i = 0; i < prog->nfns && err == LG_OK; i++) {
         if (!lg_strmap_put_chained(&by_symbol, next, prog->fns[i].symbol, (uint32_t)i))
             err = LG_ENOMEM;
+        if (prog->fns[i].object != NULL &&
+            !lg_strmap_put(&objects, base_of(prog->fns[i].object), (uint32_t)i, NULL))
+            err = LG_ENOMEM;
     }
+    check_counts(lor, path, d);
     size_t unknown = 0;
     char where[4096];
     for (size_t i = 0; i < lor->nfns && err == LG_OK; i++) {
         lg_lor_fn_t *f = &lor->fns[i];
         snprintf(where, sizeof where, "%s:%zu", path, f->line);
+        uint32_t ignored;
+        /* Without object files nothing says which objects exist: object= is kept as written.
+         * With them, an object none of them is cannot be where the function is. */
+        if (f->object != NULL && objects.count > 0 &&
+            !lg_strmap_get(&objects, base_of(f->object), &ignored)) {
+            lg_diag_add(d, LG_ERROR, where,
+                        "expected object=%s among the ELF inputs, found no such object file: "
+                        "give it, or correct object=",
+                        f->object);
+            unknown++;
+            continue;
+        }
         size_t count;
         int64_t k = find_fn(prog, &by_symbol, next, f, &count);
+        int64_t named = k;
         if (k < 0 && (k = find_clone(prog, f)) >= 0) {
             /* GCC numbers its clones per build: foo.constprop.0 may be foo.constprop.1 now. */
             lg_diag_add(d, LG_WARNING, where,
@@ -807,7 +918,11 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
             f->section = NULL;
         }
         if (k < 0) {
-            lg_diag_add(d, LG_ERROR, where, "function '%s' is not in the ELF inputs", f->symbol);
+            if (named == FILE_MISMATCH)
+                file_mismatch(prog, &by_symbol, next, f, where, d);
+            else
+                lg_diag_add(d, LG_ERROR, where, "function '%s' is not in the ELF inputs",
+                            f->symbol);
             unknown++;
             continue;
         }
@@ -847,6 +962,12 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
                         "of them (build with -ffunction-sections)",
                         f->symbol, fn->section);
     }
+    /* Cache-aware placement (section align=) put each clique at a cache offset: the offsets
+     * count from the aligned start, through each clique's stated bytes= and pad=. Laid out
+     * again with the bytes the ELF gives now, an edit (a deleted, added or moved line) or a
+     * size that changed moves the first clique after it, and every later one, off its offset.
+     * A clique without bytes= was written by hand: nothing says where placement put it. */
+    placement_t pl = {.on = lor->section_align > 1 && lor->geometry.ways > 0};
     for (size_t c = 0; c < lor->ncliques && err == LG_OK && unknown == 0; c++) {
         lg_lor_clique_t *cl = &lor->cliques[c];
         uint64_t bytes = 0, hits = 0;
@@ -854,11 +975,12 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
             bytes = lg_place_after(bytes, lor->fns[i].size, lor->fns[i].align);
             hits = lg_sat_add(hits, lor->fns[i].hits);
         }
+        snprintf(where, sizeof where, "%s:%zu", path, cl->line);
+        follow_placement(&pl, lor, c, bytes, where, d);
         /* Only the cliques algorithm promises groups that fit the cache; PH and C3 chains do
          * not try to. */
         bool cache_sized = lor->algorithm == NULL || strcmp(lor->algorithm, "cliques") == 0;
         if (cache_sized && bytes > lor->geometry.cache_size && !(cl->flags & LG_CLIQUE_OVERSIZED)) {
-            snprintf(where, sizeof where, "%s:%zu", path, cl->line);
             lg_diag_add(d, LG_WARNING, where,
                         "clique %zu is %" PRIu64 " bytes, larger than the %" PRIu32
                         "-byte cache: its functions can no longer all be cached together",
@@ -869,8 +991,11 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
     }
     if (err == LG_OK && unknown > 0)
         err = lg_diag_fail(d, LG_EINVAL, path,
-                           "%zu function(s) named in the .LOR are not in the ELF inputs", unknown);
+                           "%zu function(s) named in the .LOR are not in the ELF inputs, or not "
+                           "in the file it says",
+                           unknown);
     lg_strmap_destroy(&by_symbol);
+    lg_strmap_destroy(&objects);
     free(next);
     return err;
 }
@@ -904,7 +1029,7 @@ lg_err_t lg_lor_to_layout(const lg_lor_t *lor, const lg_program_t *prog, lg_layo
         for (size_t i = cl->first; i < cl->first + cl->count; i++) {
             size_t count;
             int64_t k = find_fn(prog, &by_symbol, next, &lor->fns[i], &count);
-            if (k < 0) {
+            if (k < 0) { /* lg_lor_check reported it already */
                 err = lg_diag_fail(d, LG_EINVAL, "", "function '%s' is not in the ELF inputs",
                                    lor->fns[i].symbol);
                 break;

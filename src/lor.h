@@ -62,7 +62,11 @@ typedef struct lg_lor_clique {
     uint32_t flags; /* LG_CLIQUE_* */
     uint64_t pad_before; /* bytes of padding before the clique (cache-aware placement) */
     size_t line;
+    uint64_t stated_count; /* functions= as read; LG_LOR_NOT_STATED when absent or computed */
 } lg_lor_clique_t;
+
+/* A clique's functions= that the file does not give. */
+#define LG_LOR_NOT_STATED UINT64_MAX
 
 typedef struct lg_lor_input {
     char *kind;   /* "profile" or "elf" */
@@ -104,17 +108,20 @@ lg_err_t lg_lor_to_layout(const lg_lor_t *lor, const lg_program_t *prog, lg_layo
 lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out);
 
 /* Parses the text form; path names the input in diagnostics ("app.lor:12: ..."). Unknown keys
- * and unknown lines starting with a known keyword are warnings (forward compatibility); a
- * missing or newer version line, a fn outside a clique, a repeated function, or a malformed
- * number is an error. On error lor is left empty. */
+ * and flags are warnings (forward compatibility); an unknown statement (`fnn`: a typo would drop
+ * a function), a missing or newer version line, a fn outside a clique, a repeated function, or
+ * a malformed number is an error. On error lor is left empty. */
 lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *lor,
                       lg_diag_t *d);
 
 /* Checks a .LOR against the program it is applied to and completes it: every function must exist
- * (unknown names are errors), sections and objects are filled in from the program where the file
- * omits them, sizes that changed are warnings, cliques that no longer fit the cache are warnings,
- * and stated clique sizes are recomputed. Functions of the program that share their section
- * with others are warned about: they move with their whole section. */
+ * (unknown names are errors) in the object and source file the .LOR names (another file, or an
+ * object that is not among the object files given, is an error); sections and objects are filled
+ * in from the program where the file omits them; sizes that changed and cliques that no longer
+ * fit the cache are warnings; stated clique sizes are recomputed. Functions of the program that
+ * share their section with others are warned about: they move with their whole section. A clique
+ * whose functions= is not its number of fn lines is a warning; the first one that no longer
+ * starts at the cache offset placement chose (section align=, pad=, bytes=) gets a note. */
 lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path, lg_diag_t *d);
 
 /* How well a .LOR's object= names the object a function came from: 3 the same path, 2 one path

@@ -445,6 +445,83 @@ static void test_same_named_objects_bind_by_path(void **state)
     lg_program_destroy(&prog);
 }
 
+/* Edits that would pass silently and break the link: a statement typo, a static put in the
+ * wrong object, an object= that is not among the inputs. Each is an error with its line. */
+static void test_wrong_edits_are_errors(void **state)
+{
+    (void)state;
+    lg_program_t prog;
+    lg_program_init(&prog);
+    push_fn(&prog, "main", ".text.main", "obj/main.o", 64, 1, 0);
+    push_fn(&prog, "step", ".text.step", "obj/eval.o", 32, 1, LG_FN_LOCAL);
+    push_fn(&prog, "flush", ".text.flush", "obj/io.o", 32, 1, 0);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_lor_t lor;
+
+    /* A typo in a keyword would drop the function. */
+    const char *typo = "lorgen-lor 1\nclique 1\n  fn main\n  fnn step\n";
+    lg_lor_init(&lor);
+    assert_int_equal(lg_lor_parse(typo, strlen(typo), "t.lor", &lor, &d), LG_EFORMAT);
+    assert_true(lg_test_diag_has(&d, LG_ERROR,
+                                 "t.lor:4: expected a statement (lorgen-lor, cache, algorithm, "
+                                 "input, section, clique, fn, cold), found 'fnn'"));
+    lg_lor_destroy(&lor);
+
+    /* The static lives in eval.o: a pattern for io.o would match nothing. */
+    const char *moved = "lorgen-lor 1\nclique 1\n  fn main\n  fn step object=obj/io.o\n";
+    lg_lor_init(&lor);
+    assert_int_equal(lg_lor_parse(moved, strlen(moved), "m.lor", &lor, &d), LG_OK);
+    assert_int_equal(lg_lor_check(&lor, &prog, "m.lor", &d), LG_EINVAL);
+    assert_true(lg_test_diag_has(&d, LG_ERROR,
+                                 "m.lor:4: expected function 'step' in object obj/io.o, found it "
+                                 "in obj/eval.o: correct object="));
+    lg_lor_destroy(&lor);
+
+    /* An object that is not among the inputs. */
+    const char *gone = "lorgen-lor 1\nclique 1\n  fn main object=obj/mian.o\n";
+    lg_lor_init(&lor);
+    assert_int_equal(lg_lor_parse(gone, strlen(gone), "g.lor", &lor, &d), LG_OK);
+    assert_int_equal(lg_lor_check(&lor, &prog, "g.lor", &d), LG_EINVAL);
+    assert_true(lg_test_diag_has(&d, LG_ERROR,
+                                 "g.lor:3: expected object=obj/mian.o among the ELF inputs, found "
+                                 "no such object file"));
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&prog);
+}
+
+/* A deleted line: functions= disagrees (a warning), and the next clique no longer starts at the
+ * cache offset placement chose (a note with both offsets and the shift). */
+static void test_deleted_line_moves_later_cliques(void **state)
+{
+    (void)state;
+    lg_program_t prog;
+    lg_program_init(&prog);
+    push_fn(&prog, "a", ".text.a", "x.o", 50, 1, 0);
+    push_fn(&prog, "b", ".text.b", "x.o", 50, 1, 0);
+    push_fn(&prog, "c", ".text.c", "x.o", 50, 1, 0);
+    const char *text = "lorgen-lor 1\ncache size=8192 line=32 ways=1\nsection align=8192\n"
+                       "clique 1 bytes=100 functions=2\n  fn a\n"
+                       "clique 2 bytes=50 functions=1 pad=12\n  fn c\n";
+    lg_lor_t lor;
+    lg_lor_init(&lor);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_lor_parse(text, strlen(text), "p.lor", &lor, &d), LG_OK);
+    assert_int_equal(lg_lor_check(&lor, &prog, "p.lor", &d), LG_OK);
+    assert_true(lg_test_diag_has(&d, LG_WARNING,
+                                 "p.lor:4: expected 2 fn lines in clique 1 (functions=2), found 1"));
+    assert_true(lg_test_diag_has(&d, LG_NOTE,
+                                 "p.lor:6: clique 2 now starts at cache offset 62, placement chose "
+                                 "112: the code before it is 50 bytes shorter than when it was "
+                                 "placed (an edit, or sizes that changed), which moves every later "
+                                 "clique too; rerun lorgen to place them again"));
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&prog);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -457,6 +534,8 @@ int main(void)
         cmocka_unit_test(test_long_names_round_trip),
         cmocka_unit_test(test_continued_words),
         cmocka_unit_test(test_same_named_objects_bind_by_path),
+        cmocka_unit_test(test_wrong_edits_are_errors),
+        cmocka_unit_test(test_deleted_line_moves_later_cliques),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
