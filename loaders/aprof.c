@@ -1106,14 +1106,22 @@ bool lg_aprof_probe(const uint8_t *head, size_t len)
             n--;
         line[n] = '\0';
         r.line++;
+        size_t tag_lines = r.tag_lines;
         lg_err_t err = read_line(&r, line);
         if (err == LG_EUNSUPPORTED) {
             evidence = true; /* a well-formed v line of a later version: the loader says so */
             break;
         }
-        if (err != LG_OK || r.unknown_tags > 0) {
-            /* A line the head cuts short may not read; the lines before it decide. */
-            claimed = nl == NULL;
+        if (err != LG_OK) {
+            /* A line the head cuts short may not read; the lines before it decide. So do they
+             * when they already showed an aprof report and this line has one of its tags:
+             * then the loader, not the probe, says what is wrong with it (a bad number). */
+            bool aprof_tag = r.tag_lines > tag_lines && r.unknown_tags == 0;
+            claimed = nl == NULL || (evidence && aprof_tag);
+            break;
+        }
+        if (r.unknown_tags > 0) {
+            claimed = nl == NULL; /* a tag aprof does not have: another format */
             break;
         }
         evidence = evidence || r.version_line != 0 || r.first_data_line != 0;

@@ -226,6 +226,15 @@ static lg_err_t add_function(binder_t *b, uint32_t sym_index, bool have_objects)
     return LG_OK;
 }
 
+/* True when some linked file (not an object) has a function symbol. */
+static bool any_linked_symbol(const lg_elfsyms_t *elf)
+{
+    for (size_t i = 0; i < elf->nsyms; i++)
+        if (elf->files[elf->syms[i].file].kind == LG_ELF_LINKED)
+            return true;
+    return false;
+}
+
 static lg_err_t collect_functions(binder_t *b)
 {
     const lg_elfsyms_t *elf = b->elf;
@@ -235,6 +244,20 @@ static lg_err_t collect_functions(binder_t *b)
             have_linked = true;
         else
             have_objects = true;
+    }
+    if (have_linked && have_objects && !any_linked_symbol(elf)) {
+        /* A stripped program: its objects still name every function and its section. */
+        const char *path = "";
+        for (size_t i = 0; i < elf->nfiles; i++)
+            if (elf->files[i].kind == LG_ELF_LINKED) {
+                path = elf->files[i].path;
+                break;
+            }
+        lg_diag_add(b->d, LG_WARNING, path,
+                    "the linked program has no function symbols (stripped): the functions come "
+                    "from the object files alone, in their order; without its addresses there "
+                    "is no estimate and no safeguard (give the unstripped program)");
+        have_linked = false;
     }
     lg_elf_kind_t wanted = have_linked ? LG_ELF_LINKED : LG_ELF_OBJECT;
     uint32_t *order = malloc((elf->nsyms ? elf->nsyms : 1) * sizeof *order);

@@ -27,7 +27,8 @@ static int build_fixtures(void **state)
                       "gcc -O2 -c " FIXTURES "/c.c -o c.o; "
                       "gcc a.o b.o c.o -o prog; "
                       "gcc -O2 -ffunction-sections -c " FIXTURES "/hidden.c -o hidden.o; "
-                      "gcc hidden.o -o hidden";
+                      "gcc hidden.o -o hidden; "
+                      "strip -o prog-stripped prog";
     return lg_test_run(cmd) == 0 ? 0 : -1;
 }
 
@@ -344,6 +345,32 @@ static void test_hidden_globals_bind_to_their_objects(void **state)
     lg_elfsyms_destroy(&elf);
 }
 
+/* A stripped program with its objects: the objects name every function and its section; the
+ * binder says the program was stripped and works from the objects. */
+static void test_stripped_program_with_objects(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    read_elf(&elf, (const char *const[]){"prog-stripped", "a.o", "b.o", NULL});
+    lg_profile_t p;
+    sample_profile(&p);
+    lg_bind_input_t in[] = {{&p, 1.0}};
+    lg_program_t prog;
+    lg_program_init(&prog);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_bind(in, 1, &elf, &prog, &d), LG_OK);
+    assert_true(lg_test_diag_has(&d, LG_WARNING, "no function symbols (stripped)"));
+    const lg_fn_t *scale = find(&prog, "scale.constprop.0", NULL);
+    assert_string_equal(scale->section, ".text.scale.constprop.0");
+    assert_int_equal(scale->address, UINT64_MAX);
+    assert_true(lg_fn_movable(scale));
+    lg_program_destroy(&prog);
+    lg_profile_destroy(&p);
+    lg_diag_destroy(&d);
+    lg_elfsyms_destroy(&elf);
+}
+
 static void test_no_functions_is_an_error(void **state)
 {
     (void)state;
@@ -457,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_normalize_scales_to_the_largest_volume),
         cmocka_unit_test(test_clone_base_names),
         cmocka_unit_test(test_hidden_globals_bind_to_their_objects),
+        cmocka_unit_test(test_stripped_program_with_objects),
         cmocka_unit_test(test_no_functions_is_an_error),
         cmocka_unit_test(test_functions_no_object_defines_are_a_warning),
         cmocka_unit_test(test_shared_library_functions_are_named_by_their_object),
