@@ -616,3 +616,27 @@ static void mark_gold_clashes(lg_lor_t *lor, const lg_program_t *prog)
     }
     lg_strmap_destroy(&sections);
 }
+
+unsigned lg_linkname_unsayable(const lg_lor_fn_t *f)
+{
+    if (f->flags & LG_LOR_FN_PINNED)
+        return 0;
+    unsigned out = 0;
+    if (!lg_linkname_lld_sayable(f->symbol))
+        out |= LG_LINKER_LLD;
+    if (f->flags & LG_LOR_FN_OBJECT_UNSAYABLE)
+        out |= LG_LINKER_GNU_LD;
+    if (f->flags & LG_LOR_FN_GOLD_CLASH)
+        out |= LG_LINKER_GOLD;
+    char *names[LG_LINKNAME_MAX_SECTIONS];
+    size_t n = lg_linkname_sections(f, names);
+    for (size_t i = 0; i < n; i++) {
+        const char *name = names[i];
+        if (name[0] == '\0' || strchr(name, '"') != NULL)
+            out |= LG_LINKER_GNU_LD; /* the rule of lg_linkname_ld_section */
+        if (name[0] == '\0' || strchr(name, '\n') != NULL)
+            out |= LG_LINKER_GOLD; /* the rule of lg_linkname_gold_line */
+    }
+    lg_linkname_free(names, n);
+    return out;
+}

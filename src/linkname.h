@@ -115,6 +115,16 @@ lg_err_t lg_linkname_gold_line(const char *name, char **line);
 /* True when a line of lld's --symbol-ordering-file can name the symbol. */
 bool lg_linkname_lld_sayable(const char *symbol);
 
+/* Linker outputs that cannot name a function: bits of lg_linkname_unsayable's result. */
+#define LG_LINKER_GNU_LD 0x1u /* --ld-script, --ld-include, --section-ordering */
+#define LG_LINKER_GOLD 0x2u   /* --gold */
+#define LG_LINKER_LLD 0x4u    /* --lld */
+
+/* The linker outputs that leave f out because its section, object or symbol cannot be said in
+ * their grammar (the rules above, and the marks lg_linkname_resolve set); 0 when every one can
+ * name it, and for pinned functions, which no output names. 0 also when memory runs out. */
+unsigned lg_linkname_unsayable(const lg_lor_fn_t *f);
+
 /* Bytes of a name shown in a message, with its terminating NUL. */
 #define LG_LINKNAME_SHOW_BYTES 160u
 

@@ -1,6 +1,8 @@
 /* report.c - the clique report; see report.h. */
 #include "report.h"
 
+#include "linkname.h"
+
 #include "prf.h"
 #include "report_model.h"
 
@@ -329,6 +331,40 @@ static int cmp_excluded(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Functions that some linker outputs leave out because their names cannot be said in that
+ * linker's grammar (docs/linkers.md): the .LOR keeps them, the other outputs order them. */
+static void write_unsayable(const lg_report_input_t *in, FILE *out)
+{
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } linkers[] = {{LG_LINKER_GNU_LD, "GNU ld"}, {LG_LINKER_GOLD, "gold"}, {LG_LINKER_LLD, "lld"}};
+    if (in->lor == NULL)
+        return;
+    size_t listed = 0, total = 0;
+    for (size_t i = 0; i < in->lor->nfns; i++) {
+        const lg_lor_fn_t *f = &in->lor->fns[i];
+        unsigned bits = lg_linkname_unsayable(f);
+        if (bits == 0)
+            continue;
+        total++;
+        if (in->max_rows > 0 && listed >= in->max_rows)
+            continue;
+        listed++;
+        char shown[LG_LINKNAME_SHOW_BYTES];
+        fprintf(out, "  unnamable    %-32s not in the", lg_linkname_show(f->symbol, shown));
+        const char *sep = " ";
+        for (size_t k = 0; k < sizeof linkers / sizeof linkers[0]; k++)
+            if (bits & linkers[k].bit) {
+                fprintf(out, "%s%s", sep, linkers[k].name);
+                sep = ", ";
+            }
+        fputs(" output: that linker's grammar cannot say its name\n", out);
+    }
+    if (listed < total)
+        fprintf(out, "  [%zu more unnamable]\n", total - listed);
+}
+
 static lg_err_t write_left_out(const lg_report_input_t *in, FILE *out)
 {
     const lg_program_t *prog = in->prog;
@@ -360,6 +396,7 @@ static lg_err_t write_left_out(const lg_report_input_t *in, FILE *out)
     if (shown < n)
         fprintf(out, "  [%zu more not movable]\n", n - shown);
     free(excluded);
+    write_unsayable(in, out);
     fprintf(out,
             "  cold         %zu functions never executed keep their input order after the "
             "cliques\n",

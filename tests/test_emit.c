@@ -612,8 +612,31 @@ static void test_report_is_complete_and_stable(void **state)
     assert_non_null(strstr(text, "    caller -> callee"));
     assert_non_null(strstr(text, "  unbound      ghost"));
     assert_non_null(strstr(text, "  cold         1 functions never executed"));
+    assert_null(strstr(text, "unnamable"));
     free(m1.text);
     free(m2.text);
+
+    /* A .LOR with names some linkers cannot say: the report lists them under "Left out". */
+    lg_lor_t lor;
+    lg_lor_init(&lor);
+    lor.geometry = layout.geometry;
+    lor.cliques = calloc(1, sizeof *lor.cliques);
+    lor.ncliques = 1;
+    lor.cliques[0] = (lg_lor_clique_t){.first = 0, .bytes = 48, .hits = 3};
+    add_fn(&lor, "plain", ".text.plain", "obj/a.o", 0);
+    add_fn(&lor, "quoted", ".text.q\"x", "obj/a.o", 0);
+    add_fn(&lor, "#hash", ".text.nl\nx", "obj/a.o", 0);
+    in.lor = &lor;
+    memout_t m3;
+    assert_int_equal(lg_report_write(&in, mem_open(&m3)), LG_OK);
+    text = mem_close(&m3);
+    assert_null(strstr(text, "unnamable    plain"));
+    assert_non_null(strstr(text, "  unnamable    quoted                           not in the GNU ld "
+                                 "output: that linker's grammar cannot say its name\n"));
+    assert_non_null(strstr(text, "  unnamable    #hash                            not in the gold, "
+                                 "lld output"));
+    free(m3.text);
+    lg_lor_destroy(&lor);
     lg_layout_destroy(&layout);
     lg_program_destroy(&prog);
 }
