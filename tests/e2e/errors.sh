@@ -7,16 +7,6 @@ lorgen=$1 src=$2 work=$3
 fw=$src/tests/e2e/fw
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 
-# expect STATUS MESSAGE_FRAGMENT -- lorgen arguments...
-expect() {
-  local want=$1 fragment=$2
-  shift 3
-  local status=0
-  "$lorgen" "$@" >out.txt 2>err.txt || status=$?
-  [ "$status" -eq "$want" ] || { cat err.txt >&2; fail "lorgen $*: exit $status, expected $want"; }
-  grep -qF -- "$fragment" err.txt || { cat err.txt >&2; fail "lorgen $*: no '$fragment'"; }
-}
-
 step "a real profile and program to break"
 tracer=$(build_tracer gcc tracer "$src")
 for f in sensor control comms faults run host_main; do

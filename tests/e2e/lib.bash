@@ -10,6 +10,18 @@ step() {
   echo "-- $*" >&2
 }
 
+# expect STATUS MESSAGE_FRAGMENT -- lorgen arguments...: runs $lorgen (the caller's) in the
+# current directory; its exit status must be STATUS and its stderr (kept in err.txt, stdout in
+# out.txt) must hold MESSAGE_FRAGMENT.
+expect() {
+  local want=$1 fragment=$2
+  shift 3
+  local status=0
+  "$lorgen" "$@" >out.txt 2>err.txt || status=$?
+  [ "$status" -eq "$want" ] || { cat err.txt >&2; fail "lorgen $*: exit $status, expected $want"; }
+  grep -qF -- "$fragment" err.txt || { cat err.txt >&2; fail "lorgen $*: no '$fragment'"; }
+}
+
 have() {
   command -v "$1" >/dev/null 2>&1
 }

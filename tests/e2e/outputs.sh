@@ -12,16 +12,6 @@ gen=$(dirname "$lorgen")/tests/lg_gen_prf
 [ -x "$gen" ] || fail "$gen is missing (built with the tests)"
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 
-# expect STATUS MESSAGE_FRAGMENT -- lorgen arguments...
-expect() {
-  local want=$1 fragment=$2
-  shift 3
-  local status=0
-  "$lorgen" "$@" >out.txt 2>err.txt || status=$?
-  [ "$status" -eq "$want" ] || { cat err.txt >&2; fail "lorgen $*: exit $status, expected $want"; }
-  grep -qF -- "$fragment" err.txt || { cat err.txt >&2; fail "lorgen $*: no '$fragment'"; }
-}
-
 # No temporary file (*.lorgen-tmp.*) nor kept old contents (*.lorgen-old.*) in directory $1.
 no_leftovers() {
   local left

@@ -11,16 +11,6 @@ gen=$(dirname "$lorgen")/tests/lg_gen_winidea
 [ -x "$gen" ] || { echo "skipping: $gen is not built" >&2; exit 77; }
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 
-# expect STATUS MESSAGE_FRAGMENT -- lorgen arguments...
-expect() {
-  local want=$1 fragment=$2
-  shift 3
-  local status=0
-  "$lorgen" "$@" >out.txt 2>err.txt || status=$?
-  [ "$status" -eq "$want" ] || { cat err.txt >&2; fail "lorgen $*: exit $status, expected $want"; }
-  grep -qF -- "$fragment" err.txt || { cat err.txt >&2; fail "lorgen $*: no '$fragment'"; }
-}
-
 # export NAME MAIN-FORMAT TIMELINE GENERATOR-OPTIONS...: writes NAME (and NAME.BIN) and its call
 # graph NAME.cg.
 export_and_graph() {
