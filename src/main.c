@@ -808,9 +808,14 @@ static estimate_status_t estimate_pair(const lg_program_t *prog, const lg_layout
     }
     bool ok;
     if (layout->ncliques == 0) {
-        /* Nothing moves: the linker keeps the ELF's order, so the estimate is the same. */
-        ok = lg_estimate_misses(prog, addr, geo, NULL, before, d) == LG_OK &&
-             lg_estimate_misses(prog, addr, geo, NULL, after, d) == LG_OK;
+        /* Nothing moves: the linker keeps the ELF's order, so the estimate is the same one
+         * (its figures; the per-function misses stay with before). */
+        ok = lg_estimate_misses(prog, addr, geo, NULL, before, d) == LG_OK;
+        if (ok) {
+            *after = *before;
+            after->fn_misses = NULL;
+            after->nfns = 0;
+        }
     } else {
         ok = lg_estimate_misses(prog, addr, geo, NULL, before, d) == LG_OK &&
              lg_addresses_from_layout(prog, layout, lg_addresses_text_base(prog), addr, d) ==
@@ -821,18 +826,18 @@ static estimate_status_t estimate_pair(const lg_program_t *prog, const lg_layout
     return ok ? ESTIMATED : ESTIMATE_FAILED;
 }
 
-/* Keeps the input order when the layout is predicted to miss more (safeguard.h), and says so. */
+/* Keeps the input order when the layout is predicted to miss more (safeguard.h), and says so;
+ * *sg receives the predictions, which the report reuses. */
 static int safeguard(const lg_program_t *prog, const lg_geometry_t *geo, lg_layout_t *layout,
-                     lg_diag_t *d)
+                     lg_safeguard_t *sg, lg_diag_t *d)
 {
-    lg_safeguard_t sg;
-    if (lg_safeguard_layout(prog, geo, layout, &sg, d) != LG_OK)
+    if (lg_safeguard_layout(prog, geo, layout, sg, d) != LG_OK)
         return EXIT_BAD_INPUT;
-    if (sg.verdict == LG_SAFEGUARD_KEPT_INPUT)
+    if (sg->verdict == LG_SAFEGUARD_KEPT_INPUT)
         message(LG_WARNING, "",
                 "kept the input order: the new layout was predicted to miss more in this cache "
                 "(%" PRIu64 " against %" PRIu64 " estimated misses); the outputs order nothing",
-                sg.proposed_misses, sg.input_misses);
+                sg->proposed_misses, sg->input_misses);
     return 0;
 }
 
@@ -910,6 +915,7 @@ static int cmd_optimize(const options_t *o)
     }
     lg_program_t prog;
     lg_layout_t layout;
+    lg_safeguard_t sg = {.verdict = LG_SAFEGUARD_UNCHECKED};
     lg_lor_t lor;
     lg_program_init(&prog);
     lg_layout_init(&layout);
@@ -934,7 +940,7 @@ static int cmd_optimize(const options_t *o)
         /* The default never proposes what the model predicts to be worse than the order the
          * program has now (safeguard.h). */
         else if (o->safeguard && strcmp(o->algorithm, "cliques") == 0)
-            status = safeguard(&prog, &o->geometry, &layout, &d);
+            status = safeguard(&prog, &o->geometry, &layout, &sg, &d);
         flush_diag(&d);
     }
     if (status == 0) {
@@ -951,7 +957,13 @@ static int cmd_optimize(const options_t *o)
     if (status == 0) {
         lg_report_input_t report = {&prog, &layout, &lor, binds, in.nprofiles, o->normalize,
                                     o->rows, 0, 0, false};
-        if (wants_report(o)) {
+        if (wants_report(o) && sg.verdict != LG_SAFEGUARD_UNCHECKED) {
+            /* The safeguard replayed both orders with the same model and options already. */
+            report.misses_before = sg.input_misses;
+            report.misses_after =
+                sg.verdict == LG_SAFEGUARD_KEPT_INPUT ? sg.input_misses : sg.proposed_misses;
+            report.estimated = true;
+        } else if (wants_report(o)) {
             lg_estimate_t before, after;
             lg_estimate_init(&before);
             lg_estimate_init(&after);
@@ -1245,6 +1257,7 @@ static int cmd_eval(const options_t *o)
     lg_bind_input_t *binds = status == 0 ? bind_inputs(o, &in) : NULL;
     lg_program_t prog;
     lg_layout_t layout;
+    lg_safeguard_t sg = {.verdict = LG_SAFEGUARD_UNCHECKED};
     lg_lor_t lor;
     lg_program_init(&prog);
     lg_layout_init(&layout);
@@ -1267,7 +1280,7 @@ static int cmd_eval(const options_t *o)
              lg_place_for_cache(&prog, &o->geometry, &layout, &d) != LG_OK))
             status = EXIT_BAD_INPUT;
         else if (o->safeguard && strcmp(o->algorithm, "cliques") == 0)
-            status = safeguard(&prog, &o->geometry, &layout, &d);
+            status = safeguard(&prog, &o->geometry, &layout, &sg, &d);
     }
     flush_diag(&d);
     lg_estimate_t before, after;
