@@ -196,9 +196,22 @@ static bool ld_bare_section_char(char c)
            c == '.' || c == '$';
 }
 
+/* True when a GNU ld script word can say the section name: it is not empty and holds no '"'
+ * (nothing escapes inside ld's quotes). */
+static bool ld_section_sayable(const char *name)
+{
+    return name[0] != '\0' && strchr(name, '"') == NULL;
+}
+
+/* True when a gold ordering line can say the section name: not empty, no newline. */
+static bool gold_line_sayable(const char *name)
+{
+    return name[0] != '\0' && strchr(name, '\n') == NULL;
+}
+
 bool lg_linkname_ld_section(const char *name, FILE *out)
 {
-    if (name[0] == '\0' || strchr(name, '"') != NULL)
+    if (!ld_section_sayable(name))
         return false;
     /* A leading '.' keeps a bare word from being read as a keyword (KEEP, SORT, ...). */
     bool bare = name[0] == '.';
@@ -351,9 +364,9 @@ lg_err_t lg_linkname_ld_object(const char *object, char **pattern)
 lg_err_t lg_linkname_gold_line(const char *name, char **line)
 {
     *line = NULL;
-    size_t n = strlen(name);
-    if (n == 0 || memchr(name, '\n', n) != NULL)
+    if (!gold_line_sayable(name))
         return LG_OK;
+    size_t n = strlen(name);
     char *text = NULL;
     size_t len = 0;
     FILE *s = open_memstream(&text, &len);
@@ -631,11 +644,10 @@ unsigned lg_linkname_unsayable(const lg_lor_fn_t *f)
     char *names[LG_LINKNAME_MAX_SECTIONS];
     size_t n = lg_linkname_sections(f, names);
     for (size_t i = 0; i < n; i++) {
-        const char *name = names[i];
-        if (name[0] == '\0' || strchr(name, '"') != NULL)
-            out |= LG_LINKER_GNU_LD; /* the rule of lg_linkname_ld_section */
-        if (name[0] == '\0' || strchr(name, '\n') != NULL)
-            out |= LG_LINKER_GOLD; /* the rule of lg_linkname_gold_line */
+        if (!ld_section_sayable(names[i]))
+            out |= LG_LINKER_GNU_LD;
+        if (!gold_line_sayable(names[i]))
+            out |= LG_LINKER_GOLD;
     }
     lg_linkname_free(names, n);
     return out;
