@@ -672,6 +672,22 @@ static bool raw_member_size(const char *image, size_t image_size, uint64_t heade
 }
 
 /* Reads every ELF member of archive. */
+/* Whether a member header fits before the archive's end at offset; warns about the bytes left
+ * when it does not (both archive walkers stop there). */
+static bool member_header_fits(reader_t *r, size_t size, uint64_t offset)
+{
+    if (size - offset >= LG_AR_HEADER_BYTES)
+        return true;
+    lg_diag_add(r->d, LG_WARNING, r->path,
+                "%" PRIu64 " bytes after the last archive member ignored", (uint64_t)size - offset);
+    return false;
+}
+
+static void warn_no_elf_members(reader_t *r)
+{
+    lg_diag_add(r->d, LG_WARNING, r->path, "archive holds no ELF members; no functions read");
+}
+
 static lg_err_t read_archive(reader_t *r, int fd, Elf *archive)
 {
     elf_reader_t f = {.r = r, .where = r->path};
@@ -688,12 +704,8 @@ static lg_err_t read_archive(reader_t *r, int fd, Elf *archive)
     Elf_Cmd cmd = ELF_C_READ_MMAP;
     int next_error = 0;
     while (err == LG_OK && offset < size) {
-        if (size - offset < LG_AR_HEADER_BYTES) {
-            lg_diag_add(r->d, LG_WARNING, r->path,
-                        "%" PRIu64 " bytes after the last archive member ignored",
-                        (uint64_t)size - offset);
+        if (!member_header_fits(r, size, offset))
             break;
-        }
         if (cmd == ELF_C_NULL) {
             err = fail_at(&f, LG_EELF, NULL, "cannot read the header of archive member %zu "
                           "at offset %" PRIu64 ": %s", members + 1, offset,
@@ -750,7 +762,7 @@ static lg_err_t read_archive(reader_t *r, int fd, Elf *archive)
         elf_end(m);
     }
     if (err == LG_OK && elf_members == 0)
-        lg_diag_add(r->d, LG_WARNING, r->path, "archive holds no ELF members; no functions read");
+        warn_no_elf_members(r);
     return err;
 }
 
@@ -846,12 +858,8 @@ static lg_err_t read_thin_archive(reader_t *r, const char *image, size_t size)
     uint64_t offset = LG_AR_MAGIC_BYTES;
     lg_err_t err = LG_OK;
     while (err == LG_OK && offset < size) {
-        if (size - offset < LG_AR_HEADER_BYTES) {
-            lg_diag_add(r->d, LG_WARNING, r->path,
-                        "%" PRIu64 " bytes after the last archive member ignored",
-                        (uint64_t)size - offset);
+        if (!member_header_fits(r, size, offset))
             break;
-        }
         uint64_t member_size;
         const char *header = image + offset;
         if (memcmp(header + LG_AR_FMAG_OFFSET, LG_AR_FMAG, 2) != 0 ||
@@ -894,7 +902,7 @@ static lg_err_t read_thin_archive(reader_t *r, const char *image, size_t size)
         offset = data; /* the member's bytes are in its own file */
     }
     if (err == LG_OK && elf_members == 0)
-        lg_diag_add(r->d, LG_WARNING, r->path, "archive holds no ELF members; no functions read");
+        warn_no_elf_members(r);
     return err;
 }
 
