@@ -721,7 +721,8 @@ static lg_err_t bind_positions(binder_t *b, size_t *cap, const lg_profile_t *pro
         return LG_OK;
     }
     /* Each dropped cost for its cause: code outside the program, unbound functions of the
-     * program, and positions outside their function (what is left). */
+     * program, positions outside a function whose name others share (st), and positions
+     * outside their function (what is left). */
     uint64_t shared = 0, unbound = 0, costliest = 0;
     const char *costliest_object = NULL;
     for (size_t i = 0; i < prof->ncosts; i++) {
@@ -739,8 +740,9 @@ static lg_err_t bind_positions(binder_t *b, size_t *cap, const lg_profile_t *pro
             costliest_object = object;
         }
     }
-    uint64_t outside = st.dropped_cost > shared + unbound ? st.dropped_cost - shared - unbound : 0;
-    char in_shared[384] = "", of_unbound[128] = "", beyond[160] = "";
+    uint64_t known = lg_sat_add(lg_sat_add(shared, unbound), st.dropped_shared_name_cost);
+    uint64_t outside = st.dropped_cost > known ? st.dropped_cost - known : 0;
+    char in_shared[384] = "", of_unbound[128] = "", same_name[256] = "", beyond[160] = "";
     if (shared > 0)
         snprintf(in_shared, sizeof in_shared,
                  "; cost %llu is code outside the program (shared objects; the costliest "
@@ -750,13 +752,19 @@ static lg_err_t bind_positions(binder_t *b, size_t *cap, const lg_profile_t *pro
         snprintf(of_unbound, sizeof of_unbound,
                  "; cost %llu belongs to profiled functions that did not bind",
                  (unsigned long long)unbound);
+    if (st.dropped_shared_name_cost > 0)
+        snprintf(same_name, sizeof same_name,
+                 "; cost %llu falls outside the function it bound to, whose name other "
+                 "functions share (same-named statics the profile does not tell apart)",
+                 (unsigned long long)st.dropped_shared_name_cost);
     if (outside > 0)
         snprintf(beyond, sizeof beyond,
                  "; cost %llu falls outside its function in the ELF (another build profiled?)",
                  (unsigned long long)outside);
-    lg_diag_add(b->d, LG_NOTE, path, "%zu of %zu per-position costs (cost %llu) were not used%s%s%s",
-                st.dropped, st.bound + st.dropped, (unsigned long long)st.dropped_cost, in_shared,
-                of_unbound, beyond);
+    lg_diag_add(b->d, LG_NOTE, path,
+                "%zu of %zu per-position costs (cost %llu) were not used%s%s%s%s", st.dropped,
+                st.bound + st.dropped, (unsigned long long)st.dropped_cost, in_shared, of_unbound,
+                same_name, beyond);
     return LG_OK;
 }
 

@@ -98,6 +98,9 @@ lg_err_t lg_hotspots_bind(lg_program_t *p, size_t *cap, const lg_profile_t *prof
         if (map[c->func] < 0 || !lands(&p->fns[map[c->func]], c->position, stats->bias, &offset)) {
             stats->dropped++;
             stats->dropped_cost = lg_sat_add(stats->dropped_cost, c->cost);
+            if (map[c->func] >= 0 && (p->fns[map[c->func]].flags & LG_FN_AMBIGUOUS_NAME))
+                stats->dropped_shared_name_cost =
+                    lg_sat_add(stats->dropped_shared_name_cost, c->cost);
             continue;
         }
         if (!lg_grow((void **)&p->hotspots, cap, p->nhotspots + 1, sizeof *p->hotspots))

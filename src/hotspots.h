@@ -34,6 +34,10 @@ typedef struct lg_hotspot_stats {
     size_t bound;          /* positions that landed inside their function */
     size_t dropped;        /* positions outside their function, of unbound functions, or lines */
     uint64_t dropped_cost; /* their summed cost */
+    /* Of dropped_cost: positions outside a bound function whose symbol name other functions
+     * share (LG_FN_AMBIGUOUS_NAME), such as same-named statics a profile without debug
+     * information keeps as one function. */
+    uint64_t dropped_shared_name_cost;
 } lg_hotspot_stats_t;
 
 /* Appends prof's per-position costs to p->hotspots (capacity *cap), for the profile functions

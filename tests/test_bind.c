@@ -474,6 +474,46 @@ static void test_shared_library_functions_are_named_by_their_object(void **state
     lg_elfsyms_destroy(&elf);
 }
 
+/* A profile without debug information keeps same-named statics as one function: its address
+ * binds it to one of them, and the positions in the other are said to be that, not another
+ * build (the demo's callgrind profile: two skip_space, "another build profiled?"). */
+static void test_positions_in_a_same_named_static_are_said_to_be_so(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    read_elf(&elf, (const char *const[]){"prog", NULL});
+    uint64_t at[2] = {0, 0};
+    size_t n = 0;
+    for (size_t i = 0; i < elf.nsyms; i++)
+        if (strcmp(elf.syms[i].name, "helper") == 0 && n < 2)
+            at[n++] = elf.syms[i].value;
+    assert_int_equal(n, 2);
+    lg_profile_t prof;
+    lg_profile_init(&prof);
+    prof.cost_positions = LG_POS_ADDRESS;
+    uint32_t merged = add(&prof, "helper", NULL, NULL, 10);
+    prof.funcs[merged].pc_min = at[0] < at[1] ? at[0] : at[1];
+    prof.funcs[merged].pc_max = at[0] < at[1] ? at[1] : at[0];
+    assert_int_equal(lg_profile_add_cost(&prof, merged, at[0], 40), LG_OK);
+    assert_int_equal(lg_profile_add_cost(&prof, merged, at[1], 60), LG_OK);
+    lg_bind_input_t in = {&prof, 1.0};
+    lg_program_t prog;
+    lg_program_init(&prog);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_bind(&in, 1, &elf, &prog, &d), LG_OK);
+    assert_true(lg_test_diag_has(&d, LG_NOTE, "1 of 2 per-position costs (cost "));
+    assert_true(lg_test_diag_has(&d, LG_NOTE,
+                                 "falls outside the function it bound to, whose "
+                                 "name other functions share (same-named statics "
+                                 "the profile does not tell apart)"));
+    assert_false(lg_test_diag_has(&d, LG_NOTE, "another build profiled?"));
+    lg_diag_destroy(&d);
+    lg_program_destroy(&prog);
+    lg_profile_destroy(&prof);
+    lg_elfsyms_destroy(&elf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -488,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_no_functions_is_an_error),
         cmocka_unit_test(test_functions_no_object_defines_are_a_warning),
         cmocka_unit_test(test_shared_library_functions_are_named_by_their_object),
+        cmocka_unit_test(test_positions_in_a_same_named_static_are_said_to_be_so),
     };
     return cmocka_run_group_tests(tests, build_fixtures, NULL);
 }
