@@ -3,6 +3,7 @@
 
 #include "mem.h"
 #include "strmap.h"
+#include "utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -403,32 +404,80 @@ bool lg_linkname_lld_sayable(const char *symbol)
            strchr(symbol, '\n') == NULL;
 }
 
+/* Longest shown form of one character: a C1 control, \xc2\xHH. */
+#define SHOW_CHAR_MAX 8u
+
+/* The shown form of the character that starts at p (not the NUL), by lg_linkname_show's rule:
+ * writes it to esc without a NUL, returns its length and sets *used to the bytes of name it
+ * stands for. */
+static size_t show_char(const unsigned char *p, char esc[SHOW_CHAR_MAX], size_t *used)
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned c = *p;
+    *used = 1;
+    switch (c) {
+    case '\\':
+        memcpy(esc, "\\\\", 2);
+        return 2;
+    case '\n':
+        memcpy(esc, "\\n", 2);
+        return 2;
+    case '\r':
+        memcpy(esc, "\\r", 2);
+        return 2;
+    case '\t':
+        memcpy(esc, "\\t", 2);
+        return 2;
+    default:
+        break;
+    }
+    size_t len = c < 0x80 ? 1 : lg_utf8_seq_len(p);
+    bool control = c < 0x20 || c == 0x7f || (len == 2 && c == 0xc2 && p[1] < 0xa0);
+    if (len == 0 || control) {
+        /* A byte outside valid UTF-8 alone; a C1 control (U+0080 to U+009F) as both bytes. */
+        size_t n = len == 0 ? 1 : len;
+        for (size_t i = 0; i < n; i++) {
+            esc[4 * i] = '\\';
+            esc[4 * i + 1] = 'x';
+            esc[4 * i + 2] = hex[p[i] >> 4];
+            esc[4 * i + 3] = hex[p[i] & 0xfu];
+        }
+        *used = n;
+        return 4 * n;
+    }
+    memcpy(esc, p, len);
+    *used = len;
+    return len;
+}
+
 const char *lg_linkname_show(const char *name, char buf[LG_LINKNAME_SHOW_BYTES])
 {
     static const char ellipsis[] = "...";
-    /* Room for the longest escape (4 bytes), the ellipsis and the NUL. */
-    const size_t room = LG_LINKNAME_SHOW_BYTES - 4 - sizeof ellipsis;
-    size_t w = 0;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+    /* Room for the longest shown character, the ellipsis and the NUL. */
+    const size_t room = LG_LINKNAME_SHOW_BYTES - SHOW_CHAR_MAX - sizeof ellipsis;
+    size_t w = 0, used;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p += used) {
         if (w > room) {
             memcpy(buf + w, ellipsis, sizeof ellipsis);
             return buf;
         }
-        if (*p == '\n')
-            w += (size_t)snprintf(buf + w, 3, "\\n");
-        else if (*p == '\r')
-            w += (size_t)snprintf(buf + w, 3, "\\r");
-        else if (*p == '\t')
-            w += (size_t)snprintf(buf + w, 3, "\\t");
-        else if (*p == '\\')
-            w += (size_t)snprintf(buf + w, 3, "\\\\");
-        else if (*p < 0x20 || *p == 0x7f)
-            w += (size_t)snprintf(buf + w, 5, "\\x%02x", *p);
-        else
-            buf[w++] = (char)*p;
+        w += show_char(p, buf + w, &used);
     }
     buf[w] = '\0';
     return buf;
+}
+
+size_t lg_linkname_put(const char *name, FILE *out)
+{
+    char esc[SHOW_CHAR_MAX];
+    size_t w = 0, used;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p += used) {
+        size_t n = show_char(p, esc, &used);
+        if (out != NULL)
+            fwrite(esc, 1, n, out);
+        w += n;
+    }
+    return w;
 }
 
 /* ---- Object patterns that tell an object apart --------------------------------------------- */

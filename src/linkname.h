@@ -128,8 +128,19 @@ unsigned lg_linkname_unsayable(const lg_lor_fn_t *f);
 /* Bytes of a name shown in a message, with its terminating NUL. */
 #define LG_LINKNAME_SHOW_BYTES 160u
 
-/* Copies name into buf for a message: control characters as \n, \r, \t or \xHH, '\' as
- * '\\', cut with "..." when longer than the buffer. Returns buf. */
+/* Names in messages and in the text report are shown on one line, so that a reader sees that
+ * name and nothing else: '\' as '\\'; newline, carriage return and tab as \n, \r, \t; every
+ * other control character (bytes below 0x20, 0x7f, and U+0080 to U+009F, whose two UTF-8 bytes
+ * are both shown) and every byte that is not part of valid UTF-8 as \xHH (lower-case hex); the
+ * rest as it is. A '\' in a shown name always starts one of these escapes, so each shown name
+ * reads back as exactly one name. */
+
+/* Copies name into buf for a message, shown by the rule above, cut with "..." when longer than
+ * the buffer. Returns buf. */
 const char *lg_linkname_show(const char *name, char buf[LG_LINKNAME_SHOW_BYTES]);
+
+/* Writes name whole to out, shown by the rule above, and returns the bytes it takes; with out
+ * NULL, only counts them. O(length of name). */
+size_t lg_linkname_put(const char *name, FILE *out);
 
 #endif

@@ -26,15 +26,24 @@ static size_t rows_shown(const lg_report_input_t *in, size_t n)
     return in->max_rows && n > in->max_rows ? in->max_rows : n;
 }
 
+/* Writes a name as lg_linkname_put shows it (whole, on one line, control characters and bytes
+ * outside UTF-8 escaped), padded on the right with blanks to width bytes (printf's %-*s). */
+static void put_name(FILE *out, const char *name, int width)
+{
+    size_t len = lg_linkname_put(name, out);
+    if (width > 0 && len < (size_t)width)
+        fprintf(out, "%*s", (int)((size_t)width - len), "");
+}
+
 static int name_width(const lg_program_t *prog, const uint32_t *fns, size_t n)
 {
-    int w = LG_REPORT_NAME_WIDTH_MIN;
-    for (size_t i = 0; i < n; i++) {
-        int len = (int)strlen(prog->fns[fns[i]].symbol);
+    size_t w = LG_REPORT_NAME_WIDTH_MIN;
+    for (size_t i = 0; i < n && w < LG_REPORT_NAME_WIDTH_MAX; i++) {
+        size_t len = lg_linkname_put(prog->fns[fns[i]].symbol, NULL);
         if (len > w)
             w = len;
     }
-    return w > LG_REPORT_NAME_WIDTH_MAX ? LG_REPORT_NAME_WIDTH_MAX : w;
+    return w > LG_REPORT_NAME_WIDTH_MAX ? LG_REPORT_NAME_WIDTH_MAX : (int)w;
 }
 
 static void write_inputs(const lg_report_input_t *in, FILE *out)
@@ -42,9 +51,10 @@ static void write_inputs(const lg_report_input_t *in, FILE *out)
     fputs("Inputs\n", out);
     for (size_t i = 0; i < in->nprofiles; i++) {
         const lg_profile_t *p = in->profiles[i].profile;
-        fprintf(out, "  profile  %s: %s, %s profile, %zu functions", p->path ? p->path : "?",
-                p->format ? p->format : "?", p->kind == LG_PROFILE_TRACE ? "trace" : "statistical",
-                p->nfuncs);
+        fputs("  profile  ", out);
+        put_name(out, p->path ? p->path : "?", 0);
+        fprintf(out, ": %s, %s profile, %zu functions", p->format ? p->format : "?",
+                p->kind == LG_PROFILE_TRACE ? "trace" : "statistical", p->nfuncs);
         if (p->kind == LG_PROFILE_TRACE)
             fprintf(out, ", %" PRIu64 " call records", p->call_records);
         if (p->has_call_edges)
@@ -67,8 +77,11 @@ static void write_inputs(const lg_report_input_t *in, FILE *out)
                     : "profiles are merged as read (--no-normalize), multiplied by their --weight");
     if (in->lor != NULL)
         for (size_t i = 0; i < in->lor->ninputs; i++)
-            if (strcmp(in->lor->inputs[i].kind, "elf") == 0)
-                fprintf(out, "  elf      %s\n", in->lor->inputs[i].path);
+            if (strcmp(in->lor->inputs[i].kind, "elf") == 0) {
+                fputs("  elf      ", out);
+                put_name(out, in->lor->inputs[i].path, 0);
+                fputc('\n', out);
+            }
     fputc('\n', out);
 }
 
@@ -210,10 +223,15 @@ static void write_edge_table(const lg_report_input_t *in, lg_report_row_t *rows,
     lg_report_sort_rows(prog, rows, n, shown);
     for (size_t i = 0; i < shown; i++) {
         const lg_arc_t *a = rows[i].arc;
-        char pair[1024];
-        snprintf(pair, sizeof pair, "%s -> %s", prog->fns[a->caller].symbol,
-                 prog->fns[a->callee].symbol);
-        fprintf(out, "    %-*s %12" PRIu64, LG_REPORT_PAIR_WIDTH, pair, a->weight);
+        const char *caller = prog->fns[a->caller].symbol, *callee = prog->fns[a->callee].symbol;
+        size_t len = lg_linkname_put(caller, NULL) + strlen(" -> ") + lg_linkname_put(callee, NULL);
+        fputs("    ", out);
+        lg_linkname_put(caller, out);
+        fputs(" -> ", out);
+        lg_linkname_put(callee, out);
+        if (len < LG_REPORT_PAIR_WIDTH)
+            fprintf(out, "%*s", (int)(LG_REPORT_PAIR_WIDTH - len), "");
+        fprintf(out, " %12" PRIu64, a->weight);
         if (boundary) {
             if (rows[i].other_clique == LG_REPORT_NO_CLIQUE)
                 fputs("  (outside the cliques)", out);
@@ -258,12 +276,13 @@ static lg_err_t write_members(const lg_report_input_t *in, const lg_report_model
             rest_weight += fw;
             continue;
         }
-        fprintf(out,
-                "  %-*s %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %6.1f%% %14" PRIu64
-                " %6.1f%%  %s%s\n",
-                w, fn->symbol, offsets[order[i]], fn->size, fn->hits,
-                lg_report_pct(fn->hits, cl->hits), fw, lg_report_pct(fw, cl_weight), fn->section,
-                (fn->flags & LG_FN_SECTION_INFERRED) ? " (inferred)" : "");
+        fputs("  ", out);
+        put_name(out, fn->symbol, w);
+        fprintf(out, " %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %6.1f%% %14" PRIu64 " %6.1f%%  ",
+                offsets[order[i]], fn->size, fn->hits, lg_report_pct(fn->hits, cl->hits), fw,
+                lg_report_pct(fw, cl_weight));
+        put_name(out, fn->section, 0);
+        fputs((fn->flags & LG_FN_SECTION_INFERRED) ? " (inferred)\n" : "\n", out);
     }
     if (shown < n)
         fprintf(out, "  [%zu more: %" PRIu64 " bytes, %" PRIu64 " hits, %" PRIu64 " %s]\n",
@@ -351,8 +370,9 @@ static void write_unsayable(const lg_report_input_t *in, FILE *out)
         if (in->max_rows > 0 && listed >= in->max_rows)
             continue;
         listed++;
-        char shown[LG_LINKNAME_SHOW_BYTES];
-        fprintf(out, "  unnamable    %-32s not in the", lg_linkname_show(f->symbol, shown));
+        fputs("  unnamable    ", out);
+        put_name(out, f->symbol, 32);
+        fputs(" not in the", out);
         const char *sep = " ";
         for (size_t k = 0; k < sizeof linkers / sizeof linkers[0]; k++)
             if (bits & linkers[k].bit) {
@@ -373,9 +393,14 @@ static lg_err_t write_left_out(const lg_report_input_t *in, FILE *out)
     if (prog->nunbound == 0 && layout->nexcluded == 0)
         fputs("  every profiled function was bound and placed\n", out);
     size_t shown = rows_shown(in, prog->nunbound);
-    for (size_t i = 0; i < shown; i++)
-        fprintf(out, "  unbound      %-32s %12" PRIu64 " hits  %s\n", prog->unbound[i].name,
-                prog->unbound[i].hits, prog->unbound[i].reason);
+    for (size_t i = 0; i < shown; i++) {
+        /* The reason may quote names (an object, a symbol): shown by the same rule. */
+        fputs("  unbound      ", out);
+        put_name(out, prog->unbound[i].name, 32);
+        fprintf(out, " %12" PRIu64 " hits  ", prog->unbound[i].hits);
+        put_name(out, prog->unbound[i].reason, 0);
+        fputc('\n', out);
+    }
     if (shown < prog->nunbound)
         fprintf(out, "  [%zu more unbound]\n", prog->nunbound - shown);
     /* Hottest first, like every other table. */
@@ -390,8 +415,11 @@ static lg_err_t write_left_out(const lg_report_input_t *in, FILE *out)
     shown = rows_shown(in, n);
     for (size_t i = 0; i < shown; i++) {
         const lg_fn_t *fn = &prog->fns[excluded[i]];
-        fprintf(out, "  not movable  %-32s %12" PRIu64 " hits  %s: %s\n", fn->symbol, fn->hits,
-                fn->section, lg_fn_unmovable_reason(fn));
+        fputs("  not movable  ", out);
+        put_name(out, fn->symbol, 32);
+        fprintf(out, " %12" PRIu64 " hits  ", fn->hits);
+        put_name(out, fn->section, 0);
+        fprintf(out, ": %s\n", lg_fn_unmovable_reason(fn));
     }
     if (shown < n)
         fprintf(out, "  [%zu more not movable]\n", n - shown);
@@ -410,6 +438,19 @@ lg_err_t lg_report_write(const lg_report_input_t *in, FILE *out)
     lg_err_t err = lg_report_model_build(in, &m);
     if (err != LG_OK)
         return err;
+    /* The unit may be a profile's own name for its counter (callgrind's events, perf's): shown
+     * once by the rule every name follows, then printed where the fixed units are. */
+    char *unit = NULL;
+    size_t unit_len = 0;
+    FILE *s = open_memstream(&unit, &unit_len);
+    if (s != NULL)
+        lg_linkname_put(m.weight_unit, s);
+    if (s == NULL || fclose(s) != 0) {
+        free(unit);
+        lg_report_model_destroy(&m);
+        return LG_ENOMEM;
+    }
+    m.weight_unit = unit;
     fputs("lorgen clique report\n\n", out);
     write_inputs(in, out);
     write_summary(in, &m, out);
@@ -419,6 +460,7 @@ lg_err_t lg_report_write(const lg_report_input_t *in, FILE *out)
     if (err == LG_OK)
         err = write_left_out(in, out);
     lg_report_model_destroy(&m);
+    free(unit);
     if (err == LG_OK && ferror(out))
         err = LG_EIO;
     return err;

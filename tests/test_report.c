@@ -1,6 +1,7 @@
 /* test_report.c - the report forms for tools and browsers: JSON string escaping, the JSON and
- * HTML reports of a small program, and the call graph exported as DOT and GraphML (read back
- * with igraph). The text report's golden file is checked end to end (tests/e2e/report.sh). */
+ * HTML reports of a small program, hostile names in the text report, and the call graph
+ * exported as DOT and GraphML (read back with igraph). The text report's golden file is checked
+ * end to end (tests/e2e/report.sh). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,10 +13,12 @@
 
 #include "algorithms.h"
 #include "emit_graph.h"
+#include "linkname.h"
 #include "report.h"
 #include "report_html.h"
 #include "report_json.h"
 #include "report_model.h"
+#include "utf8.h"
 
 #include <igraph.h>
 #include <stdio.h>
@@ -305,6 +308,130 @@ static void test_sort_rows_keeps_all(void **state)
     lg_program_destroy(&prog);
 }
 
+/* ---- hostile names in the text report ------------------------------------------------------- */
+
+/* Each name holds a newline followed by text that would start a report line of its own, a tab,
+ * an ESC, a C1 control, and bytes that are not UTF-8. */
+#define EVIL_FN "evil\nClique 9   1 bytes"
+#define TERM_FN "tab\tesc\x1b[2Jc1\xc2\x9b_bad\xff caf\xc3\xa9"
+#define UNMOVABLE_FN "nm\n  not movable  fake"
+static const fn_spec_t hostile_fns[] = {
+    {"main", 64, 1, 1, 0},
+    {EVIL_FN, 96, 1, 1000, 0},
+    {TERM_FN, 48, 1, 800, 0},
+    {UNMOVABLE_FN, 32, 1, 500, LG_FN_SHARED_SECTION},
+};
+static const arc_spec_t hostile_arcs[] = {
+    {"main", EVIL_FN, 1},
+    {EVIL_FN, TERM_FN, 800},
+    {"main", UNMOVABLE_FN, 5},
+};
+
+/* What the report must show for each hostile string (lg_linkname_show's rule, docs/reliability.md
+ * "Names that reach a linker"), and the report lines a raw one would have started. */
+static const struct {
+    const char *shown;
+    const char *faked_line;
+} hostile_shown[] = {
+    {"evil\\nClique 9   1 bytes", "Clique 9 "},
+    {"tab\\tesc\\x1b[2Jc1\\xc2\\x9b_bad\\xff caf\xc3\xa9", NULL},
+    {"nm\\n  not movable  fake", "  not movable  fake"},
+    {".text.s\\x0b\\r\\n  unbound      fake section", "  unbound      fake section"},
+    {"prof\\nSummary\\xc3", "Summary\xc3"},
+    {"u\\x1bnit\\\\x1b", NULL},
+    {"app\\n  elf      fake.elf", "  elf      fake.elf"},
+    {"ub\\nLeft out fake", "Left out fake"},
+    {"in ob\\tj\\n  cold         fake.o", "  cold         fake.o"},
+};
+
+static void test_text_report_hostile_names(void **state)
+{
+    (void)state;
+    lg_program_t prog;
+    MAKE(&prog, hostile_fns, hostile_arcs);
+    uint32_t evil = fn_index(hostile_fns, NELEMS(hostile_fns), EVIL_FN);
+    free(prog.fns[evil].section);
+    prog.fns[evil].section = strdup(".text.s\x0b\r\n  unbound      fake section");
+    for (size_t i = 0; i < prog.nfns; i++)
+        prog.fns[i].counter1_self = prog.fns[i].hits;
+    prog.unbound = malloc(sizeof *prog.unbound);
+    assert_non_null(prog.unbound);
+    prog.unbound[0] =
+        (lg_unbound_t){strdup("ub\nLeft out fake"), 7, strdup("in ob\tj\n  cold         fake.o")};
+    prog.nunbound = 1;
+    assert_non_null(prog.fns[evil].section);
+    assert_non_null(prog.unbound[0].name);
+    assert_non_null(prog.unbound[0].reason);
+
+    lg_layout_t layout;
+    lg_layout_init(&layout);
+    lg_geometry_t geo = {256, 16, 2};
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_order("cliques", &prog, &geo, &layout, &d), LG_OK);
+    assert_int_equal(layout.nexcluded, 1);
+
+    lg_profile_t profile;
+    lg_profile_init(&profile);
+    assert_int_equal(lg_profile_set_path(&profile, "prof\nSummary\xc3"), LG_OK);
+    profile.counter1_unit = "u\x1bnit\\x1b";
+    lg_bind_input_t profiles[] = {{&profile, 1.0}};
+    lg_lor_t lor;
+    lg_lor_init(&lor);
+    assert_int_equal(lg_lor_add_input(&lor, "elf", "app\n  elf      fake.elf", NULL), LG_OK);
+    assert_int_equal(lg_lor_from_layout(&prog, &layout, &lor), LG_OK);
+
+    lg_report_input_t in = {.prog = &prog,
+                            .layout = &layout,
+                            .lor = &lor,
+                            .profiles = profiles,
+                            .nprofiles = 1,
+                            .max_rows = 10};
+    memout_t m;
+    assert_int_equal(lg_report_write(&in, mem_open(&m)), LG_OK);
+    char *text = mem_close(&m);
+
+    /* No line starts with what a name would have faked, and no byte but the line ends is a
+     * control character or outside valid UTF-8: the report reads on any terminal as written. */
+    for (const char *line = text; *line != '\0'; line = strchr(line, '\n') + 1) {
+        for (size_t k = 0; k < NELEMS(hostile_shown); k++)
+            if (hostile_shown[k].faked_line != NULL)
+                assert_false(strncmp(line, hostile_shown[k].faked_line,
+                                     strlen(hostile_shown[k].faked_line)) == 0);
+        assert_non_null(strchr(line, '\n'));
+    }
+    for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; p++) {
+        assert_true(*p == '\n' || (*p >= 0x20 && *p != 0x7f));
+        if (*p >= 0x80) {
+            size_t len = lg_utf8_seq_len(p);
+            assert_true(len >= 2);
+            assert_false(p[0] == 0xc2 && p[1] < 0xa0); /* C1 controls */
+            p += len - 1;
+        }
+    }
+    /* Each name is shown whole, escaped as documented, wherever the report names it. */
+    for (size_t k = 0; k < NELEMS(hostile_shown); k++) {
+        if (strstr(text, hostile_shown[k].shown) == NULL)
+            fail_msg("not shown: %s", hostile_shown[k].shown);
+    }
+    assert_true(count(text, hostile_shown[0].shown) >= 3); /* members, both call tables */
+    assert_non_null(strstr(text, "  unnamable    evil\\nClique 9   1 bytes"));
+    /* The same rule, whole, for any caller. */
+    memout_t n;
+    assert_int_equal(lg_linkname_put("a\\b\x7f\xc2\x85\xe2\x82", mem_open(&n)), 24);
+    char *put = mem_close(&n);
+    assert_string_equal(put, "a\\\\b\\x7f\\xc2\\x85\\xe2\\x82");
+    assert_int_equal(lg_linkname_put("a\\b\x7f\xc2\x85\xe2\x82", NULL), 24);
+    free(put);
+
+    free(text);
+    lg_lor_destroy(&lor);
+    lg_profile_destroy(&profile);
+    lg_diag_destroy(&d);
+    lg_layout_destroy(&layout);
+    lg_program_destroy(&prog);
+}
+
 /* ---- graph export --------------------------------------------------------------------------- */
 
 static void test_graphml_reads_back(void **state)
@@ -413,11 +540,16 @@ static void test_graph_from_profiles(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_json_string_escaping), cmocka_unit_test(test_json_report),
-        cmocka_unit_test(test_html_report),          cmocka_unit_test(test_sort_rows_keeps_all),
-        cmocka_unit_test(test_graphml_reads_back),   cmocka_unit_test(test_dot_content),
-        cmocka_unit_test(test_graph_from_profiles),  cmocka_unit_test(test_weight_beside_hits),
+        cmocka_unit_test(test_json_string_escaping),
+        cmocka_unit_test(test_json_report),
+        cmocka_unit_test(test_html_report),
+        cmocka_unit_test(test_sort_rows_keeps_all),
+        cmocka_unit_test(test_graphml_reads_back),
+        cmocka_unit_test(test_dot_content),
+        cmocka_unit_test(test_graph_from_profiles),
+        cmocka_unit_test(test_weight_beside_hits),
         cmocka_unit_test(test_estimate_caveats),
+        cmocka_unit_test(test_text_report_hostile_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
