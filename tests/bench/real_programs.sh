@@ -246,16 +246,30 @@ done
 
 # link_binary OUT CC ARGS...: links OUT with CC ARGS, and for every nonzero shift N also
 # OUT.shiftN with a padding section of N bytes put before the text. The padding script comes
-# first, so that a layout's own section (inserted before .text too) follows it.
+# first, so that a layout's own section (inserted before .text too) follows it. A layout whose
+# script aligns its code to the way size (lorgen's placement: `. = ALIGN(W);`) would absorb that
+# padding and land at the same cache sets in every shifted link, one draw repeated; its shifted
+# links therefore start N mod W bytes past that alignment instead, which moves all of its code
+# (and what follows it) by the same amount against the code no layout moves, as the padding
+# does for the other layouts, and keeps the cache sets of its functions relative to each other.
 link_binary() {
-  local out=$1 n
+  local out=$1 n a args
   shift
   "$@" -o "$out"
   for n in "${shifts[@]}"; do
     [ "$n" -gt 0 ] || continue
     printf 'SECTIONS { .text.shift : { . = . + %d; } } INSERT BEFORE .text;\n' "$n" \
       >"$out.shift$n.ld"
-    "$1" -Wl,-T,"$out.shift$n.ld" "${@:2}" -o "$out.shift$n" 2>/dev/null
+    args=()
+    for a in "${@:2}"; do
+      if [[ $a == -Wl,-T,* ]] && grep -q '^ *\. = ALIGN([0-9]*);$' "${a#-Wl,-T,}"; then
+        sed "s/^\( *\)\. = ALIGN(\([0-9]*\));$/\1. = ALIGN(\2) + ($n % \2);/" "${a#-Wl,-T,}" \
+          >"$out.shift$n.layout.ld"
+        a=-Wl,-T,$out.shift$n.layout.ld
+      fi
+      args+=("$a")
+    done
+    "$1" -Wl,-T,"$out.shift$n.ld" "${args[@]}" -o "$out.shift$n" 2>/dev/null
   done
 }
 
