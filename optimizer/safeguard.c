@@ -79,6 +79,18 @@ lg_err_t lg_safeguard_layout(const lg_program_t *prog, const lg_geometry_t *geo,
         return LG_OK; /* objects only: no order to compare with */
     }
     lg_err_t err = predict(prog, addr, geo, &out->input_misses, d);
+    if (err == LG_OK && layout->ncliques > 0 && geo->ways >= LG_SAFEGUARD_ASSOCIATIVE_WAYS) {
+        lg_geometry_t associative = *geo;
+        associative.ways = geo->cache_size / geo->line_size;
+        err = predict(prog, addr, &associative, &out->associative_misses, d);
+        if (err == LG_OK && out->associative_misses >= out->input_misses) {
+            free(addr);
+            out->proposed_misses = out->input_misses;
+            LG_CHECK(keep_input(prog, layout, d));
+            out->verdict = LG_SAFEGUARD_NO_CONFLICTS;
+            return LG_OK;
+        }
+    }
     if (err == LG_OK && layout->ncliques == 0) {
         /* Nothing moves: the linker keeps the input order, whatever the model would say of
          * the same functions laid out again. */

@@ -838,6 +838,13 @@ static int safeguard(const lg_program_t *prog, const lg_geometry_t *geo, lg_layo
                 "kept the input order: the new layout was predicted to miss more in this cache "
                 "(%" PRIu64 " against %" PRIu64 " estimated misses); the outputs order nothing",
                 sg->proposed_misses, sg->input_misses);
+    else if (sg->verdict == LG_SAFEGUARD_NO_CONFLICTS)
+        message(LG_WARNING, "",
+                "kept the input order: in this %u-way cache the model predicts no conflict "
+                "misses for it (%" PRIu64 " estimated misses, %" PRIu64
+                " in a fully-associative cache of the same size), so a new layout would only "
+                "move where the code meets code lorgen does not model; the outputs order nothing",
+                geo->ways, sg->input_misses, sg->associative_misses);
     return 0;
 }
 
@@ -961,7 +968,7 @@ static int cmd_optimize(const options_t *o)
             /* The safeguard replayed both orders with the same model and options already. */
             report.misses_before = sg.input_misses;
             report.misses_after =
-                sg.verdict == LG_SAFEGUARD_KEPT_INPUT ? sg.input_misses : sg.proposed_misses;
+                sg.verdict == LG_SAFEGUARD_PROPOSED ? sg.proposed_misses : sg.input_misses;
             report.estimated = true;
         } else if (wants_report(o)) {
             lg_estimate_t before, after;

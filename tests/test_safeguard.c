@@ -1,6 +1,7 @@
 /* test_safeguard.c - the default keeps the input order when its layout is predicted to miss
- * more: hand-built programs whose better order is known (two functions that call each other,
- * either adjacent or a whole direct-mapped cache apart). */
+ * more, or, in an associative cache, when the input order is predicted to have no conflict
+ * misses: hand-built programs whose better order is known (functions that a caller calls in
+ * turn, adjacent or a whole way apart). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,15 +56,20 @@ static void add_clique(lg_layout_t *l, const uint32_t *members, size_t n, uint32
     c->flags = flags;
 }
 
-/* Runs the safeguard on l for p's linked order; the call must succeed. */
-static lg_safeguard_t guard(const lg_program_t *p, lg_layout_t *l)
+/* Runs the safeguard on l for p's linked order in cache g; the call must succeed. */
+static lg_safeguard_t guard_in(const lg_program_t *p, const lg_geometry_t *g, lg_layout_t *l)
 {
     lg_diag_t d;
     lg_diag_init(&d);
     lg_safeguard_t sg;
-    assert_int_equal(lg_safeguard_layout(p, &geo, l, &sg, &d), LG_OK);
+    assert_int_equal(lg_safeguard_layout(p, g, l, &sg, &d), LG_OK);
     lg_diag_destroy(&d);
     return sg;
+}
+
+static lg_safeguard_t guard(const lg_program_t *p, lg_layout_t *l)
+{
+    return guard_in(p, &geo, l);
 }
 
 /* An empty proposal of the cliques algorithm. */
@@ -125,6 +131,8 @@ static void test_better_or_equal_proposal_stays(void **state)
         add_clique(&l, (const uint32_t[]){0, 1, 2}, 3, 0);
         lg_safeguard_t sg = guard(&p, &l);
         assert_int_equal(sg.verdict, LG_SAFEGUARD_PROPOSED);
+        /* Direct-mapped: the input order is never compared with a fully-associative cache. */
+        assert_int_equal(sg.associative_misses, 0);
         if (orders[k] == apart)
             assert_true(sg.proposed_misses < sg.input_misses);
         else
@@ -168,6 +176,75 @@ static void test_empty_layout_equals_input(void **state)
     lg_program_destroy(&p);
 }
 
+/* A 4-way cache of CACHE bytes (2 KiB ways, 64 sets) and a program whose main calls five
+ * functions in turn, each followed by a never-executed pad that ends a way later: in the input
+ * order `stacked` all five land on the same sets, one more than the ways, and evict each other;
+ * in `apart` only four do. */
+static const lg_geometry_t geo4 = {CACHE, 32, 4};
+#define WAY4 (CACHE / 4u)
+static const fn_spec_t fns5[] = {
+    {"main", 64, 1, 1, 0},         {"f1", 256, 1, 5000, 0},       {"f2", 256, 1, 5000, 0},
+    {"f3", 256, 1, 5000, 0},       {"f4", 256, 1, 5000, 0},       {"f5", 256, 1, 5000, 0},
+    {"pad1", WAY4 - 256, 1, 0, 0}, {"pad2", WAY4 - 256, 1, 0, 0}, {"pad3", WAY4 - 256, 1, 0, 0},
+    {"pad4", WAY4 - 256, 1, 0, 0}, {"pad5", WAY4 - 320, 1, 0, 0},
+};
+static const arc_spec_t arcs5[] = {
+    {"main", "f1", 5000}, {"main", "f2", 5000}, {"main", "f3", 5000},
+    {"main", "f4", 5000}, {"main", "f5", 5000},
+};
+
+/* The executed functions in one clique: contiguous, 1344 bytes, no set holds two of them. */
+static void packed_layout(lg_layout_t *l)
+{
+    empty_layout(l);
+    l->geometry = geo4;
+    add_clique(l, (const uint32_t[]){0, 1, 2, 3, 4, 5}, 6, 0);
+}
+
+static void test_associative_cache_without_conflicts_keeps_input(void **state)
+{
+    (void)state;
+    lg_program_t p;
+    MAKE(&p, fns5, arcs5);
+    /* main, f1 pad1 f2 pad2 f3 pad3 f4 pad4, f5 pad5: f1 to f4 share sets, four ways hold them;
+     * f5 starts a way after f4's start plus main's 64 bytes, on sets of its own. */
+    link_in_order(&p, (const uint32_t[]){0, 1, 6, 2, 7, 3, 8, 4, 9, 10, 5}, 11);
+    lg_layout_t l;
+    packed_layout(&l);
+    lg_safeguard_t sg = guard_in(&p, &geo4, &l);
+    assert_int_equal(sg.verdict, LG_SAFEGUARD_NO_CONFLICTS);
+    assert_true(sg.associative_misses >= sg.input_misses);
+    assert_int_equal(sg.proposed_misses, sg.input_misses);
+    assert_int_equal(l.ncliques, 0);
+    assert_int_equal(l.section_align, 0);
+    assert_string_equal(l.algorithm, LG_ALGORITHM_KEPT);
+    /* The proposal's members keep their places, in input order (the pads were never in it). */
+    assert_int_equal(l.ncold, 6);
+    for (uint32_t k = 0; k < 6; k++)
+        assert_int_equal(l.cold[k], k);
+    lg_layout_destroy(&l);
+    lg_program_destroy(&p);
+}
+
+static void test_associative_cache_with_conflicts_takes_proposal(void **state)
+{
+    (void)state;
+    lg_program_t p;
+    MAKE(&p, fns5, arcs5);
+    /* main, f1 pad1 f2 pad2 f3 pad3 f4 pad4 f5: five functions on the same sets of 4 ways. */
+    link_in_order(&p, (const uint32_t[]){0, 1, 6, 2, 7, 3, 8, 4, 9, 5, 10}, 11);
+    lg_layout_t l;
+    packed_layout(&l);
+    lg_safeguard_t sg = guard_in(&p, &geo4, &l);
+    assert_int_equal(sg.verdict, LG_SAFEGUARD_PROPOSED);
+    assert_true(sg.associative_misses < sg.input_misses);
+    assert_true(sg.proposed_misses < sg.input_misses);
+    assert_int_equal(l.ncliques, 1);
+    assert_string_equal(l.algorithm, "cliques");
+    lg_layout_destroy(&l);
+    lg_program_destroy(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +252,8 @@ int main(void)
         cmocka_unit_test(test_better_or_equal_proposal_stays),
         cmocka_unit_test(test_objects_only_unchecked),
         cmocka_unit_test(test_empty_layout_equals_input),
+        cmocka_unit_test(test_associative_cache_without_conflicts_keeps_input),
+        cmocka_unit_test(test_associative_cache_with_conflicts_takes_proposal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
