@@ -79,9 +79,16 @@ lg_err_t lg_safeguard_layout(const lg_program_t *prog, const lg_geometry_t *geo,
         return LG_OK; /* objects only: no order to compare with */
     }
     lg_err_t err = predict(prog, addr, geo, &out->input_misses, d);
-    if (err == LG_OK && layout->ncliques > 0 && geo->ways >= LG_SAFEGUARD_ASSOCIATIVE_WAYS) {
-        lg_geometry_t associative = *geo;
-        associative.ways = geo->cache_size / geo->line_size;
+    lg_geometry_t associative = *geo;
+    associative.ways = geo->cache_size / geo->line_size;
+    if (err == LG_OK && layout->ncliques > 0 && geo->ways >= LG_SAFEGUARD_ASSOCIATIVE_WAYS &&
+        lg_geometry_check(&associative, NULL) != LG_OK)
+        lg_diag_add(d, LG_NOTE, LG_SAFEGUARD_WHERE,
+                    "the input order was not checked for conflict misses: a fully-associative "
+                    "cache of %u lines is more than the cache model takes",
+                    associative.ways);
+    else if (err == LG_OK && layout->ncliques > 0 &&
+             geo->ways >= LG_SAFEGUARD_ASSOCIATIVE_WAYS) {
         err = predict(prog, addr, &associative, &out->associative_misses, d);
         if (err == LG_OK && out->associative_misses >= out->input_misses) {
             free(addr);

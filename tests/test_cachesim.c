@@ -437,7 +437,7 @@ static void test_both_set_kinds_match_a_plain_lru(void **state)
         {list * LINE * 3, LINE, list}, /* ... 3 sets, not a power of two */
         {list * LINE, LINE, list},     /* ... fully associative */
         {48 * 4 * 5, 4, 48},           /* 4-byte lines, 5 sets */
-        {32768, LINE, 1024},           /* fully associative, the most ways allowed */
+        {32768, LINE, 1024},           /* fully associative, 1,024 ways */
         {1024 * 16 * 3, 16, 1024},     /* 3 sets of 1024 ways */
         {4096 * 64, 4096, 64},         /* the largest lines, fully associative */
     };

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "progbuild.h"
+#include "testutil.h"
 
 #include "layout.h"
 #include "safeguard.h"
@@ -245,6 +246,32 @@ static void test_associative_cache_with_conflicts_takes_proposal(void **state)
     lg_program_destroy(&p);
 }
 
+/* A cache too large to replay fully associative (4 MiB of 16-byte lines: 262,144 ways): the
+ * check for conflict misses is skipped with a note, and the margin rule still decides. */
+static void test_associative_check_skipped_for_huge_caches(void **state)
+{
+    (void)state;
+    static const lg_geometry_t huge = {4u << 20, 16, 8};
+    lg_program_t p;
+    MAKE(&p, fns, arcs);
+    link_in_order(&p, (const uint32_t[]){0, 1, 2, 3}, 4);
+    lg_layout_t l;
+    empty_layout(&l);
+    l.geometry = huge;
+    add_clique(&l, (const uint32_t[]){0, 1, 2}, 3, 0);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_safeguard_t sg;
+    assert_int_equal(lg_safeguard_layout(&p, &huge, &l, &sg, &d), LG_OK);
+    assert_true(lg_test_diag_has(&d, LG_NOTE, "not checked for conflict misses"));
+    assert_int_equal(sg.associative_misses, 0);
+    assert_int_equal(sg.verdict, LG_SAFEGUARD_PROPOSED);
+    assert_int_equal(l.ncliques, 1);
+    lg_diag_destroy(&d);
+    lg_layout_destroy(&l);
+    lg_program_destroy(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_empty_layout_equals_input),
         cmocka_unit_test(test_associative_cache_without_conflicts_keeps_input),
         cmocka_unit_test(test_associative_cache_with_conflicts_takes_proposal),
+        cmocka_unit_test(test_associative_check_skipped_for_huge_caches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
