@@ -87,8 +87,7 @@ lg_err_t lg_safeguard_layout(const lg_program_t *prog, const lg_geometry_t *geo,
                     "the input order was not checked for conflict misses: a fully-associative "
                     "cache of %u lines is more than the cache model takes",
                     associative.ways);
-    else if (err == LG_OK && layout->ncliques > 0 &&
-             geo->ways >= LG_SAFEGUARD_ASSOCIATIVE_WAYS) {
+    else if (err == LG_OK && layout->ncliques > 0 && geo->ways >= LG_SAFEGUARD_ASSOCIATIVE_WAYS) {
         err = predict(prog, addr, &associative, &out->associative_misses, d);
         if (err == LG_OK && out->associative_misses >= out->input_misses) {
             free(addr);
