@@ -73,6 +73,19 @@ static lg_safeguard_t guard(const lg_program_t *p, lg_layout_t *l)
     return guard_in(p, &geo, l);
 }
 
+/* l now keeps the input order: no cliques, no alignment, and its n functions, indexes 0 to
+ * n - 1 in input order, all in cold. */
+static void assert_kept_input(const lg_layout_t *l, uint32_t n)
+{
+    assert_int_equal(l->ncliques, 0);
+    assert_null(l->cliques);
+    assert_int_equal(l->section_align, 0);
+    assert_string_equal(l->algorithm, LG_ALGORITHM_KEPT);
+    assert_int_equal(l->ncold, n);
+    for (uint32_t k = 0; k < n; k++)
+        assert_int_equal(l->cold[k], k);
+}
+
 /* An empty proposal of the cliques algorithm. */
 static void empty_layout(lg_layout_t *l)
 {
@@ -103,14 +116,8 @@ static void test_worse_proposal_keeps_input(void **state)
     assert_int_equal(sg.verdict, LG_SAFEGUARD_KEPT_INPUT);
     assert_true(sg.proposed_misses * LG_PERMILLE_TEST >
                 sg.input_misses * (LG_PERMILLE_TEST + LG_SAFEGUARD_MARGIN_PERMILLE));
-    assert_int_equal(l.ncliques, 0);
-    assert_null(l.cliques);
-    assert_int_equal(l.section_align, 0);
-    assert_string_equal(l.algorithm, LG_ALGORITHM_KEPT);
     /* Every function keeps its place: all of them, in input order. */
-    assert_int_equal(l.ncold, 4);
-    for (uint32_t k = 0; k < 4; k++)
-        assert_int_equal(l.cold[k], k);
+    assert_kept_input(&l, 4);
     lg_layout_destroy(&l);
     lg_program_destroy(&p);
 }
@@ -216,13 +223,8 @@ static void test_associative_cache_without_conflicts_keeps_input(void **state)
     assert_int_equal(sg.verdict, LG_SAFEGUARD_NO_CONFLICTS);
     assert_true(sg.associative_misses >= sg.input_misses);
     assert_int_equal(sg.proposed_misses, sg.input_misses);
-    assert_int_equal(l.ncliques, 0);
-    assert_int_equal(l.section_align, 0);
-    assert_string_equal(l.algorithm, LG_ALGORITHM_KEPT);
     /* The proposal's members keep their places, in input order (the pads were never in it). */
-    assert_int_equal(l.ncold, 6);
-    for (uint32_t k = 0; k < 6; k++)
-        assert_int_equal(l.cold[k], k);
+    assert_kept_input(&l, 6);
     lg_layout_destroy(&l);
     lg_program_destroy(&p);
 }
