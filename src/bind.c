@@ -697,11 +697,7 @@ static lg_err_t credit_inlined(binder_t *b, const lg_profile_t *prof, const int6
     x.sink = credit_self;
     for (size_t i = 0; err == LG_OK && i < prof->nfuncs; i++) {
         const lg_pfunc_t *f = &prof->funcs[i];
-        /* Only code the program may have inlined: a shared object's cost (libc's, from
-         * callgrind or perf) ran there, not inside its callers. */
-        bool may_be_inlined = f->object == NULL || object_is_input(b->elf, f->object);
-        if (map[i] == BIND_ABSENT && may_be_inlined &&
-            (f->counter1_self > 0 || f->counter2_self > 0)) {
+        if (map[i] == BIND_ABSENT && (f->counter1_self > 0 || f->counter2_self > 0)) {
             x.amount[0] = (double)f->counter1_self;
             x.amount[1] = (double)f->counter2_self;
             err = spread(&x, (uint32_t)i, 1.0, 0);
