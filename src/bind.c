@@ -571,66 +571,44 @@ static lg_err_t push_arc(lg_program_t *p, size_t *cap, int64_t from, int64_t to,
     return LG_OK;
 }
 
-/* Crediting what an inlined function did to the functions it was inlined into.
+/* Crediting the calls an inlined function made to the functions it was inlined into.
  *
  * A profiled function with no symbol at all (BIND_ABSENT) was most likely inlined into its
  * callers in the build being ordered: its code lives inside them, so the calls it made are
- * really calls from them, and the cost it ran (its self counters: time, instructions) is
- * really theirs too. Each is split among U's callers in proportion to how often each called
- * U; a caller that was itself inlined passes its share up in turn, at most
- * LG_INLINE_MAX_DEPTH levels. Calls *into* an inlined function need no arc: it sits inside its
- * caller already. The cost matters most for a profile of an instrumented build, which inlines
- * less than the build being ordered: opus's tracer profile had 63% of its elapsed time in
- * functions the plain build inlines (silk_NSQ_del_dec_c, 47% of the instructions callgrind
- * counts, showed 0.8% of the time), and placement weighs code by that cost. */
+ * really calls from them. Each such call U -> Y is split among U's callers in proportion to
+ * how often each called U; a caller that was itself inlined passes its share up in turn, at
+ * most LG_INLINE_MAX_DEPTH levels. Calls *into* an inlined function need no arc: it sits
+ * inside its caller already. */
 #define LG_INLINE_MAX_DEPTH 8u                   /* levels of nested inlining followed */
 #define LG_INLINE_MAX_STEPS (4u * 1024u * 1024u) /* caller visits per profile, bounding work */
 
-typedef struct inline_ctx inline_ctx_t;
-
-/* Receives a share (a fraction of what is being spread) for a bound function an inlined one
- * was inlined into. */
-typedef lg_err_t (*inline_sink_fn)(inline_ctx_t *x, int64_t into, double share);
-
-struct inline_ctx {
+typedef struct inline_ctx {
     const lg_profile_t *prof;
     const int64_t *map;
     size_t *in_first;   /* per function: its in-edges are in_edges[in_first[f]..in_first[f+1]) */
     uint32_t *in_edges; /* indexes into prof->edges, grouped by callee */
     double *in_total;   /* per function: call weight into it from other functions */
-    inline_sink_fn sink;
-    int64_t callee;   /* calls: the bound function the spread call reaches */
-    double amount[2]; /* calls: [0] the call weight; cost: the two self counters */
-    double *credit;   /* per (bound caller, bound callee) pair found: weight credited */
-    lg_arc_t *pairs;  /* the pairs credit[] belongs to */
+    double *credit;     /* per (bound caller, bound callee) pair found: weight credited */
+    lg_arc_t *pairs;    /* the pairs credit[] belongs to */
     size_t npairs, pairs_cap;
-    double *self[2]; /* per program function: self counters 1 and 2 credited */
     size_t steps;
     bool truncated;
-};
+} inline_ctx_t;
 
-static lg_err_t credit_pair(inline_ctx_t *x, int64_t into, double share)
+static lg_err_t credit_pair(inline_ctx_t *x, int64_t from, int64_t to, double weight)
 {
     size_t cap = x->pairs_cap;
     if (!lg_grow((void **)&x->pairs, &x->pairs_cap, x->npairs + 1, sizeof *x->pairs))
         return LG_ENOMEM;
     if (!lg_grow((void **)&x->credit, &cap, x->npairs + 1, sizeof *x->credit))
         return LG_ENOMEM;
-    x->pairs[x->npairs] = (lg_arc_t){(uint32_t)into, (uint32_t)x->callee, 0};
-    x->credit[x->npairs++] = x->amount[0] * share;
+    x->pairs[x->npairs] = (lg_arc_t){(uint32_t)from, (uint32_t)to, 0};
+    x->credit[x->npairs++] = weight;
     return LG_OK;
 }
 
-static lg_err_t credit_self(inline_ctx_t *x, int64_t into, double share)
-{
-    x->self[0][into] += x->amount[0] * share;
-    x->self[1][into] += x->amount[1] * share;
-    return LG_OK;
-}
-
-/* Hands `fraction` of what x carries, through the calls into `inlined`, to the bound functions
- * it was inlined into. */
-static lg_err_t spread(inline_ctx_t *x, uint32_t inlined, double fraction, unsigned depth)
+static lg_err_t spread_call(inline_ctx_t *x, uint32_t inlined, int64_t callee, double weight,
+                            unsigned depth)
 {
     if (x->in_total[inlined] <= 0.0)
         return LG_OK; /* nobody called it: nothing to credit */
@@ -640,95 +618,66 @@ static lg_err_t spread(inline_ctx_t *x, uint32_t inlined, double fraction, unsig
             return LG_OK;
         }
         const lg_pedge_t *e = &x->prof->edges[x->in_edges[k]];
-        double share = fraction * (double)e->weight / x->in_total[inlined];
+        double share = weight * (double)e->weight / x->in_total[inlined];
         int64_t caller = x->map[e->caller];
         if (caller >= 0)
-            LG_CHECK(x->sink(x, caller, share));
+            LG_CHECK(credit_pair(x, caller, callee, share));
         else if (caller == BIND_ABSENT && depth + 1 < LG_INLINE_MAX_DEPTH)
-            LG_CHECK(spread(x, e->caller, share, depth + 1));
+            LG_CHECK(spread_call(x, e->caller, callee, share, depth + 1));
     }
     return LG_OK;
 }
 
-/* Groups the profile's in-edges by callee (counting sort), self calls left out. */
-static lg_err_t index_callers(inline_ctx_t *x)
+static lg_err_t credit_inlined_calls(binder_t *b, const lg_profile_t *prof, const int64_t *map,
+                                     double scale, size_t *arcs_cap, uint64_t *credited)
 {
-    const lg_profile_t *prof = x->prof;
     size_t n = prof->nfuncs;
-    x->in_first = calloc(n + 1, sizeof *x->in_first);
-    x->in_edges = malloc((prof->nedges ? prof->nedges : 1) * sizeof *x->in_edges);
-    x->in_total = calloc(n ? n : 1, sizeof *x->in_total);
-    size_t *fill = calloc(n ? n : 1, sizeof *fill);
-    lg_err_t err = x->in_first && x->in_edges && x->in_total && fill ? LG_OK : LG_ENOMEM;
-    for (size_t i = 0; err == LG_OK && i < prof->nedges; i++)
-        if (prof->edges[i].caller != prof->edges[i].callee)
-            x->in_first[prof->edges[i].callee + 1]++;
-    for (size_t f = 0; err == LG_OK && f < n; f++)
-        x->in_first[f + 1] += x->in_first[f];
-    for (size_t i = 0; err == LG_OK && i < prof->nedges; i++) {
-        const lg_pedge_t *e = &prof->edges[i];
-        if (e->caller == e->callee)
-            continue;
-        x->in_edges[x->in_first[e->callee] + fill[e->callee]++] = (uint32_t)i;
-        x->in_total[e->callee] += (double)e->weight;
-    }
-    free(fill);
-    return err;
-}
-
-static lg_err_t credit_inlined(binder_t *b, const lg_profile_t *prof, const int64_t *map,
-                               double scale, size_t *arcs_cap, uint64_t *credited,
-                               uint64_t *credited_cost)
-{
-    lg_program_t *p = b->prog;
     inline_ctx_t x = {.prof = prof, .map = map};
-    x.self[0] = calloc(p->nfns ? p->nfns : 1, sizeof *x.self[0]);
-    x.self[1] = calloc(p->nfns ? p->nfns : 1, sizeof *x.self[1]);
-    lg_err_t err = x.self[0] && x.self[1] ? index_callers(&x) : LG_ENOMEM;
-    x.sink = credit_pair;
+    x.in_first = calloc(n + 1, sizeof *x.in_first);
+    x.in_edges = malloc((prof->nedges ? prof->nedges : 1) * sizeof *x.in_edges);
+    x.in_total = calloc(n ? n : 1, sizeof *x.in_total);
+    lg_err_t err = x.in_first && x.in_edges && x.in_total ? LG_OK : LG_ENOMEM;
+    if (err == LG_OK) {
+        /* Group in-edges by callee (counting sort), self calls left out. */
+        for (size_t i = 0; i < prof->nedges; i++)
+            if (prof->edges[i].caller != prof->edges[i].callee)
+                x.in_first[prof->edges[i].callee + 1]++;
+        for (size_t f = 0; f < n; f++)
+            x.in_first[f + 1] += x.in_first[f];
+        size_t *fill = calloc(n ? n : 1, sizeof *fill);
+        if (fill == NULL)
+            err = LG_ENOMEM;
+        for (size_t i = 0; err == LG_OK && i < prof->nedges; i++) {
+            const lg_pedge_t *e = &prof->edges[i];
+            if (e->caller == e->callee)
+                continue;
+            x.in_edges[x.in_first[e->callee] + fill[e->callee]++] = (uint32_t)i;
+            x.in_total[e->callee] += (double)e->weight;
+        }
+        free(fill);
+    }
     for (size_t i = 0; err == LG_OK && i < prof->nedges; i++) {
         const lg_pedge_t *e = &prof->edges[i];
-        if (map[e->caller] == BIND_ABSENT && map[e->callee] >= 0 && e->caller != e->callee) {
-            x.callee = map[e->callee];
-            x.amount[0] = (double)e->weight;
-            err = spread(&x, e->caller, 1.0, 0);
-        }
-    }
-    x.sink = credit_self;
-    for (size_t i = 0; err == LG_OK && i < prof->nfuncs; i++) {
-        const lg_pfunc_t *f = &prof->funcs[i];
-        if (map[i] == BIND_ABSENT && (f->counter1_self > 0 || f->counter2_self > 0)) {
-            x.amount[0] = (double)f->counter1_self;
-            x.amount[1] = (double)f->counter2_self;
-            err = spread(&x, (uint32_t)i, 1.0, 0);
-        }
+        if (map[e->caller] == BIND_ABSENT && map[e->callee] >= 0 && e->caller != e->callee)
+            err = spread_call(&x, e->caller, map[e->callee], (double)e->weight, 0);
     }
     for (size_t i = 0; err == LG_OK && i < x.npairs; i++) {
         uint64_t w = lg_scale_count((uint64_t)nearbyint(x.credit[i]), scale);
         if (x.pairs[i].caller == x.pairs[i].callee)
             continue; /* a function reaching itself through inlined code: no placement value */
-        err = push_arc(p, arcs_cap, x.pairs[i].caller, x.pairs[i].callee, w);
+        err = push_arc(b->prog, arcs_cap, x.pairs[i].caller, x.pairs[i].callee, w);
         *credited = lg_sat_add(*credited, w);
-    }
-    for (size_t f = 0; err == LG_OK && f < p->nfns; f++) {
-        uint64_t c1 = lg_scale_count((uint64_t)nearbyint(x.self[0][f]), scale);
-        uint64_t c2 = lg_scale_count((uint64_t)nearbyint(x.self[1][f]), scale);
-        p->fns[f].counter1_self = lg_sat_add(p->fns[f].counter1_self, c1);
-        p->fns[f].counter2_self = lg_sat_add(p->fns[f].counter2_self, c2);
-        *credited_cost = lg_sat_add(*credited_cost, c1);
     }
     if (x.truncated)
         lg_diag_add(b->d, LG_WARNING, prof->path ? prof->path : "",
-                    "crediting inlined functions to their callers stopped after %u steps; the "
-                    "rest is left out",
+                    "crediting the calls of inlined functions stopped after %u steps; the rest "
+                    "are left out",
                     LG_INLINE_MAX_STEPS);
     free(x.in_first);
     free(x.in_edges);
     free(x.in_total);
     free(x.credit);
     free(x.pairs);
-    free(x.self[0]);
-    free(x.self[1]);
     return err;
 }
 
@@ -891,7 +840,7 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
 {
     lg_program_t *p = b->prog;
     size_t unbound_cap = 0, arcs_cap = 0, hotspots_cap = 0, proximity_cap = 0;
-    uint64_t dropped_edges = 0, dropped_weight = 0, credited = 0, credited_cost = 0;
+    uint64_t dropped_edges = 0, dropped_weight = 0, credited = 0;
     for (size_t k = 0; k < ninputs; k++) {
         const lg_profile_t *prof = inputs[k].profile;
         double scale = inputs[k].scale;
@@ -912,7 +861,7 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
                            lg_scale_count(e->weight, scale));
         }
         if (err == LG_OK)
-            err = credit_inlined(b, prof, map, scale, &arcs_cap, &credited, &credited_cost);
+            err = credit_inlined_calls(b, prof, map, scale, &arcs_cap, &credited);
         if (err == LG_OK)
             err = bind_proximity(p, &proximity_cap, prof, map, scale);
         if (err == LG_OK)
@@ -934,11 +883,11 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
     warn_unmovable(b);
     if (dropped_edges > 0)
         lg_diag_add(b->d, LG_NOTE, "",
-                    "%llu call edges (weight %llu) touch unbound functions; the calls and the "
-                    "cost of functions absent from the ELF (inlined) were credited to their "
-                    "callers (call weight %llu, cost %llu)",
+                    "%llu call edges (weight %llu) touch unbound functions; calls made by "
+                    "functions absent from the ELF (inlined) were credited to their callers "
+                    "(weight %llu)",
                     (unsigned long long)dropped_edges, (unsigned long long)dropped_weight,
-                    (unsigned long long)credited, (unsigned long long)credited_cost);
+                    (unsigned long long)credited);
     return LG_OK;
 }
 
