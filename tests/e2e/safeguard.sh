@@ -6,9 +6,10 @@
 # caches (4 KiB, 4-way, 16-byte lines) is one where the clique layout is predicted to lose on
 # this program: there lorgen must keep the input order, say so, and the relinked program must be
 # the original one, byte for byte. In a cache of 4 ways or more the input order is also kept
-# when the model sees no conflict misses in it; when lorgen says so, `lorgen eval` must find the
-# input order missing no less in a fully-associative cache of the same size, and a cache with
-# fewer ways must never be kept for that reason.
+# when the model sees no conflict misses in it, which it checks first (on the demo that keeps
+# both 4-way and 8-way caches); when lorgen says so, `lorgen eval` must find the input order
+# missing no less in a fully-associative cache of the same size, and a cache with fewer ways
+# must never be kept for that reason. (test_safeguard.c covers the loss rule on its own.)
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
