@@ -209,17 +209,24 @@ static void packed_layout(lg_layout_t *l)
     add_clique(l, (const uint32_t[]){0, 1, 2, 3, 4, 5}, 6, 0);
 }
 
+/* The program of fns5 linked in `order` (11 indexes into fns5), its packed proposal in l, and
+ * the safeguard's verdict on it in the 4-way cache. */
+static lg_safeguard_t guard_packed(lg_program_t *p, const uint32_t *order, lg_layout_t *l)
+{
+    MAKE(p, fns5, arcs5);
+    link_in_order(p, order, 11);
+    packed_layout(l);
+    return guard_in(p, &geo4, l);
+}
+
 static void test_associative_cache_without_conflicts_keeps_input(void **state)
 {
     (void)state;
     lg_program_t p;
-    MAKE(&p, fns5, arcs5);
+    lg_layout_t l;
     /* main, f1 pad1 f2 pad2 f3 pad3 f4 pad4, f5 pad5: f1 to f4 share sets, four ways hold them;
      * f5 starts a way after f4's start plus main's 64 bytes, on sets of its own. */
-    link_in_order(&p, (const uint32_t[]){0, 1, 6, 2, 7, 3, 8, 4, 9, 10, 5}, 11);
-    lg_layout_t l;
-    packed_layout(&l);
-    lg_safeguard_t sg = guard_in(&p, &geo4, &l);
+    lg_safeguard_t sg = guard_packed(&p, (const uint32_t[]){0, 1, 6, 2, 7, 3, 8, 4, 9, 10, 5}, &l);
     assert_int_equal(sg.verdict, LG_SAFEGUARD_NO_CONFLICTS);
     assert_true(sg.associative_misses >= sg.input_misses);
     assert_int_equal(sg.proposed_misses, sg.input_misses);
@@ -233,12 +240,9 @@ static void test_associative_cache_with_conflicts_takes_proposal(void **state)
 {
     (void)state;
     lg_program_t p;
-    MAKE(&p, fns5, arcs5);
-    /* main, f1 pad1 f2 pad2 f3 pad3 f4 pad4 f5: five functions on the same sets of 4 ways. */
-    link_in_order(&p, (const uint32_t[]){0, 1, 6, 2, 7, 3, 8, 4, 9, 5, 10}, 11);
     lg_layout_t l;
-    packed_layout(&l);
-    lg_safeguard_t sg = guard_in(&p, &geo4, &l);
+    /* main, f1 pad1 f2 pad2 f3 pad3 f4 pad4 f5: five functions on the same sets of 4 ways. */
+    lg_safeguard_t sg = guard_packed(&p, (const uint32_t[]){0, 1, 6, 2, 7, 3, 8, 4, 9, 5, 10}, &l);
     assert_int_equal(sg.verdict, LG_SAFEGUARD_PROPOSED);
     assert_true(sg.associative_misses < sg.input_misses);
     assert_true(sg.proposed_misses < sg.input_misses);
