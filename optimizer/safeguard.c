@@ -67,6 +67,28 @@ static lg_err_t keep_input(const lg_program_t *prog, lg_layout_t *layout, lg_dia
     return LG_OK;
 }
 
+/* Replays the input order (at addr) in a fully-associative cache of geo's size and line size
+ * into out->associative_misses; *none is set when it misses no less than out->input_misses in
+ * geo: the model sees no conflict misses. A cache with more lines than the model takes is not
+ * checked (a note says so). */
+static lg_err_t check_conflicts(const lg_program_t *prog, const uint64_t *addr,
+                                const lg_geometry_t *geo, lg_safeguard_t *out, bool *none,
+                                lg_diag_t *d)
+{
+    lg_geometry_t associative = *geo;
+    associative.ways = geo->cache_size / geo->line_size;
+    if (lg_geometry_check(&associative, NULL) != LG_OK) {
+        lg_diag_add(d, LG_NOTE, LG_SAFEGUARD_WHERE,
+                    "the input order was not checked for conflict misses: a fully-associative "
+                    "cache of %u lines is more than the cache model takes",
+                    associative.ways);
+        return LG_OK;
+    }
+    LG_CHECK(predict(prog, addr, &associative, &out->associative_misses, d));
+    *none = out->associative_misses >= out->input_misses;
+    return LG_OK;
+}
+
 lg_err_t lg_safeguard_layout(const lg_program_t *prog, const lg_geometry_t *geo,
                              lg_layout_t *layout, lg_safeguard_t *out, lg_diag_t *d)
 {
@@ -79,23 +101,15 @@ lg_err_t lg_safeguard_layout(const lg_program_t *prog, const lg_geometry_t *geo,
         return LG_OK; /* objects only: no order to compare with */
     }
     lg_err_t err = predict(prog, addr, geo, &out->input_misses, d);
-    lg_geometry_t associative = *geo;
-    associative.ways = geo->cache_size / geo->line_size;
-    if (err == LG_OK && layout->ncliques > 0 && geo->ways >= LG_SAFEGUARD_ASSOCIATIVE_WAYS &&
-        lg_geometry_check(&associative, NULL) != LG_OK)
-        lg_diag_add(d, LG_NOTE, LG_SAFEGUARD_WHERE,
-                    "the input order was not checked for conflict misses: a fully-associative "
-                    "cache of %u lines is more than the cache model takes",
-                    associative.ways);
-    else if (err == LG_OK && layout->ncliques > 0 && geo->ways >= LG_SAFEGUARD_ASSOCIATIVE_WAYS) {
-        err = predict(prog, addr, &associative, &out->associative_misses, d);
-        if (err == LG_OK && out->associative_misses >= out->input_misses) {
-            free(addr);
-            out->proposed_misses = out->input_misses;
-            LG_CHECK(keep_input(prog, layout, d));
-            out->verdict = LG_SAFEGUARD_NO_CONFLICTS;
-            return LG_OK;
-        }
+    bool no_conflicts = false;
+    if (err == LG_OK && layout->ncliques > 0 && geo->ways >= LG_SAFEGUARD_ASSOCIATIVE_WAYS)
+        err = check_conflicts(prog, addr, geo, out, &no_conflicts, d);
+    if (err == LG_OK && no_conflicts) {
+        free(addr);
+        out->proposed_misses = out->input_misses;
+        LG_CHECK(keep_input(prog, layout, d));
+        out->verdict = LG_SAFEGUARD_NO_CONFLICTS;
+        return LG_OK;
     }
     if (err == LG_OK && layout->ncliques == 0) {
         /* Nothing moves: the linker keeps the input order, whatever the model would say of
