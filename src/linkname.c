@@ -413,23 +413,15 @@ bool lg_linkname_lld_sayable(const char *symbol)
 static size_t show_char(const unsigned char *p, char esc[SHOW_CHAR_MAX], size_t *used)
 {
     static const char hex[] = "0123456789abcdef";
+    /* Characters shown as '\' and a letter, and their letters, position for position. */
+    static const char lettered[] = "\\\n\r\t", letters[] = "\\nrt";
     unsigned c = *p;
     *used = 1;
-    switch (c) {
-    case '\\':
-        memcpy(esc, "\\\\", 2);
+    const char *k = strchr(lettered, (int)c); /* c is not NUL: strchr finds no terminator */
+    if (k != NULL) {
+        esc[0] = '\\';
+        esc[1] = letters[k - lettered];
         return 2;
-    case '\n':
-        memcpy(esc, "\\n", 2);
-        return 2;
-    case '\r':
-        memcpy(esc, "\\r", 2);
-        return 2;
-    case '\t':
-        memcpy(esc, "\\t", 2);
-        return 2;
-    default:
-        break;
     }
     size_t len = c < 0x80 ? 1 : lg_utf8_seq_len(p);
     bool control = c < 0x20 || c == 0x7f || (len == 2 && c == 0xc2 && p[1] < 0xa0);
