@@ -28,11 +28,18 @@ static size_t rows_shown(const lg_report_input_t *in, size_t n)
 
 /* Writes a name as lg_linkname_put shows it (whole, on one line, control characters and bytes
  * outside UTF-8 escaped), padded on the right with blanks to width bytes (printf's %-*s). */
+/* Blanks after `written` bytes up to width bytes (none when it is reached already). */
+static void pad_to(FILE *out, size_t written, size_t width)
+{
+    if (written < width)
+        fprintf(out, "%*s", (int)(width - written), "");
+}
+
 static void put_name(FILE *out, const char *name, int width)
 {
     size_t len = lg_linkname_put(name, out);
-    if (width > 0 && len < (size_t)width)
-        fprintf(out, "%*s", (int)((size_t)width - len), "");
+    if (width > 0)
+        pad_to(out, len, (size_t)width);
 }
 
 static int name_width(const lg_program_t *prog, const uint32_t *fns, size_t n)
@@ -223,14 +230,12 @@ static void write_edge_table(const lg_report_input_t *in, lg_report_row_t *rows,
     lg_report_sort_rows(prog, rows, n, shown);
     for (size_t i = 0; i < shown; i++) {
         const lg_arc_t *a = rows[i].arc;
-        const char *caller = prog->fns[a->caller].symbol, *callee = prog->fns[a->callee].symbol;
-        size_t len = lg_linkname_put(caller, NULL) + strlen(" -> ") + lg_linkname_put(callee, NULL);
+        static const char arrow[] = " -> ";
         fputs("    ", out);
-        lg_linkname_put(caller, out);
-        fputs(" -> ", out);
-        lg_linkname_put(callee, out);
-        if (len < LG_REPORT_PAIR_WIDTH)
-            fprintf(out, "%*s", (int)(LG_REPORT_PAIR_WIDTH - len), "");
+        size_t len = lg_linkname_put(prog->fns[a->caller].symbol, out);
+        fputs(arrow, out);
+        len += strlen(arrow) + lg_linkname_put(prog->fns[a->callee].symbol, out);
+        pad_to(out, len, LG_REPORT_PAIR_WIDTH);
         fprintf(out, " %12" PRIu64, a->weight);
         if (boundary) {
             if (rows[i].other_clique == LG_REPORT_NO_CLIQUE)
