@@ -2,15 +2,16 @@
 # Benchmark helper (prints figures; not a test): one hash per output lorgen writes for the
 # benchmark programs of tests/bench/real_programs.sh, so that a change meant to keep behaviour
 # (a refactoring) can be shown to keep every layout byte for byte.
-#   tests/bench/layout_hashes.sh [BUILD_DIR]
+#   [LORGEN=path/to/lorgen] tests/bench/layout_hashes.sh [BUILD_DIR]
 # For every BUILD_DIR/bench-PROGRAM that holds TRAIN profiles, and for both profile kinds (.prf
 # and callgrind) at the four geometries of the benchmark, it runs lorgen's default and prints the
 # md5 of the .LOR, the GNU ld script, the lld ordering file and the text report, one line each,
-# then the md5 of all those lines. Compare the last line before and after a change.
+# then the md5 of all those lines. Compare the last line before and after a change. LORGEN runs
+# another build's lorgen on BUILD_DIR's programs (default: BUILD_DIR/lorgen).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
-lorgen=$build/lorgen
+lorgen=${LORGEN:-$build/lorgen}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 lines=$out/lines
