@@ -2,7 +2,7 @@
  * igraph_vector_t; and, for neighbour queries, each vertex's callees and callers in two sorted
  * lists (no self loops).
  *
- * In the optimizer this is the only place where igraph types appear (src/emit_graph.c uses
+ * In the optimizer this is the only place where igraph types appear (src/output/emit_graph.c uses
  * igraph's writers for the --dot/--graphml exports): every igraph_error_t is turned into
  * LG_EGRAPH here, with igraph's reason in the diagnostic.
  *

@@ -1,4 +1,4 @@
-/* test_hotspots.c - binding per-position costs to offsets inside functions (src/hotspots.h). */
+/* test_hotspots.c - binding per-position costs to offsets inside functions (src/output/hotspots.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -398,8 +398,8 @@ measure() {
 # tracer_objects WORK: the example tracer, built without instrumentation, to link into
 # WORK/prog-prof.
 tracer_objects() {
-  gcc -O2 -I"$root/loaders" -I"$root/src" -c "$root/examples/tracer/lgtrace.c" -o "$1/lgtrace.o"
-  gcc -O2 -I"$root/loaders" -I"$root/src" -c "$root/loaders/prf_write.c" -o "$1/prf_write.o"
+  gcc -O2 -I"$root/loaders" -I"$root/src/core" -c "$root/examples/tracer/lgtrace.c" -o "$1/lgtrace.o"
+  gcc -O2 -I"$root/loaders" -I"$root/src/core" -c "$root/loaders/prf_write.c" -o "$1/prf_write.o"
 }
 
 # reusable WORK: an earlier run left what --reuse needs.

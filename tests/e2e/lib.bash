@@ -61,7 +61,7 @@ check_order() {
 build_tracer() {
   local cc=$1 dir=$2 src=$3
   mkdir -p "$dir"
-  "$cc" -O2 -I"$src/loaders" -I"$src/src" -c "$src/examples/tracer/lgtrace.c" -o "$dir/lgtrace.o"
-  "$cc" -O2 -I"$src/loaders" -I"$src/src" -c "$src/loaders/prf_write.c" -o "$dir/prf_write.o"
+  "$cc" -O2 -I"$src/loaders" -I"$src/src/core" -c "$src/examples/tracer/lgtrace.c" -o "$dir/lgtrace.o"
+  "$cc" -O2 -I"$src/loaders" -I"$src/src/core" -c "$src/loaders/prf_write.c" -o "$dir/prf_write.o"
   echo "$dir/lgtrace.o $dir/prf_write.o"
 }
