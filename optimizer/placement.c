@@ -24,19 +24,17 @@
  *                   the lines of its hotspots instead, in proportion to their cost: the lines it
  *                   never runs take no heat, so other code can use their sets. Smaller
  *                   functions keep the even spread: their hot lines fill few sets anyway, and a
- *                   workload other than the profiled one may run their other lines (measured
- *                   on lua: hot lines for every function were no better, and worse on EVAL)
+ *                   workload other than the profiled one may run their other lines
  *   occupancy       per set, how many lines of heat > 0 are placed there and their summed heat
  *   conflict        between a line of heat a and a line of heat b in one set: min(a, b). Each
  *                   time the cooler line runs it may evict the hotter one and be evicted by it
  *                   again, so the cooler one bounds the misses they cause each other; a line
  *                   that runs a million times next to one that runs ten times costs about ten
- *                   misses, not a million. (The product a x b, used before, made every clique
- *                   flee the hottest lines and open gaps for nothing; with min, lua's I1
- *                   misses on the EVAL workload fell at all four benchmark geometries,
- *                   docs/benchmarks.md.) A set holding fewer than `ways` lines costs nothing: a
- *                   new line still finds a way of its own. LRU's step: once a set is full, lines
- *                   that take turns in it evict each other whatever their heats
+ *                   misses, not a million. A cost that grows with both heats (their product)
+ *                   would make every clique flee the hottest lines and open gaps that buy
+ *                   nothing. A set holding fewer than `ways` lines costs nothing: a new line
+ *                   still finds a way of its own. LRU's step: once a set is full, lines that
+ *                   take turns in it evict each other whatever their heats
  *   conflict cost   of a clique at an offset: over the sets its lines fold onto (k lines of
  *                   summed heat h), against the n placed lines of summed heat H there when
  *                   n >= ways: min(h x n, H x k), which is the sum of min(a, b) over the pairs

@@ -10,6 +10,7 @@ have valgrind || { echo "valgrind not found: skipped" >&2; exit 77; }
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 
 cat >main.c <<'EOF'
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 unsigned hot_mix(unsigned x);
@@ -23,7 +24,8 @@ int main(void)
         acc += hot_fold(hot_mix(i) ^ (unsigned char)p[3]);
         free(p);
     }
-    return (int)(acc & 1);
+    printf("%u\n", acc);
+    return 0;
 }
 EOF
 cat >hot.c <<'EOF'
@@ -35,7 +37,10 @@ gcc $CFLAGS -c main.c -o main.o
 gcc $CFLAGS -c hot.c -o hot.o
 ar rcs libhot.a hot.o
 gcc main.o libhot.a -o app
-valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file=app.callgrind ./app >/dev/null 2>&1 || true
+./app >plain.out || fail "the test program failed"
+valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file=app.callgrind ./app >profiled.out 2>vg.err ||
+  fail "the test program failed under callgrind: $(cat vg.err)"
+cmp -s plain.out profiled.out || fail "the program printed something else under callgrind"
 
 step "item 10: objects without the program's archive: a warning with the share of hits"
 "$lorgen" app.callgrind app main.o -o part.lor 2>part.err
