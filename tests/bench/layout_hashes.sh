@@ -10,7 +10,8 @@
 # another build's lorgen on BUILD_DIR's programs (default: BUILD_DIR/lorgen).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=${1:-build}
+# Absolute, since the .LOR and the report name the inputs as given.
+build=$(cd "${1:-build}" && pwd)
 lorgen=${LORGEN:-$build/lorgen}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
