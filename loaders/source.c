@@ -372,7 +372,7 @@ bool lg_span_next_word(lg_span_t *rest, lg_span_t *word)
     return true;
 }
 
-static int digit_value(char c)
+int lg_digit_value(char c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -399,7 +399,7 @@ lg_number_status_t lg_parse_u64(const char *s, size_t n, unsigned flags, uint64_
     uint64_t v = 0;
     bool overflow = false;
     for (size_t i = 0; i < n; i++) {
-        int d = digit_value(s[i]);
+        int d = lg_digit_value(s[i]);
         if (d < 0 || (unsigned)d >= base)
             return LG_NUMBER_BAD;
         if (v > limit || (v == limit && (uint64_t)d > last))

@@ -191,6 +191,9 @@ static inline bool lg_is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
+/* The value of a decimal or hexadecimal digit (either case), or -1. */
+int lg_digit_value(char c);
+
 /* True when t is exactly word. */
 bool lg_span_is(lg_span_t t, const char *word);
 /* t without leading blanks. */

@@ -73,17 +73,6 @@ int lg_wi_event_code(const char *t, size_t n)
     return -1;
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static bool has_hex_prefix(const char *t, size_t n)
 {
     return n > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
@@ -99,7 +88,7 @@ bool lg_wi_parse_handle(const char *t, size_t n, uint32_t *value)
         return false;
     uint32_t v = 0;
     for (size_t i = 0; i < n; i++) {
-        int d = hex_digit(t[i]);
+        int d = lg_digit_value(t[i]);
         if (d < 0)
             return false;
         v = v << 4 | (uint32_t)d;
