@@ -38,6 +38,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -49,8 +50,6 @@
 #define TUPLE_MAX_FIELDS 17u
 /* Bytes of input text quoted in a message before it is cut off with "...". */
 #define QUOTE_MAX_BYTES 48u
-/* Room for QUOTE_MAX_BYTES bytes each escaped as \xNN, "..." and the terminator. */
-#define QUOTE_BUFFER_BYTES (QUOTE_MAX_BYTES * 4u + 4u)
 /* An unset index into the routines or contexts. */
 #define NO_INDEX UINT32_MAX
 /* A layout field a version does not write. */
@@ -165,9 +164,8 @@ typedef struct idmap {
 } idmap_t;
 
 typedef struct reader {
-    const char *path;
+    lg_source_t *src;  /* while probing, one without a diagnostic sink */
     lg_profile_t *out; /* NULL while probing */
-    lg_diag_t *d;      /* NULL while probing: failures are not described */
     size_t line;       /* the line being read, from 1 */
 
     unsigned version;
@@ -197,69 +195,17 @@ typedef struct reader {
 
 /* ---- Messages ----------------------------------------------------------------------------- */
 
-/* Input text for a message: at most QUOTE_MAX_BYTES bytes, other than printable ASCII
- * escaped as \xNN, "..." when cut. */
-static const char *quote(const char *s, char out[QUOTE_BUFFER_BYTES])
-{
-    size_t k = 0, i = 0;
-    for (; s[i] != '\0' && i < QUOTE_MAX_BYTES; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= ' ' && c <= '~' && c != '\\')
-            out[k++] = (char)c;
-        else
-            k += (size_t)snprintf(out + k, QUOTE_BUFFER_BYTES - k, "\\x%02x", c);
-    }
-    if (s[i] != '\0') {
-        memcpy(out + k, "...", 3);
-        k += 3;
-    }
-    out[k] = '\0';
-    return out;
-}
-
-static void report_at(const reader_t *r, lg_severity_t severity, size_t line, const char *fmt,
-                      va_list ap) __attribute__((format(printf, 4, 0)));
-
-static void report_at(const reader_t *r, lg_severity_t severity, size_t line, const char *fmt,
-                      va_list ap)
-{
-    if (r->d == NULL)
-        return;
-    char *where = line > 0 ? lg_format("%s:%zu", r->path, line) : NULL;
-    lg_diag_vadd(r->d, severity, where != NULL ? where : r->path, fmt, ap);
-    free(where);
-}
-
 /* Records an error at line (0: the file as a whole) and returns err. */
-static lg_err_t fail_at(const reader_t *r, size_t line, lg_err_t err, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static lg_err_t fail_at(const reader_t *r, size_t line, lg_err_t err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    report_at(r, LG_ERROR, line, fmt, ap);
-    va_end(ap);
-    return err;
-}
-
-/* fail_at for the line being read, with LG_EFORMAT. */
-#define FAIL(r, ...) fail_at((r), (r)->line, LG_EFORMAT, __VA_ARGS__)
-
-static void warn_at(const reader_t *r, size_t line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void warn_at(const reader_t *r, size_t line, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    report_at(r, LG_WARNING, line, fmt, ap);
-    va_end(ap);
-}
+#define FAIL_AT(r, line, err, ...) lg_source_fail((r)->src, (err), (line), 0, __VA_ARGS__)
+/* FAIL_AT for the line being read, with LG_EFORMAT. */
+#define FAIL(r, ...) FAIL_AT((r), (r)->line, LG_EFORMAT, __VA_ARGS__)
+#define WARN_AT(r, line, ...) lg_source_report((r)->src, LG_WARNING, (line), 0, __VA_ARGS__)
+/* Input text (a C string) for a message. */
+#define QUOTE(s, q) lg_quote((s), strlen(s), QUOTE_MAX_BYTES, (q))
 
 static lg_err_t out_of_memory(const reader_t *r)
 {
-    return fail_at(r, r->line, LG_ENOMEM, "out of memory");
+    return FAIL_AT(r, r->line, LG_ENOMEM, "out of memory");
 }
 
 /* ---- Id maps ------------------------------------------------------------------------------ */
@@ -435,17 +381,7 @@ static bool is_digits(const char *s)
 /* True when s is a decimal integer that fits 64 bits; its value in *v. */
 static bool parse_u64(const char *s, uint64_t *v)
 {
-    if (!is_digits(s))
-        return false;
-    uint64_t x = 0;
-    for (; *s != '\0'; s++) {
-        unsigned digit = (unsigned)(*s - '0');
-        if (x > (UINT64_MAX - digit) / 10u)
-            return false;
-        x = x * 10u + digit;
-    }
-    *v = x;
-    return true;
+    return lg_parse_u64(s, strlen(s), 0, v) == LG_NUMBER_OK;
 }
 
 /* True when s is a non-negative decimal number: digits, an optional fraction, an optional
@@ -475,14 +411,14 @@ static bool is_decimal(const char *s)
 /* Reads an id or count word into *v, or fails naming `what`. */
 static lg_err_t get_u64(const reader_t *r, const char *word, const char *what, uint64_t *v)
 {
-    char q[QUOTE_BUFFER_BYTES];
+    char q[LG_QUOTE_BUFFER(QUOTE_MAX_BYTES)];
     if (word == NULL)
         return FAIL(r, "expected %s, found the end of the line", what);
     if (parse_u64(word, v))
         return LG_OK;
     if (is_digits(word))
-        return FAIL(r, "expected %s, found %s, which does not fit 64 bits", what, quote(word, q));
-    return FAIL(r, "expected %s (an unsigned integer), found '%s'", what, quote(word, q));
+        return FAIL(r, "expected %s, found %s, which does not fit 64 bits", what, QUOTE(word, q));
+    return FAIL(r, "expected %s (an unsigned integer), found '%s'", what, QUOTE(word, q));
 }
 
 /* ---- Routines and contexts ---------------------------------------------------------------- */
@@ -490,7 +426,7 @@ static lg_err_t get_u64(const reader_t *r, const char *word, const char *what, u
 static lg_err_t add_routine(reader_t *r, uint64_t id, const char *name, const char *image)
 {
     if (r->nroutines >= LG_PROFILE_MAX_FUNCS)
-        return fail_at(r, r->line, LG_ELIMIT, "more than %u routines (LG_PROFILE_MAX_FUNCS)",
+        return FAIL_AT(r, r->line, LG_ELIMIT, "more than %u routines (LG_PROFILE_MAX_FUNCS)",
                        LG_PROFILE_MAX_FUNCS);
     if (!lg_grow((void **)&r->routines, &r->routines_cap, r->nroutines + 1, sizeof *r->routines))
         return out_of_memory(r);
@@ -517,7 +453,7 @@ static lg_err_t find_or_add_context(reader_t *r, uint64_t id, uint32_t *index)
     if (*index != NO_INDEX)
         return LG_OK;
     if (r->ncontexts >= LG_APROF_MAX_CONTEXTS)
-        return fail_at(r, r->line, LG_ELIMIT,
+        return FAIL_AT(r, r->line, LG_ELIMIT,
                        "more than %u calling contexts "
                        "(LG_APROF_MAX_CONTEXTS)",
                        LG_APROF_MAX_CONTEXTS);
@@ -534,7 +470,7 @@ static lg_err_t find_or_add_context(reader_t *r, uint64_t id, uint32_t *index)
 
 static lg_err_t read_version(reader_t *r, char *s)
 {
-    char q[QUOTE_BUFFER_BYTES];
+    char q[LG_QUOTE_BUFFER(QUOTE_MAX_BYTES)];
     if (r->version_line != 0)
         return FAIL(r, "expected one v line, found a second (the first is line %zu)",
                     r->version_line);
@@ -547,13 +483,13 @@ static lg_err_t read_version(reader_t *r, char *s)
     uint64_t version;
     if (word == NULL || !parse_u64(word, &version))
         return FAIL(r, "expected a version number after 'v', found '%s'",
-                    word ? quote(word, q) : "");
+                    word ? QUOTE(word, q) : "");
     char *extra = next_word(&s);
     if (extra != NULL)
         return FAIL(r, "expected only a version number after 'v', found more: '%s'",
-                    quote(extra, q));
+                    QUOTE(extra, q));
     if (version > LG_APROF_MAX_VERSION)
-        return fail_at(r, r->line, LG_EUNSUPPORTED,
+        return FAIL_AT(r, r->line, LG_EUNSUPPORTED,
                        "unsupported aprof version %" PRIu64 " (lorgen reads 0 to %u)", version,
                        LG_APROF_MAX_VERSION);
     r->version = (unsigned)version;
@@ -586,7 +522,7 @@ static lg_err_t read_metric(reader_t *r, char *s)
  * Read from the right, so names may hold blanks and quotes. */
 static lg_err_t read_routine(reader_t *r, char *s)
 {
-    char q[QUOTE_BUFFER_BYTES];
+    char q[LG_QUOTE_BUFFER(QUOTE_MAX_BYTES)];
     size_t len = strlen(s);
     char *last = pop_word(s, &len);
     uint64_t id;
@@ -603,7 +539,7 @@ static lg_err_t read_routine(reader_t *r, char *s)
         return FAIL(r,
                     "expected the image name in double quotes before the routine id, found "
                     "'%s'",
-                    quote(s, q));
+                    QUOTE(s, q));
     }
     if (image == NULL)
         image = pop_word(s, &len);
@@ -613,7 +549,7 @@ static lg_err_t read_routine(reader_t *r, char *s)
     s[len] = '\0';
     char *name = s;
     if (r->version > 0 && (len < 2 || name[0] != '"' || name[len - 1] != '"'))
-        return FAIL(r, "expected the routine name in double quotes, found '%s'", quote(name, q));
+        return FAIL(r, "expected the routine name in double quotes, found '%s'", QUOTE(name, q));
     name = unquote(name);
     if (*name == '\0')
         return FAIL(r, "expected a routine name, found an empty one");
@@ -638,7 +574,7 @@ static lg_err_t declared_routine(const reader_t *r, char tag, uint64_t id, uint3
  * the mangled name there. A d value that looks mangled stands in for a missing u. */
 static lg_err_t read_name_line(reader_t *r, char tag, char *s)
 {
-    char q[QUOTE_BUFFER_BYTES], q2[QUOTE_BUFFER_BYTES];
+    char q[LG_QUOTE_BUFFER(QUOTE_MAX_BYTES)], q2[LG_QUOTE_BUFFER(QUOTE_MAX_BYTES)];
     uint64_t id;
     uint32_t index;
     LG_CHECK(get_u64(r, next_word(&s), "a routine id", &id));
@@ -657,7 +593,7 @@ static lg_err_t read_name_line(reader_t *r, char tag, char *s)
         return FAIL(r,
                     "routine id %" PRIu64 " already has the mangled name '%s' from an earlier "
                     "u line, found another: '%s'",
-                    id, quote(rt->mangled, q), quote(value, q2));
+                    id, QUOTE(rt->mangled, q), QUOTE(value, q2));
     }
     char *copy = strdup(value);
     if (copy == NULL)
@@ -712,19 +648,19 @@ static const char *field_name(const layout_t *l, size_t i, char out[FIELD_NAME_B
 /* The field of a tuple as an integer. */
 static lg_err_t tuple_u64(const reader_t *r, char tag, char *const *fields, int field, uint64_t *v)
 {
-    char q[QUOTE_BUFFER_BYTES], name[FIELD_NAME_BYTES];
+    char q[LG_QUOTE_BUFFER(QUOTE_MAX_BYTES)], name[FIELD_NAME_BYTES];
     const char *word = fields[field];
     if (parse_u64(word, v))
         return LG_OK;
     return FAIL(r, "field %d (%s) of the %c line: expected an unsigned 64-bit integer, found '%s'",
                 field + 1, field_name(&layouts[r->version], (size_t)field, name), tag,
-                quote(word, q));
+                QUOTE(word, q));
 }
 
 /* p KEY FIELDS... or q KEY FIELDS...: the fields the layout of the report's version lists. */
 static lg_err_t read_tuple(reader_t *r, char tag, char *s, tuple_t *t)
 {
-    char q[QUOTE_BUFFER_BYTES], name[FIELD_NAME_BYTES];
+    char q[LG_QUOTE_BUFFER(QUOTE_MAX_BYTES)], name[FIELD_NAME_BYTES];
     const layout_t *l = &layouts[r->version];
     const char *key_name = tag == 'p' ? "a routine id" : "a context id";
     LG_CHECK(get_u64(r, next_word(&s), key_name, &t->key));
@@ -747,7 +683,7 @@ static lg_err_t read_tuple(reader_t *r, char tag, char *s, tuple_t *t)
     for (size_t i = 0; i < n; i++)
         if (!is_decimal(fields[i]))
             return FAIL(r, "field %zu (%s) of the %c line: expected a number, found '%s'", i + 1,
-                        field_name(l, i, name), tag, quote(fields[i], q));
+                        field_name(l, i, name), tag, QUOTE(fields[i], q));
     uint64_t sum = 0, real = 0;
     LG_CHECK(tuple_u64(r, tag, fields, l->occ, &t->calls));
     if (l->sum != FIELD_NONE)
@@ -818,7 +754,7 @@ static lg_err_t read_context_point(reader_t *r, char *s)
  * tree depth first), which also rules out cycles. */
 static lg_err_t read_context(reader_t *r, char *s)
 {
-    char q[QUOTE_BUFFER_BYTES];
+    char q[LG_QUOTE_BUFFER(QUOTE_MAX_BYTES)];
     uint64_t routine_id, id, parent_id = 0;
     LG_CHECK(get_u64(r, next_word(&s), "a routine id", &routine_id));
     LG_CHECK(get_u64(r, next_word(&s), "a context id", &id));
@@ -831,7 +767,7 @@ static lg_err_t read_context(reader_t *r, char *s)
         return FAIL(r,
                     "expected 3 numbers after 'x' (routine context parent), found more: "
                     "'%s'",
-                    quote(extra, q));
+                    QUOTE(extra, q));
     uint32_t routine = idmap_get(&r->routine_ids, routine_id);
     if (routine == NO_INDEX)
         return FAIL(r, "x line for routine id %" PRIu64 ", which no earlier r line declares",
@@ -870,7 +806,7 @@ static bool is_tag(const char *s, size_t n)
 /* One line, without its line end and trailing blanks. */
 static lg_err_t read_line(reader_t *r, char *s)
 {
-    char q[QUOTE_BUFFER_BYTES];
+    char q[LG_QUOTE_BUFFER(QUOTE_MAX_BYTES)];
     s = skip_blanks(s);
     if (*s == '\0')
         return LG_OK;
@@ -879,7 +815,7 @@ static lg_err_t read_line(reader_t *r, char *s)
         return FAIL(r,
                     "expected a line starting with a tag (a lowercase word such as 'r' or "
                     "'p'), found '%s'",
-                    quote(tag, q));
+                    QUOTE(tag, q));
     r->tag_lines++;
     size_t k = 0;
     while (k < sizeof tags / sizeof tags[0] && strcmp(tags[k].tag, tag) != 0)
@@ -918,46 +854,26 @@ static lg_err_t read_line(reader_t *r, char *s)
     return LG_OK;
 }
 
-/* Reads every line of in. */
-static lg_err_t read_lines(reader_t *r, FILE *in)
+static const lg_line_rules_t line_rules = {LG_APROF_MAX_LINE_BYTES, "LG_APROF_MAX_LINE_BYTES",
+                                           false};
+
+/* Reads every line of the source. */
+static lg_err_t read_lines(reader_t *r)
 {
-    char *buf = NULL;
-    size_t cap = 0;
-    lg_err_t err = LG_OK;
-    ssize_t n;
-    errno = 0;
-    while ((n = getline(&buf, &cap, in)) >= 0) {
-        r->line++;
-        size_t len = (size_t)n;
-        if (len > 0 && buf[len - 1] == '\n')
-            len--;
-        if (len > LG_APROF_MAX_LINE_BYTES) {
-            err = fail_at(r, r->line, LG_ELIMIT,
-                          "line is %zu bytes long, more than %u (LG_APROF_MAX_LINE_BYTES)", len,
-                          LG_APROF_MAX_LINE_BYTES);
-            break;
-        }
-        const char *nul = memchr(buf, '\0', len);
-        if (nul != NULL) {
-            err = FAIL(r, "expected text, found a NUL byte at column %zu", (size_t)(nul - buf) + 1);
-            break;
-        }
+    for (;;) {
+        char *buf;
+        size_t len;
+        bool got;
+        LG_CHECK(lg_source_next_line(r->src, &line_rules, &buf, &len, &got));
+        if (!got)
+            return LG_OK;
+        r->line = r->src->line;
         /* Windows line ends and trailing blanks (the writer's own header has one) go. */
         while (len > 0 && (buf[len - 1] == '\r' || is_blank(buf[len - 1])))
             len--;
         buf[len] = '\0';
-        err = read_line(r, buf);
-        if (err != LG_OK)
-            break;
+        LG_CHECK(read_line(r, buf));
     }
-    if (err == LG_OK && n < 0 && !feof(in)) {
-        if (ferror(in))
-            err = lg_diag_fail(r->d, LG_EIO, r->path, "cannot read: %s", strerror(errno));
-        else
-            err = fail_at(r, r->line + 1, LG_ENOMEM, "out of memory reading a line");
-    }
-    free(buf);
-    return err;
 }
 
 /* ---- The profile -------------------------------------------------------------------------- */
@@ -966,15 +882,15 @@ static lg_err_t build_profile(reader_t *r)
 {
     lg_profile_t *out = r->out;
     if (r->tag_lines == 0)
-        return fail_at(r, 0, LG_EFORMAT,
+        return FAIL_AT(r, 0, LG_EFORMAT,
                        "expected aprof report lines (tags such as v, r, p), found none");
     for (size_t i = 0; i < r->ncontexts; i++) {
         const context_t *c = &r->contexts[i];
         if (c->x_line == 0)
-            return fail_at(r, c->first_q_line, LG_EFORMAT,
+            return FAIL_AT(r, c->first_q_line, LG_EFORMAT,
                            "q line for context %" PRIu64 ", which no x line declares", c->id);
     }
-    if (lg_profile_set_path(out, r->path) != LG_OK)
+    if (lg_profile_set_path(out, r->src->path) != LG_OK)
         return out_of_memory(r);
     out->format = "aprof";
     out->kind = LG_PROFILE_TRACE;
@@ -987,7 +903,7 @@ static lg_err_t build_profile(reader_t *r)
         r->line = rt->line;
         lg_err_t err = lg_profile_intern(out, rt->name, rt->mangled, rt->image, &rt->func);
         if (err == LG_ELIMIT)
-            return fail_at(r, rt->line, err, "more than %u functions (LG_PROFILE_MAX_FUNCS)",
+            return FAIL_AT(r, rt->line, err, "more than %u functions (LG_PROFILE_MAX_FUNCS)",
                            LG_PROFILE_MAX_FUNCS);
         if (err != LG_OK)
             return out_of_memory(r);
@@ -1007,7 +923,7 @@ static lg_err_t build_profile(reader_t *r)
             continue;
         uint32_t caller = r->routines[r->contexts[c->parent].routine].func;
         if (lg_profile_add_edge(out, caller, callee, c->calls) != LG_OK)
-            return fail_at(r, c->x_line, LG_ENOMEM, "out of memory adding a call edge");
+            return FAIL_AT(r, c->x_line, LG_ENOMEM, "out of memory adding a call edge");
     }
     lg_profile_finish_edges(out);
     for (size_t i = 0; i < out->nfuncs; i++)
@@ -1019,22 +935,22 @@ static lg_err_t build_profile(reader_t *r)
 /* Warnings wait until the file has loaded: a failed load reports its one error alone. */
 static void report_warnings(const reader_t *r)
 {
-    char q[QUOTE_BUFFER_BYTES];
+    char q[LG_QUOTE_BUFFER(QUOTE_MAX_BYTES)];
     if (r->unknown_tags > 0)
-        warn_at(r, r->first_unknown_line,
+        WARN_AT(r, r->first_unknown_line,
                 "%" PRIu64 " line(s) with a tag lorgen does not know, first '%s'; ignored",
                 r->unknown_tags, r->first_unknown_tag);
     if (r->unknown_metric != NULL)
-        warn_at(r, r->unknown_metric_line,
+        WARN_AT(r, r->unknown_metric_line,
                 "unknown cost metric '%s' (lorgen knows bb-count, time-usec and vex-instr); "
                 "costs are kept without a unit",
-                quote(r->unknown_metric, q));
+                QUOTE(r->unknown_metric, q));
     if (r->duplicate_routines > 0) {
         const routine_t *rt = &r->routines[r->first_duplicate];
-        warn_at(r, rt->line,
+        WARN_AT(r, rt->line,
                 "%" PRIu64 " routine(s) repeat the name, mangled name and image of an earlier "
                 "one, first '%s' (id %" PRIu64 "); their counts are summed into one function",
-                r->duplicate_routines, quote(rt->name, q), rt->id);
+                r->duplicate_routines, QUOTE(rt->name, q), rt->id);
     }
 }
 
@@ -1052,37 +968,16 @@ static void reader_destroy(reader_t *r)
     free(r->unknown_metric);
 }
 
-/* Nothing partial on failure: a caller that ignores the error still sees no functions. */
-static void clear_profile(lg_profile_t *out)
+lg_err_t lg_aprof_read(lg_source_t *src, const lg_load_options_t *options, lg_profile_t *out)
 {
-    lg_profile_destroy(out);
-    lg_profile_init(out);
-}
-
-lg_err_t lg_aprof_load_stream(FILE *in, const char *path, lg_profile_t *out, lg_diag_t *d)
-{
-    reader_t r = {
-        .path = path != NULL ? path : "(stream)", .out = out, .d = d, .unit = DEFAULT_UNIT};
-    lg_err_t err = read_lines(&r, in);
+    (void)options;
+    reader_t r = {.src = src, .out = out, .unit = DEFAULT_UNIT};
+    lg_err_t err = read_lines(&r);
     if (err == LG_OK)
         err = build_profile(&r);
     if (err == LG_OK)
         report_warnings(&r);
-    else
-        clear_profile(out);
     reader_destroy(&r);
-    return err;
-}
-
-lg_err_t lg_aprof_load(const char *path, lg_profile_t *out, lg_diag_t *d)
-{
-    FILE *in = fopen(path, "r");
-    if (in == NULL) {
-        clear_profile(out);
-        return lg_diag_fail(d, LG_EIO, path, "cannot open: %s", strerror(errno));
-    }
-    lg_err_t err = lg_aprof_load_stream(in, path, out, d);
-    fclose(in); /* read-only: nothing is lost if closing fails */
     return err;
 }
 
@@ -1094,7 +989,9 @@ bool lg_aprof_probe(const uint8_t *head, size_t len)
         return false;
     /* The lines are read as the loader reads them, without diagnostics. Only the cross-checks
      * made after the last line are skipped: the head is not the whole file. */
-    reader_t r = {.path = "", .unit = DEFAULT_UNIT};
+    lg_source_t quiet; /* failures are not described */
+    lg_source_memory(&quiet, NULL, 0, "", NULL, NULL);
+    reader_t r = {.src = &quiet, .unit = DEFAULT_UNIT};
     char *line = malloc(len + 1);
     bool claimed = line != NULL, evidence = false;
     for (size_t pos = 0; claimed && pos < len;) {

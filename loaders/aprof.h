@@ -21,11 +21,11 @@
 
 #include "diag.h"
 #include "profile.h"
+#include "source.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 /* The newest report version lorgen reads (aprof's REPORT_VERSION 6, "1.6"). */
 #define LG_APROF_MAX_VERSION 6u
@@ -40,18 +40,15 @@
  * Text formats whose lines start with other words (perf script, callgrind) are not claimed. */
 bool lg_aprof_probe(const uint8_t *head, size_t len);
 
-/* Loads an aprof report into out (which the caller has initialised with lg_profile_init). One
- * function per r line (functions with the same name, mangled name and image are one function);
- * hits are the calls the p or q tuples count, counter 1 the cost in the report's metric.
+/* Reads an aprof report from src into out (lg_read_fn, see source.h; lg_load_file and
+ * lg_load_memory leave out empty on failure). One function per r line (functions with the same
+ * name, mangled name and image are one function); hits are the calls the p or q tuples count,
+ * counter 1 the cost in the report's metric.
  *
  * On malformed input returns LG_EFORMAT (LG_EUNSUPPORTED for a version above
  * LG_APROF_MAX_VERSION, LG_ELIMIT past a limit above) with one error diagnostic whose location
- * is "path:LINE", and out is left empty. The file is read line by line: memory grows with the
- * routines and contexts, not with the number of lines. */
-lg_err_t lg_aprof_load(const char *path, lg_profile_t *out, lg_diag_t *d);
-
-/* The same from an open stream, read to its end; `path` only names the input in diagnostics and
- * in out->path. The stream is not closed. */
-lg_err_t lg_aprof_load_stream(FILE *in, const char *path, lg_profile_t *out, lg_diag_t *d);
+ * is "path:LINE". The file is read line by line: memory grows with the routines and contexts,
+ * not with the number of lines. */
+lg_err_t lg_aprof_read(lg_source_t *src, const lg_load_options_t *options, lg_profile_t *out);
 
 #endif

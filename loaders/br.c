@@ -1,8 +1,7 @@
 /* br.c - read Business Rules! (BR) BASIC profiler files into an lg_profile_t.
  *
  * The file is a flat sequence of records (layout in br.h and docs/loaders/br.md). It is read
- * front to back through a window: a fixed buffer refilled from the file (or, for
- * lg_br_load_buffer, the caller's memory). Every record is checked to lie wholly inside the
+ * front to back through the source's window (source.h). Every record is checked to lie wholly inside the
  * window before a byte of it is decoded, and no length read from the file sizes an allocation,
  * so a corrupt file cannot move a read outside the input or make the reader allocate much.
  *
@@ -49,12 +48,6 @@
 #define TIME_BYTES 9u           /* type, u64 nanoseconds */
 #define FUNCTION_FIXED_BYTES 2u /* type, u8 name length */
 #define BARE_BYTES 1u           /* END CURRENT LINE, GOSUB, MAIN ROUTINE: the type alone */
-/* Largest record: a module mapping with the longest name a u16 length can describe. */
-#define MAX_RECORD_BYTES (MODULE_FIXED_BYTES + UINT16_MAX)
-/* Bytes lg_br_load asks the C library for at a time. */
-#define READ_CHUNK_BYTES (64u * 1024u)
-/* The file window: always room for one whole record plus a chunk. */
-#define WINDOW_BYTES (MAX_RECORD_BYTES + READ_CHUNK_BYTES)
 
 /* Module numbers are u16: a table indexed by them has this many entries. */
 #define MODULE_NUMBERS (UINT16_MAX + 1u)
@@ -213,16 +206,6 @@ static int compare_entries(const void *a, const void *b)
 
 /* ---- The reader ------------------------------------------------------------------------- */
 
-/* The window onto the input. */
-typedef struct source {
-    FILE *file;          /* NULL when the whole input is in memory */
-    const uint8_t *data; /* the window: file offsets base .. base + len */
-    uint8_t *buf;        /* with a file: the window's storage, WINDOW_BYTES */
-    size_t len, pos;     /* bytes in the window; the read position within it */
-    uint64_t base;       /* file offset of data[0] */
-    bool at_eof;         /* nothing lies beyond the window */
-} source_t;
-
 typedef struct module {
     char *name;                        /* file name as mapped; "" when the mapping gave none */
     uint32_t placeholder[PLACE_COUNT]; /* function index of its (main), (gosub), (unknown) */
@@ -244,11 +227,10 @@ typedef enum mode {
 } br_mode_t;
 
 typedef struct reader {
-    source_t src;
-    const char *path;
+    lg_source_t *src;
+    uint64_t at; /* the read position: file offset of the next byte to decode */
     const lg_br_limits_t *limits;
     lg_profile_t *out;
-    lg_diag_t *d;
 
     uint64_t records;       /* records read so far: the index of the current one */
     uint64_t record_offset; /* file offset of the current record */
@@ -278,55 +260,25 @@ typedef struct reader {
     tally_t lines; /* (function, line) -> weight */
 } reader_t;
 
-static lg_err_t fail_at(const reader_t *r, lg_err_t err, uint64_t offset, uint64_t record,
-                        const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static lg_err_t fail_at(const reader_t *r, lg_err_t err, uint64_t offset, uint64_t record,
-                        const char *fmt, ...)
-{
-    char *where = lg_format("%s:0x%" PRIx64 ": record %" PRIu64, r->path, offset, record);
-    va_list ap;
-    va_start(ap, fmt);
-    lg_diag_vadd(r->d, LG_ERROR, where != NULL ? where : r->path, fmt, ap);
-    va_end(ap);
-    free(where);
-    return err;
-}
-
 /* Fails at the record being decoded. */
-#define FAIL(r, err, ...) fail_at((r), (err), (r)->record_offset, (r)->records, __VA_ARGS__)
+#define FAIL(r, err, ...)                                                                          \
+    lg_source_fail_record((r)->src, (err), (r)->record_offset, NULL, (r)->records, __VA_ARGS__)
 
 static size_t left(const reader_t *r)
 {
-    return r->src.len - r->src.pos;
+    return (size_t)(r->src->base + r->src->len - r->at);
 }
 
 static const uint8_t *here(const reader_t *r)
 {
-    return r->src.data + r->src.pos;
+    return lg_source_at(r->src, r->at);
 }
 
-/* Makes at least n bytes (n <= WINDOW_BYTES) available from the read position, unless the input
- * ends first; left() then tells how many there are. LG_EIO when reading fails. */
+/* Makes at least n bytes available from the read position, unless the input ends first; left()
+ * then tells how many there are. */
 static lg_err_t fill(reader_t *r, size_t n)
 {
-    source_t *s = &r->src;
-    while (s->len - s->pos < n && !s->at_eof) {
-        if (s->pos > 0) {
-            memmove(s->buf, s->buf + s->pos, s->len - s->pos);
-            s->base += s->pos;
-            s->len -= s->pos;
-            s->pos = 0;
-        }
-        size_t got = fread(s->buf + s->len, 1, WINDOW_BYTES - s->len, s->file);
-        s->len += got;
-        if (got == 0) {
-            if (ferror(s->file))
-                return lg_diag_fail(r->d, LG_EIO, r->path, "cannot read: %s", strerror(errno));
-            s->at_eof = true;
-        }
-    }
-    return LG_OK;
+    return lg_source_window(r->src, r->at, n);
 }
 
 /* Copies a name of n bytes into buf (n + 1 bytes) as a C string. A writer may have counted a
@@ -443,23 +395,22 @@ static lg_err_t close_frame(reader_t *r)
         size_t before = out->nfuncs;
         lg_err_t err = lg_profile_intern(out, name, NULL, m->name, &id);
         if (err == LG_ELIMIT)
-            return fail_at(r, err, f->offset, f->record,
-                           "more than %u functions (LG_PROFILE_MAX_FUNCS)", LG_PROFILE_MAX_FUNCS);
+            return lg_source_fail_record(r->src, err, f->offset, NULL, f->record, "more than %u functions (LG_PROFILE_MAX_FUNCS)", LG_PROFILE_MAX_FUNCS);
         if (err != LG_OK)
-            return fail_at(r, err, f->offset, f->record, "out of memory adding function '%s'",
+            return lg_source_fail_record(r->src, err, f->offset, NULL, f->record, "out of memory adding function '%s'",
                            name);
         if (out->nfuncs > before) {
             out->funcs[id].description = description;
             size_t cap = r->seen_cap;
             if (!lg_grow((void **)&r->seen, &r->seen_cap, out->nfuncs, sizeof *r->seen))
-                return fail_at(r, LG_ENOMEM, f->offset, f->record, "out of memory");
+                return lg_source_fail_record(r->src, LG_ENOMEM, f->offset, NULL, f->record, "out of memory");
             memset(r->seen + cap, 0, (r->seen_cap - cap) * sizeof *r->seen);
         }
         if (cached != NULL)
             *cached = id;
     }
     if (!lg_grow((void **)&r->stack, &r->stack_cap, r->depth + 1, sizeof *r->stack))
-        return fail_at(r, LG_ENOMEM, f->offset, f->record, "out of memory");
+        return lg_source_fail_record(r->src, LG_ENOMEM, f->offset, NULL, f->record, "out of memory");
     if (r->depth == 0)
         r->leaf_line = f->line;
     r->stack[r->depth++] = id;
@@ -629,7 +580,7 @@ static lg_err_t read_record(reader_t *r)
         size += n;
     }
     LG_CHECK(interpret(r, type, here(r), size));
-    r->src.pos += size;
+    r->at += size;
     return LG_OK;
 }
 
@@ -637,7 +588,7 @@ static lg_err_t read_records(reader_t *r)
 {
     for (;;) {
         LG_CHECK(fill(r, 1));
-        r->record_offset = r->src.base + r->src.pos;
+        r->record_offset = r->at;
         if (left(r) == 0)
             break;
         if (r->records >= r->limits->max_records)
@@ -663,7 +614,7 @@ static lg_err_t emit_sums(reader_t *r)
     for (size_t i = 0; i < r->edges.count; i++) {
         const tally_entry_t *e = &r->edges.entries[i];
         if (lg_profile_add_edge(out, e->func, (uint32_t)e->key, e->value) != LG_OK)
-            return lg_diag_fail(r->d, LG_ENOMEM, r->path, "out of memory adding call edges");
+            return lg_diag_fail(r->src->d, LG_ENOMEM, r->src->path, "out of memory adding call edges");
     }
     lg_profile_finish_edges(out);
     if (r->lines.count > 0)
@@ -671,7 +622,7 @@ static lg_err_t emit_sums(reader_t *r)
     for (size_t i = 0; i < r->lines.count; i++) {
         const tally_entry_t *e = &r->lines.entries[i];
         if (lg_profile_add_cost(out, e->func, e->key, e->value) != LG_OK)
-            return lg_diag_fail(r->d, LG_ENOMEM, r->path, "out of memory adding line costs");
+            return lg_diag_fail(r->src->d, LG_ENOMEM, r->src->path, "out of memory adding line costs");
     }
     return LG_OK;
 }
@@ -679,11 +630,11 @@ static lg_err_t emit_sums(reader_t *r)
 static lg_err_t read_profile(reader_t *r)
 {
     lg_profile_t *out = r->out;
-    if (lg_profile_set_path(out, r->path) != LG_OK)
-        return lg_diag_fail(r->d, LG_ENOMEM, r->path, "out of memory");
+    if (lg_profile_set_path(out, r->src->path) != LG_OK)
+        return lg_diag_fail(r->src->d, LG_ENOMEM, r->src->path, "out of memory");
     r->module_of_number = malloc(MODULE_NUMBERS * sizeof *r->module_of_number);
     if (r->module_of_number == NULL)
-        return lg_diag_fail(r->d, LG_ENOMEM, r->path, "out of memory");
+        return lg_diag_fail(r->src->d, LG_ENOMEM, r->src->path, "out of memory");
     memset(r->module_of_number, 0xFF, MODULE_NUMBERS * sizeof *r->module_of_number);
     LG_CHECK(read_records(r));
     LG_CHECK(emit_sums(r));
@@ -693,16 +644,9 @@ static lg_err_t read_profile(reader_t *r)
     out->cost_positions = LG_POS_LINE;
     out->counter1_unit = r->mode == MODE_TIMED ? LG_BR_UNIT_TIMED : LG_BR_UNIT_SAMPLED;
     if (r->samples == 0)
-        lg_diag_add(r->d, LG_WARNING, r->path,
+        lg_diag_add(r->src->d, LG_WARNING, r->src->path,
                     "no samples: the file holds no CURRENT LINE ... END CURRENT LINE group");
     return LG_OK;
-}
-
-/* Nothing partial on failure: a caller that ignores the error still sees no functions. */
-static void clear_profile(lg_profile_t *out)
-{
-    lg_profile_destroy(out);
-    lg_profile_init(out);
 }
 
 static void reader_destroy(reader_t *r)
@@ -718,51 +662,15 @@ static void reader_destroy(reader_t *r)
     tally_destroy(&r->lines);
 }
 
-/* Runs the reader over a source already set up in r->src. */
-static lg_err_t load(reader_t *r)
+lg_err_t lg_br_read(lg_source_t *src, const lg_load_options_t *options, lg_profile_t *out)
 {
     static const lg_br_limits_t defaults = LG_BR_LIMITS_DEFAULT;
-    if (r->limits == NULL)
-        r->limits = &defaults;
-    lg_strmap_init(&r->module_by_name);
-    lg_err_t err = read_profile(r);
-    if (err != LG_OK)
-        clear_profile(r->out);
-    reader_destroy(r);
-    return err;
-}
-
-lg_err_t lg_br_load_buffer(const uint8_t *data, size_t size, const char *path,
-                           const lg_br_limits_t *limits, lg_profile_t *out, lg_diag_t *d)
-{
-    static const uint8_t empty[1];
-    reader_t r = {.src = {.data = data != NULL ? data : empty,
-                          .len = data != NULL ? size : 0,
-                          .at_eof = true},
-                  .path = path != NULL ? path : "(buffer)",
-                  .limits = limits,
-                  .out = out,
-                  .d = d};
-    return load(&r);
-}
-
-lg_err_t lg_br_load(const char *path, lg_profile_t *out, lg_diag_t *d)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        clear_profile(out);
-        return lg_diag_fail(d, LG_EIO, path, "cannot open: %s", strerror(errno));
-    }
-    uint8_t *buf = malloc(WINDOW_BYTES);
-    if (buf == NULL) {
-        fclose(f);
-        clear_profile(out);
-        return lg_diag_fail(d, LG_ENOMEM, path, "out of memory");
-    }
-    reader_t r = {.src = {.file = f, .data = buf, .buf = buf}, .path = path, .out = out, .d = d};
-    lg_err_t err = load(&r);
-    free(buf);
-    fclose(f); /* read-only: nothing is lost if closing fails */
+    reader_t r = {.src = src,
+                  .limits = options->br_limits != NULL ? options->br_limits : &defaults,
+                  .out = out};
+    lg_strmap_init(&r.module_by_name);
+    lg_err_t err = read_profile(&r);
+    reader_destroy(&r);
     return err;
 }
 

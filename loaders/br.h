@@ -22,6 +22,7 @@
 
 #include "diag.h"
 #include "profile.h"
+#include "source.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -62,7 +63,7 @@
 #define LG_BR_UNIT_SAMPLED "samples"
 #define LG_BR_UNIT_TIMED "ns"
 
-/* Resource limits of one load; lg_br_load uses LG_BR_LIMITS_DEFAULT. */
+/* Resource limits of one load: options->br_limits, LG_BR_LIMITS_DEFAULT when NULL. */
 typedef struct lg_br_limits {
     uint32_t max_frames;  /* frames per sample */
     uint32_t max_name;    /* bytes of a module or function name */
@@ -77,8 +78,9 @@ typedef struct lg_br_limits {
  * grammar. Never true for text, ELF or .prf files (they cannot start with byte 1). O(len). */
 bool lg_br_probe(const uint8_t *head, size_t len);
 
-/* Loads a BR profile file into out (which the caller has initialised with lg_profile_init).
- * The file is read through a fixed buffer; memory grows with the functions, call edges and
+/* Reads a BR profile from src into out (lg_read_fn, see source.h; lg_load_file and
+ * lg_load_memory leave out empty on failure), under options->br_limits. The file is read
+ * through the source's window; memory grows with the functions, call edges and
  * (function, line) pairs met, never with the number of samples.
  *
  * Result: kind LG_PROFILE_STATISTICAL, format "br"; one function per (name, module file name),
@@ -90,14 +92,9 @@ bool lg_br_probe(const uint8_t *head, size_t len);
  * number of samples; has_call_edges is true when some sample has two or more frames.
  *
  * On malformed input returns LG_EFORMAT (LG_ELIMIT past a limit) with one diagnostic of the form
- * "path:0xOFFSET: record N: expected ..., found ..." (N counts records from 0), and out is left
- * empty. LG_EIO when the file cannot be read. */
-lg_err_t lg_br_load(const char *path, lg_profile_t *out, lg_diag_t *d);
-
-/* The same from memory, under the given limits (NULL: LG_BR_LIMITS_DEFAULT); `path` only names
- * the input in diagnostics. data is not copied. */
-lg_err_t lg_br_load_buffer(const uint8_t *data, size_t size, const char *path,
-                           const lg_br_limits_t *limits, lg_profile_t *out, lg_diag_t *d);
+ * "path:0xOFFSET: record N: expected ..., found ..." (N counts records from 0). LG_EIO when
+ * the file cannot be read. */
+lg_err_t lg_br_read(lg_source_t *src, const lg_load_options_t *options, lg_profile_t *out);
 
 /* ---- Writer ------------------------------------------------------------------------------
  * Builds a byte-exact BR profile in memory (loaders/br_write.c). The tests use it for fixtures.

@@ -54,15 +54,15 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NONE UINT32_MAX
 /* Subposition kinds a "positions:" line may list: instr, bb, line. */
 #define MAX_POSITIONS 3u
-/* Bytes of a line quoted in a message, and the room they need escaped (\xNN) plus "...". */
+/* Bytes of a line quoted in a message. */
 #define QUOTE_BYTES 80u
-#define QUOTE_BUFFER (QUOTE_BYTES * 4u + 4u)
 /* Longest header or spec key remembered for the unknown-line warning. */
 #define KEY_TEXT_BYTES 32u
 /* Longest "events:"/"positions:" value repeated in messages. */
@@ -76,6 +76,8 @@ static const char *const stated_keys[STATED_KINDS] = {"summary", "totals"};
 #define PAIRMAP_MIN_CAPACITY 64u
 #define UTF8_BOM "\xEF\xBB\xBF"
 #define UTF8_BOM_LEN 3u
+
+static const lg_line_rules_t line_rules = {LG_CALLGRIND_MAX_LINE, "LG_CALLGRIND_MAX_LINE", true};
 
 /* ---- A hash map from a pair of integers to an integer ------------------------------------ */
 
@@ -156,120 +158,19 @@ static void pair_destroy(pairmap_t *m)
 
 /* ---- Text helpers ------------------------------------------------------------------------ */
 
-/* Part of a line: not NUL-terminated unless said so. */
-typedef struct span {
-    const char *s;
-    size_t n;
-} span_t;
-
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\t';
-}
-
-static bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-static bool span_is(span_t t, const char *word)
-{
-    return t.n == strlen(word) && memcmp(t.s, word, t.n) == 0;
-}
-
-static span_t skip_spaces(span_t t)
-{
-    while (t.n > 0 && is_space(*t.s)) {
-        t.s++;
-        t.n--;
-    }
-    return t;
-}
-
-/* Takes the next space-separated token off *rest; false when none is left. */
-static bool next_token(span_t *rest, span_t *tok)
-{
-    *rest = skip_spaces(*rest);
-    if (rest->n == 0)
-        return false;
-    size_t k = 0;
-    while (k < rest->n && !is_space(rest->s[k]))
-        k++;
-    *tok = (span_t){rest->s, k};
-    rest->s += k;
-    rest->n -= k;
-    return true;
-}
-
-static size_t count_tokens(span_t rest)
+static size_t count_tokens(lg_span_t rest)
 {
     size_t n = 0;
-    span_t tok;
-    while (next_token(&rest, &tok))
+    lg_span_t tok;
+    while (lg_span_next_word(&rest, &tok))
         n++;
     return n;
 }
 
-/* Renders t for a message: printable ASCII as is, other bytes as \xNN, cut after QUOTE_BYTES
- * bytes with "...". Returns out. */
-static const char *quote(span_t t, char out[QUOTE_BUFFER])
-{
-    size_t k = 0;
-    for (size_t i = 0; i < t.n && i < QUOTE_BYTES; i++) {
-        unsigned char c = (unsigned char)t.s[i];
-        if (c >= ' ' && c <= '~')
-            out[k++] = (char)c;
-        else
-            k += (size_t)snprintf(out + k, QUOTE_BUFFER - k, "\\x%02x", c);
-    }
-    if (t.n > QUOTE_BYTES) {
-        memcpy(out + k, "...", 3);
-        k += 3;
-    }
-    out[k] = '\0';
-    return out;
-}
-
-typedef enum number_status {
-    NUMBER_OK,
-    NUMBER_BAD,      /* not a decimal or 0x-hexadecimal number */
-    NUMBER_OVERFLOW, /* more than 64 bits */
-} number_status_t;
-
-static int digit_value(char c, unsigned base)
-{
-    int v = -1;
-    if (c >= '0' && c <= '9')
-        v = c - '0';
-    else if (c >= 'a' && c <= 'f')
-        v = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F')
-        v = c - 'A' + 10;
-    return v >= 0 && (unsigned)v < base ? v : -1;
-}
-
 /* The format's Number: decimal digits, or "0x" and hexadecimal digits. */
-static number_status_t parse_number(span_t t, uint64_t *value)
+static lg_number_status_t parse_number(lg_span_t t, uint64_t *value)
 {
-    unsigned base = 10;
-    size_t i = 0;
-    if (t.n > 2 && t.s[0] == '0' && (t.s[1] == 'x' || t.s[1] == 'X')) {
-        base = 16;
-        i = 2;
-    }
-    if (t.n == 0)
-        return NUMBER_BAD;
-    uint64_t v = 0;
-    for (; i < t.n; i++) {
-        int dv = digit_value(t.s[i], base);
-        if (dv < 0)
-            return NUMBER_BAD;
-        if (v > (UINT64_MAX - (uint64_t)dv) / base)
-            return NUMBER_OVERFLOW;
-        v = v * base + (uint64_t)dv;
-    }
-    *value = v;
-    return NUMBER_OK;
+    return lg_parse_u64(t.s, t.n, LG_NUMBER_HEX_PREFIX, value);
 }
 
 /* ---- The reader -------------------------------------------------------------------------- */
@@ -304,14 +205,11 @@ static const struct {
 };
 
 typedef struct reader {
-    const char *path;
+    lg_source_t *src;
     lg_profile_t *out;
-    lg_diag_t *d;
-    FILE *f;
 
     char *line; /* the current line, NUL-terminated, without its line end */
-    size_t len, cap;
-    uint64_t lineno; /* of the current line, from 1 */
+    size_t len;
 
     /* Every distinct name, interned: the state below holds indices into names. */
     char **names;
@@ -366,93 +264,12 @@ typedef struct reader {
     uint64_t undefined_objects, first_undefined_object;
 } reader_t;
 
-static lg_err_t vfail_at(const reader_t *r, lg_err_t err, uint64_t line, const char *fmt,
-                         va_list ap) __attribute__((format(printf, 4, 0)));
-
-static lg_err_t vfail_at(const reader_t *r, lg_err_t err, uint64_t line, const char *fmt,
-                         va_list ap)
-{
-    char *where = lg_format("%s:%" PRIu64, r->path, line);
-    lg_diag_vadd(r->d, LG_ERROR, where != NULL ? where : r->path, fmt, ap);
-    free(where);
-    return err;
-}
-
-static lg_err_t fail_at(const reader_t *r, lg_err_t err, uint64_t line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static lg_err_t fail_at(const reader_t *r, lg_err_t err, uint64_t line, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vfail_at(r, err, line, fmt, ap);
-    va_end(ap);
-    return err;
-}
-
-/* An error at the current line. */
-static lg_err_t fail(const reader_t *r, lg_err_t err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static lg_err_t fail(const reader_t *r, lg_err_t err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vfail_at(r, err, r->lineno, fmt, ap);
-    va_end(ap);
-    return err;
-}
-
-static void warn_at(const reader_t *r, uint64_t line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
+/* An error at a line, or at the current line. */
+#define FAIL_AT(r, err, line, ...) lg_source_fail((r)->src, (err), (line), 0, __VA_ARGS__)
+#define FAIL(r, err, ...) lg_source_fail((r)->src, (err), (r)->src->line, 0, __VA_ARGS__)
 /* A warning at a line, or about the whole file when line is 0. */
-static void warn_at(const reader_t *r, uint64_t line, const char *fmt, ...)
-{
-    char *where = line > 0 ? lg_format("%s:%" PRIu64, r->path, line) : lg_format("%s", r->path);
-    va_list ap;
-    va_start(ap, fmt);
-    lg_diag_vadd(r->d, LG_WARNING, where != NULL ? where : r->path, fmt, ap);
-    va_end(ap);
-    free(where);
-}
-
-/* Reads the next line into r->line, without "\n" or "\r\n"; *got is false at the end of the
- * file. Reads byte by byte so that no line costs more than LG_CALLGRIND_MAX_LINE bytes. */
-static lg_err_t next_line(reader_t *r, bool *got)
-{
-    size_t len = 0;
-    bool any = false;
-    int c;
-    while ((c = getc_unlocked(r->f)) != EOF) {
-        any = true;
-        if (c == '\n')
-            break;
-        if (c == '\0')
-            return fail_at(r, LG_EFORMAT, r->lineno + 1,
-                           "expected text, found a NUL byte at column %zu", len + 1);
-        if (len == LG_CALLGRIND_MAX_LINE)
-            return fail_at(r, LG_ELIMIT, r->lineno + 1,
-                           "line is longer than %u bytes (LG_CALLGRIND_MAX_LINE)",
-                           LG_CALLGRIND_MAX_LINE);
-        if (len + 1 >= r->cap && !lg_grow((void **)&r->line, &r->cap, len + 2, 1))
-            return fail_at(r, LG_ENOMEM, r->lineno + 1, "out of memory reading a line");
-        r->line[len++] = (char)c;
-    }
-    if (ferror(r->f))
-        return fail_at(r, LG_EIO, r->lineno + 1, "cannot read: %s", strerror(errno));
-    *got = any;
-    if (!any)
-        return LG_OK;
-    r->lineno++;
-    if (len > 0 && r->line[len - 1] == '\r')
-        len--;
-    if (r->cap == 0 && !lg_grow((void **)&r->line, &r->cap, 1, 1))
-        return fail(r, LG_ENOMEM, "out of memory reading a line");
-    r->line[len] = '\0';
-    r->len = len;
-    return LG_OK;
-}
+#define WARN_AT(r, line, ...) lg_source_report((r)->src, LG_WARNING, (line), 0, __VA_ARGS__)
+#define QUOTE(t, q) lg_quote((t).s, (t).n, QUOTE_BYTES, (q))
 
 /* ---- Names and functions ----------------------------------------------------------------- */
 
@@ -462,14 +279,14 @@ static lg_err_t intern(reader_t *r, const char *s, uint32_t *index)
     if (lg_strmap_get(&r->name_index, s, index))
         return LG_OK;
     if (r->nnames >= LG_CALLGRIND_MAX_NAMES)
-        return fail(r, LG_ELIMIT, "more than %u distinct names (LG_CALLGRIND_MAX_NAMES)",
+        return FAIL(r, LG_ELIMIT, "more than %u distinct names (LG_CALLGRIND_MAX_NAMES)",
                     LG_CALLGRIND_MAX_NAMES);
     char *copy = strdup(s);
     if (copy == NULL ||
         !lg_grow((void **)&r->names, &r->names_cap, r->nnames + 1, sizeof *r->names) ||
         !lg_strmap_put(&r->name_index, copy, (uint32_t)r->nnames, NULL)) {
         free(copy);
-        return fail(r, LG_ENOMEM, "out of memory adding a name");
+        return FAIL(r, LG_ENOMEM, "out of memory adding a name");
     }
     *index = (uint32_t)r->nnames;
     r->names[r->nnames++] = copy;
@@ -491,7 +308,7 @@ static uint32_t qualifier(const reader_t *r, uint32_t file, uint32_t object)
 static size_t base_length(const char *name)
 {
     for (const char *p = strchr(name, '\''); p != NULL; p = strchr(p + 1, '\''))
-        if (p > name && is_digit(p[1]))
+        if (p > name && lg_is_digit(p[1]))
             return (size_t)(p - name);
     return strlen(name);
 }
@@ -509,29 +326,29 @@ static lg_err_t resolve(reader_t *r, uint32_t name, uint32_t qual, uint32_t obje
     const char *full = r->names[name];
     char *base = lg_strndup(full, base_length(full));
     if (base == NULL)
-        return fail(r, LG_ENOMEM, "out of memory adding function '%s'", full);
+        return FAIL(r, LG_ENOMEM, "out of memory adding function '%s'", full);
     size_t before = out->nfuncs;
     lg_err_t err = lg_profile_intern(out, base, /* link_label = */ NULL,
                                      qual == NONE ? NULL : r->names[qual], id);
     bool has_apostrophe = strchr(base, '\'') != NULL;
     free(base);
     if (err == LG_ELIMIT)
-        return fail(r, err, "more than %u functions (LG_PROFILE_MAX_FUNCS)", LG_PROFILE_MAX_FUNCS);
+        return FAIL(r, err, "more than %u functions (LG_PROFILE_MAX_FUNCS)", LG_PROFILE_MAX_FUNCS);
     if (err != LG_OK)
-        return fail(r, err, "out of memory adding function '%s'", full);
+        return FAIL(r, err, "out of memory adding function '%s'", full);
     if (out->nfuncs > before) {
         size_t old_cap = r->ran_cap;
         if (!lg_grow((void **)&r->ran, &r->ran_cap, out->nfuncs, 1))
-            return fail(r, LG_ENOMEM, "out of memory adding function '%s'", full);
+            return FAIL(r, LG_ENOMEM, "out of memory adding function '%s'", full);
         memset(r->ran + old_cap, 0, r->ran_cap - old_cap);
         if (has_apostrophe && r->apostrophe_funcs++ == 0)
             r->first_apostrophe_func = *id;
     }
     if (!pair_put(&r->func_of, name, qual, *id))
-        return fail(r, LG_ENOMEM, "out of memory adding function '%s'", full);
+        return FAIL(r, LG_ENOMEM, "out of memory adding function '%s'", full);
     /* Binding names the shared object of a function the program does not define. */
     if (object != NONE && lg_profile_set_object(out, *id, r->names[object]) != LG_OK)
-        return fail(r, LG_ENOMEM, "out of memory adding function '%s'", full);
+        return FAIL(r, LG_ENOMEM, "out of memory adding function '%s'", full);
     return LG_OK;
 }
 
@@ -547,22 +364,22 @@ static lg_err_t current_func(reader_t *r, uint32_t *id)
 
 /* Reads the value of a KEY=name line: "(N) name" defines id N in table, "(N)" refers back to
  * it, anything else is a name as written. value runs to the end of the line. */
-static lg_err_t read_name(reader_t *r, span_t key, span_t value, uint8_t table, uint32_t *index)
+static lg_err_t read_name(reader_t *r, lg_span_t key, lg_span_t value, uint8_t table, uint32_t *index)
 {
-    char q[QUOTE_BUFFER];
-    if (value.n >= 2 && value.s[0] == '(' && is_digit(value.s[1])) {
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
+    if (value.n >= 2 && value.s[0] == '(' && lg_is_digit(value.s[1])) {
         size_t close = 1;
         while (close < value.n && value.s[close] != ')')
             close++;
         if (close == value.n)
-            return fail(r, LG_EFORMAT, "expected ')' after the name id in %.*s=, found '%s'",
-                        (int)key.n, key.s, quote(value, q));
-        span_t digits = {value.s + 1, close - 1};
+            return FAIL(r, LG_EFORMAT, "expected ')' after the name id in %.*s=, found '%s'",
+                        (int)key.n, key.s, QUOTE(value, q));
+        lg_span_t digits = {value.s + 1, close - 1};
         uint64_t id;
-        if (parse_number(digits, &id) != NUMBER_OK)
-            return fail(r, LG_EFORMAT, "name id '(%s)' in %.*s= is not a number", quote(digits, q),
+        if (parse_number(digits, &id) != LG_NUMBER_OK)
+            return FAIL(r, LG_EFORMAT, "name id '(%s)' in %.*s= is not a number", QUOTE(digits, q),
                         (int)key.n, key.s);
-        span_t name = skip_spaces((span_t){value.s + close + 1, value.n - close - 1});
+        lg_span_t name = lg_span_skip_blanks((lg_span_t){value.s + close + 1, value.n - close - 1});
         uint64_t known;
         bool defined = pair_get(&r->ids, table, id, &known);
         if (name.n == 0 && defined) {
@@ -570,7 +387,7 @@ static lg_err_t read_name(reader_t *r, span_t key, span_t value, uint8_t table, 
             return LG_OK;
         }
         if (name.n == 0 && table != TABLE_OBJECT)
-            return fail(r, LG_EFORMAT,
+            return FAIL(r, LG_EFORMAT,
                         "unknown name id (%" PRIu64 ") for %.*s: no '(%" PRIu64
                         ") name' seen before",
                         id, (int)key.n, key.s, id);
@@ -578,7 +395,7 @@ static lg_err_t read_name(reader_t *r, span_t key, span_t value, uint8_t table, 
             /* callgrind 0.10 could refer to an object it never named. An object only qualifies
              * functions whose file is unknown, so it is named by its id rather than refused. */
             if (r->undefined_objects++ == 0)
-                r->first_undefined_object = r->lineno;
+                r->first_undefined_object = r->src->line;
             char text[sizeof "(18446744073709551615)"];
             snprintf(text, sizeof text, "(%" PRIu64 ")", id);
             LG_CHECK(intern(r, text, index));
@@ -587,25 +404,25 @@ static lg_err_t read_name(reader_t *r, span_t key, span_t value, uint8_t table, 
         }
         if (defined) {
             if (known != *index)
-                return fail(r, LG_EFORMAT,
+                return FAIL(r, LG_EFORMAT,
                             "%s name id (%" PRIu64 ") defined again as '%s', it was '%s'",
                             table_names[table], id, r->names[*index], r->names[known]);
             return LG_OK;
         }
         if (r->ids.count >= LG_CALLGRIND_MAX_NAMES)
-            return fail(r, LG_ELIMIT, "more than %u name ids (LG_CALLGRIND_MAX_NAMES)",
+            return FAIL(r, LG_ELIMIT, "more than %u name ids (LG_CALLGRIND_MAX_NAMES)",
                         LG_CALLGRIND_MAX_NAMES);
         if (!pair_put(&r->ids, table, id, *index))
-            return fail(r, LG_ENOMEM, "out of memory adding a name id");
+            return FAIL(r, LG_ENOMEM, "out of memory adding a name id");
         return LG_OK;
     }
     if (value.n == 0)
-        return fail(r, LG_EFORMAT, "expected a %s name after '%.*s=', found nothing",
+        return FAIL(r, LG_EFORMAT, "expected a %s name after '%.*s=', found nothing",
                     table_names[table], (int)key.n, key.s);
     return intern(r, value.s, index);
 }
 
-static lg_err_t name_line(reader_t *r, span_t key, span_t value, uint8_t table, role_t role)
+static lg_err_t name_line(reader_t *r, lg_span_t key, lg_span_t value, uint8_t table, role_t role)
 {
     uint32_t name;
     LG_CHECK(read_name(r, key, value, table, &name));
@@ -651,10 +468,10 @@ static lg_err_t name_line(reader_t *r, span_t key, span_t value, uint8_t table, 
 /* ---- Header lines ------------------------------------------------------------------------ */
 
 /* Copies a list value for messages: "Ir Dr", or "none" when empty. */
-static void list_text(span_t value, char out[LIST_TEXT_BYTES])
+static void list_text(lg_span_t value, char out[LIST_TEXT_BYTES])
 {
-    char q[QUOTE_BUFFER];
-    snprintf(out, LIST_TEXT_BYTES, "%s", value.n == 0 ? "none" : quote(value, q));
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
+    snprintf(out, LIST_TEXT_BYTES, "%s", value.n == 0 ? "none" : QUOTE(value, q));
 }
 
 /* Forgets the place in the body: a new part names its object, file and function again. */
@@ -666,31 +483,31 @@ static void reset_place(reader_t *r)
     memset(r->last, 0, sizeof r->last);
 }
 
-static lg_err_t events_line(reader_t *r, span_t value)
+static lg_err_t events_line(reader_t *r, lg_span_t value)
 {
     size_t n = count_tokens(value);
     if (n == 0)
-        return fail(r, LG_EFORMAT, "expected at least one event name after 'events:', found none");
+        return FAIL(r, LG_EFORMAT, "expected at least one event name after 'events:', found none");
     if (n > LG_CALLGRIND_MAX_EVENTS)
-        return fail(r, LG_ELIMIT,
+        return FAIL(r, LG_ELIMIT,
                     "'events:' names %zu events, more than %u "
                     "(LG_CALLGRIND_MAX_EVENTS)",
                     n, LG_CALLGRIND_MAX_EVENTS);
     if (!lg_grow((void **)&r->values, &r->values_cap, n, sizeof *r->values))
-        return fail(r, LG_ENOMEM, "out of memory reading 'events:'");
-    span_t rest = value, tok;
+        return FAIL(r, LG_ENOMEM, "out of memory reading 'events:'");
+    lg_span_t rest = value, tok;
     r->counter_col[0] = r->counter_col[1] = -1;
-    for (size_t i = 0; next_token(&rest, &tok); i++) {
+    for (size_t i = 0; lg_span_next_word(&rest, &tok); i++) {
         /* Counters 1 and 2 are named by the first "events:" line; later parts may list their
          * events in another order, so they are found again by name. */
         if (!r->have_events && i < 2) {
             r->counter_names[i] = lg_strndup(tok.s, tok.n);
             if (r->counter_names[i] == NULL)
-                return fail(r, LG_ENOMEM, "out of memory reading 'events:'");
+                return FAIL(r, LG_ENOMEM, "out of memory reading 'events:'");
         }
         for (int k = 0; k < 2; k++)
             if (r->counter_col[k] < 0 && r->counter_names[k] != NULL &&
-                span_is(tok, r->counter_names[k]))
+                lg_span_is(tok, r->counter_names[k]))
                 r->counter_col[k] = (int)i;
     }
     r->nevents = n;
@@ -699,24 +516,24 @@ static lg_err_t events_line(reader_t *r, span_t value)
     return LG_OK;
 }
 
-static lg_err_t positions_line(reader_t *r, span_t value)
+static lg_err_t positions_line(reader_t *r, lg_span_t value)
 {
     static const char *const kinds[MAX_POSITIONS] = {"instr", "bb", "line"};
-    char q[QUOTE_BUFFER];
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     bool seen[MAX_POSITIONS] = {false, false, false};
-    span_t rest = value, tok;
+    lg_span_t rest = value, tok;
     size_t n = 0;
     r->addr_col = r->line_col = -1;
-    while (next_token(&rest, &tok)) {
+    while (lg_span_next_word(&rest, &tok)) {
         size_t k = 0;
-        while (k < MAX_POSITIONS && !span_is(tok, kinds[k]))
+        while (k < MAX_POSITIONS && !lg_span_is(tok, kinds[k]))
             k++;
         if (k == MAX_POSITIONS)
-            return fail(r, LG_EFORMAT,
+            return FAIL(r, LG_EFORMAT,
                         "expected 'instr', 'bb' or 'line' after 'positions:', found '%s'",
-                        quote(tok, q));
+                        QUOTE(tok, q));
         if (seen[k])
-            return fail(r, LG_EFORMAT, "'positions:' lists '%s' twice", kinds[k]);
+            return FAIL(r, LG_EFORMAT, "'positions:' lists '%s' twice", kinds[k]);
         seen[k] = true;
         if (k == 0)
             r->addr_col = (int)n;
@@ -732,25 +549,25 @@ static lg_err_t positions_line(reader_t *r, span_t value)
 
 /* "summary:" and "totals:" give the part's total cost, one number per event: kept for
  * check_part. */
-static lg_err_t totals_line(reader_t *r, span_t key, span_t value)
+static lg_err_t totals_line(reader_t *r, lg_span_t key, lg_span_t value)
 {
-    char q[QUOTE_BUFFER];
-    int kind = span_is(key, "summary") ? STATED_SUMMARY : STATED_TOTALS;
-    span_t rest = value, tok;
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
+    int kind = lg_span_is(key, "summary") ? STATED_SUMMARY : STATED_TOTALS;
+    lg_span_t rest = value, tok;
     size_t n = 0;
     uint64_t v;
-    while (next_token(&rest, &tok)) {
-        if (parse_number(tok, &v) != NUMBER_OK)
-            return fail(r, LG_EFORMAT, "expected cost numbers after '%.*s:', found '%s'",
-                        (int)key.n, key.s, quote(tok, q));
+    while (lg_span_next_word(&rest, &tok)) {
+        if (parse_number(tok, &v) != LG_NUMBER_OK)
+            return FAIL(r, LG_EFORMAT, "expected cost numbers after '%.*s:', found '%s'",
+                        (int)key.n, key.s, QUOTE(tok, q));
         if (n == LG_CALLGRIND_MAX_EVENTS)
-            return fail(r, LG_ELIMIT,
+            return FAIL(r, LG_ELIMIT,
                         "'%.*s:' gives more than %u numbers (LG_CALLGRIND_MAX_EVENTS)", (int)key.n,
                         key.s, LG_CALLGRIND_MAX_EVENTS);
         r->stated[kind][n++] = v;
     }
     r->nstated[kind] = n;
-    r->stated_line[kind] = r->lineno;
+    r->stated_line[kind] = r->src->line;
     return LG_OK;
 }
 
@@ -758,10 +575,10 @@ static lg_err_t totals_line(reader_t *r, span_t key, span_t value)
  * "(event N)" when the line was too long to keep whole. */
 static const char *event_label(const reader_t *r, size_t i, char *buf, size_t size)
 {
-    span_t rest = {r->events_text, strlen(r->events_text)}, tok = {NULL, 0};
+    lg_span_t rest = {r->events_text, strlen(r->events_text)}, tok = {NULL, 0};
     size_t k = 0;
     bool found = false;
-    while (!found && next_token(&rest, &tok))
+    while (!found && lg_span_next_word(&rest, &tok))
         found = k++ == i;
     bool cut = tok.n >= 3 && memcmp(tok.s + tok.n - 3, "...", 3) == 0;
     if (found && !cut)
@@ -788,7 +605,7 @@ static lg_err_t check_part(reader_t *r, uint64_t end, bool at_eof)
             if (want == have)
                 continue;
             char name[KEY_TEXT_BYTES + 16];
-            return fail_at(r, LG_EFORMAT, end,
+            return FAIL_AT(r, LG_EFORMAT, end,
                            "the part's cost lines add up to %" PRIu64 " %s by %s, but its '%s:' "
                            "(line %" PRIu64 ") says %" PRIu64 ": the file is cut short, or lines "
                            "were lost or edited",
@@ -804,44 +621,44 @@ static lg_err_t check_part(reader_t *r, uint64_t end, bool at_eof)
     return LG_OK;
 }
 
-static void note_unknown(reader_t *r, span_t key)
+static void note_unknown(reader_t *r, lg_span_t key)
 {
     if (r->unknown_lines++ == 0) {
-        r->first_unknown_line = r->lineno;
-        char q[QUOTE_BUFFER];
-        snprintf(r->first_unknown_key, sizeof r->first_unknown_key, "%s", quote(key, q));
+        r->first_unknown_line = r->src->line;
+        char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
+        snprintf(r->first_unknown_key, sizeof r->first_unknown_key, "%s", QUOTE(key, q));
     }
 }
 
-static lg_err_t header_line(reader_t *r, span_t key, span_t value)
+static lg_err_t header_line(reader_t *r, lg_span_t key, lg_span_t value)
 {
-    char q[QUOTE_BUFFER];
-    if (span_is(key, "version")) {
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
+    if (lg_span_is(key, "version")) {
         uint64_t v;
-        span_t tok = value;
-        while (tok.n > 0 && is_space(tok.s[tok.n - 1]))
+        lg_span_t tok = value;
+        while (tok.n > 0 && lg_is_blank(tok.s[tok.n - 1]))
             tok.n--;
-        if (parse_number(tok, &v) != NUMBER_OK)
-            return fail(r, LG_EFORMAT, "expected a number after 'version:', found '%s'",
-                        quote(value, q));
+        if (parse_number(tok, &v) != LG_NUMBER_OK)
+            return FAIL(r, LG_EFORMAT, "expected a number after 'version:', found '%s'",
+                        QUOTE(value, q));
         if (v != 1)
-            return fail(r, LG_EUNSUPPORTED, "expected format version 1, found version %" PRIu64, v);
+            return FAIL(r, LG_EUNSUPPORTED, "expected format version 1, found version %" PRIu64, v);
         return LG_OK;
     }
-    if (span_is(key, "events"))
+    if (lg_span_is(key, "events"))
         return events_line(r, value);
-    if (span_is(key, "positions"))
+    if (lg_span_is(key, "positions"))
         return positions_line(r, value);
-    if (span_is(key, "summary") || span_is(key, "totals"))
+    if (lg_span_is(key, "summary") || lg_span_is(key, "totals"))
         return totals_line(r, key, value);
-    if (span_is(key, "part")) {
-        LG_CHECK(check_part(r, r->lineno, false));
+    if (lg_span_is(key, "part")) {
+        LG_CHECK(check_part(r, r->src->line, false));
         reset_place(r);
         return LG_OK;
     }
     /* Descriptions of the run, and long names of events: nothing lorgen uses. */
-    if (span_is(key, "creator") || span_is(key, "cmd") || span_is(key, "pid") ||
-        span_is(key, "thread") || span_is(key, "desc") || span_is(key, "event"))
+    if (lg_span_is(key, "creator") || lg_span_is(key, "cmd") || lg_span_is(key, "pid") ||
+        lg_span_is(key, "thread") || lg_span_is(key, "desc") || lg_span_is(key, "event"))
         return LG_OK;
     note_unknown(r, key);
     return LG_OK;
@@ -851,32 +668,32 @@ static lg_err_t header_line(reader_t *r, span_t key, span_t value)
 
 /* The number in subposition t ("*", "+N", "-N" or "N"); *sign receives its first character
  * when relative, else 0. */
-static lg_err_t subposition_number(reader_t *r, span_t t, char *sign, uint64_t *value)
+static lg_err_t subposition_number(reader_t *r, lg_span_t t, char *sign, uint64_t *value)
 {
-    char q[QUOTE_BUFFER];
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     *sign = 0;
     *value = 0;
     if (t.n == 1 && t.s[0] == '*') {
         *sign = '*';
         return LG_OK;
     }
-    span_t digits = t;
+    lg_span_t digits = t;
     if (t.s[0] == '+' || t.s[0] == '-') {
         *sign = t.s[0];
-        digits = (span_t){t.s + 1, t.n - 1};
+        digits = (lg_span_t){t.s + 1, t.n - 1};
     }
-    number_status_t st = parse_number(digits, value);
-    if (st == NUMBER_BAD)
-        return fail(r, LG_EFORMAT, "subposition '%s' is not a number", quote(t, q));
-    if (st == NUMBER_OVERFLOW)
-        return fail(r, LG_EFORMAT, "subposition '%s' does not fit in 64 bits", quote(t, q));
+    lg_number_status_t st = parse_number(digits, value);
+    if (st == LG_NUMBER_BAD)
+        return FAIL(r, LG_EFORMAT, "subposition '%s' is not a number", QUOTE(t, q));
+    if (st == LG_NUMBER_OVERFLOW)
+        return FAIL(r, LG_EFORMAT, "subposition '%s' does not fit in 64 bits", QUOTE(t, q));
     return LG_OK;
 }
 
 /* Decodes one subposition against the previous value of its column. */
-static lg_err_t subposition(reader_t *r, span_t t, uint64_t last, uint64_t *value)
+static lg_err_t subposition(reader_t *r, lg_span_t t, uint64_t last, uint64_t *value)
 {
-    char q[QUOTE_BUFFER];
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     char sign;
     uint64_t v;
     LG_CHECK(subposition_number(r, t, &sign, &v));
@@ -884,14 +701,14 @@ static lg_err_t subposition(reader_t *r, span_t t, uint64_t last, uint64_t *valu
         v = last;
     } else if (sign == '+') {
         if (v > UINT64_MAX - last)
-            return fail(r, LG_EFORMAT,
+            return FAIL(r, LG_EFORMAT,
                         "subposition '%s' goes past 64 bits (previous value %" PRIu64 ")",
-                        quote(t, q), last);
+                        QUOTE(t, q), last);
         v = last + v;
     } else if (sign == '-') {
         if (v > last)
-            return fail(r, LG_EFORMAT, "subposition '%s' goes below 0 (previous value %" PRIu64 ")",
-                        quote(t, q), last);
+            return FAIL(r, LG_EFORMAT, "subposition '%s' goes below 0 (previous value %" PRIu64 ")",
+                        QUOTE(t, q), last);
         v = last - v;
     }
     *value = v;
@@ -900,41 +717,41 @@ static lg_err_t subposition(reader_t *r, span_t t, uint64_t last, uint64_t *valu
 
 /* Checks the target subpositions of calls=, jump= and jcnd=: their syntax and how many there
  * are. They are not used: lorgen needs the caller's side only. */
-static lg_err_t check_targets(reader_t *r, span_t key, span_t rest, size_t most)
+static lg_err_t check_targets(reader_t *r, lg_span_t key, lg_span_t rest, size_t most)
 {
-    span_t tok;
+    lg_span_t tok;
     size_t n = 0;
-    while (next_token(&rest, &tok)) {
+    while (lg_span_next_word(&rest, &tok)) {
         char sign;
         uint64_t ignored;
         LG_CHECK(subposition_number(r, tok, &sign, &ignored));
         n++;
     }
     if (n > most)
-        return fail(r, LG_EFORMAT,
+        return FAIL(r, LG_EFORMAT,
                     "expected at most %zu target subpositions after %.*s=COUNT (positions: "
                     "%s), found %zu",
                     most, (int)key.n, key.s, r->positions_text, n);
     return LG_OK;
 }
 
-static lg_err_t calls_line(reader_t *r, span_t key, span_t value)
+static lg_err_t calls_line(reader_t *r, lg_span_t key, lg_span_t value)
 {
-    char q[QUOTE_BUFFER];
-    span_t rest = value, tok;
-    if (!next_token(&rest, &tok))
-        return fail(r, LG_EFORMAT, "expected a call count after 'calls=', found nothing");
-    number_status_t st = parse_number(tok, &r->call_count);
-    if (st != NUMBER_OK)
-        return fail(r, LG_EFORMAT, "call count '%s' %s", quote(tok, q),
-                    st == NUMBER_BAD ? "is not a number" : "does not fit in 64 bits");
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
+    lg_span_t rest = value, tok;
+    if (!lg_span_next_word(&rest, &tok))
+        return FAIL(r, LG_EFORMAT, "expected a call count after 'calls=', found nothing");
+    lg_number_status_t st = parse_number(tok, &r->call_count);
+    if (st != LG_NUMBER_OK)
+        return FAIL(r, LG_EFORMAT, "call count '%s' %s", QUOTE(tok, q),
+                    st == LG_NUMBER_BAD ? "is not a number" : "does not fit in 64 bits");
     LG_CHECK(check_targets(r, key, rest, r->npos));
     if (r->fn_name == NONE)
-        return fail(r, LG_EFORMAT, "expected 'fn=' before calls=, found none in this part");
+        return FAIL(r, LG_EFORMAT, "expected 'fn=' before calls=, found none in this part");
     if (r->callee_name == NONE)
-        return fail(r, LG_EFORMAT, "expected 'cfn=' before calls=, found none in this part");
+        return FAIL(r, LG_EFORMAT, "expected 'cfn=' before calls=, found none in this part");
     r->call_pending = true;
-    r->call_line = r->lineno;
+    r->call_line = r->src->line;
     r->out->call_records++;
     return LG_OK;
 }
@@ -943,34 +760,34 @@ static lg_err_t calls_line(reader_t *r, span_t key, span_t value)
  * FOLLOWED TARGET" too): control flow inside functions, not calls. callgrind writes the
  * jump's source position on the next line, with no costs; that line is read as a cost line,
  * which keeps the subpositions in step and adds nothing. */
-static lg_err_t jump_line(reader_t *r, span_t key, span_t value, bool conditional)
+static lg_err_t jump_line(reader_t *r, lg_span_t key, lg_span_t value, bool conditional)
 {
-    char q[QUOTE_BUFFER];
-    span_t rest = value, tok;
-    if (!next_token(&rest, &tok))
-        return fail(r, LG_EFORMAT, "expected a jump count after '%.*s=', found nothing", (int)key.n,
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
+    lg_span_t rest = value, tok;
+    if (!lg_span_next_word(&rest, &tok))
+        return FAIL(r, LG_EFORMAT, "expected a jump count after '%.*s=', found nothing", (int)key.n,
                     key.s);
     const char *slash = conditional ? memchr(tok.s, '/', tok.n) : NULL;
-    span_t first = slash ? (span_t){tok.s, (size_t)(slash - tok.s)} : tok;
-    span_t second = slash ? (span_t){slash + 1, tok.n - first.n - 1} : (span_t){"0", 1};
+    lg_span_t first = slash ? (lg_span_t){tok.s, (size_t)(slash - tok.s)} : tok;
+    lg_span_t second = slash ? (lg_span_t){slash + 1, tok.n - first.n - 1} : (lg_span_t){"0", 1};
     uint64_t v;
-    if (parse_number(first, &v) != NUMBER_OK || parse_number(second, &v) != NUMBER_OK)
-        return fail(r, LG_EFORMAT, "jump count '%s' in %.*s= is not a number", quote(tok, q),
+    if (parse_number(first, &v) != LG_NUMBER_OK || parse_number(second, &v) != LG_NUMBER_OK)
+        return FAIL(r, LG_EFORMAT, "jump count '%s' in %.*s= is not a number", QUOTE(tok, q),
                     (int)key.n, key.s);
     /* The specification's form of jcnd= has a second count before the target. */
     return check_targets(r, key, rest, r->npos + (conditional && slash == NULL ? 1 : 0));
 }
 
-static lg_err_t spec_line(reader_t *r, span_t key, span_t value)
+static lg_err_t spec_line(reader_t *r, lg_span_t key, lg_span_t value)
 {
     for (size_t i = 0; i < sizeof name_keys / sizeof name_keys[0]; i++)
-        if (span_is(key, name_keys[i].key))
+        if (lg_span_is(key, name_keys[i].key))
             return name_line(r, key, value, name_keys[i].table, name_keys[i].role);
-    if (span_is(key, "calls"))
+    if (lg_span_is(key, "calls"))
         return calls_line(r, key, value);
-    if (span_is(key, "jump"))
+    if (lg_span_is(key, "jump"))
         return jump_line(r, key, value, false);
-    if (span_is(key, "jcnd"))
+    if (lg_span_is(key, "jcnd"))
         return jump_line(r, key, value, true);
     /* e.g. bb= and ln= of callgrind's --dump-bbs debugging output */
     note_unknown(r, key);
@@ -1002,7 +819,7 @@ static lg_err_t add_position_cost(reader_t *r, uint32_t func, uint64_t cost)
     if (col < 0) {
         /* A later part lacks the kind of position the earlier ones had. */
         if (r->unplaced_costs++ == 0)
-            r->first_unplaced_line = r->lineno;
+            r->first_unplaced_line = r->src->line;
         return LG_OK;
     }
     uint64_t position = r->pos[col];
@@ -1016,7 +833,7 @@ static lg_err_t add_position_cost(reader_t *r, uint32_t func, uint64_t cost)
     }
     if (lg_profile_add_cost(out, func, position, cost) != LG_OK ||
         !pair_put(&r->cost_of, func, position, out->ncosts - 1))
-        return fail(r, LG_ENOMEM, "out of memory adding a position cost");
+        return FAIL(r, LG_ENOMEM, "out of memory adding a position cost");
     return LG_OK;
 }
 
@@ -1065,7 +882,7 @@ static lg_err_t call_cost(reader_t *r)
         out->edges[i].weight = lg_sat_add(out->edges[i].weight, r->call_count);
     } else if (lg_profile_add_edge(out, caller, callee, r->call_count) != LG_OK ||
                !pair_put(&r->edge_of, caller, callee, out->nedges - 1)) {
-        return fail(r, LG_ENOMEM, "out of memory adding a call edge");
+        return FAIL(r, LG_ENOMEM, "out of memory adding a call edge");
     }
     lg_pfunc_t *to = &out->funcs[callee], *from = &out->funcs[caller];
     to->hits = lg_sat_add(to->hits, r->call_count);
@@ -1084,36 +901,36 @@ static lg_err_t call_cost(reader_t *r)
 
 /* SubPositionList Costs?: the line after calls= (the call site and the call's inclusive cost),
  * or a regular line (self cost at a position). */
-static lg_err_t cost_line(reader_t *r, span_t line)
+static lg_err_t cost_line(reader_t *r, lg_span_t line)
 {
-    char q[QUOTE_BUFFER];
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     if (!r->have_events)
-        return fail(r, LG_EFORMAT,
+        return FAIL(r, LG_EFORMAT,
                     "expected an 'events:' header line before the first cost line, found '%s'",
-                    quote(line, q));
+                    QUOTE(line, q));
     if (r->fn_name == NONE)
-        return fail(r, LG_EFORMAT, "expected 'fn=' before the first cost line, found '%s'",
-                    quote(line, q));
-    span_t rest = line, tok;
+        return FAIL(r, LG_EFORMAT, "expected 'fn=' before the first cost line, found '%s'",
+                    QUOTE(line, q));
+    lg_span_t rest = line, tok;
     for (size_t i = 0; i < r->npos; i++) {
-        if (!next_token(&rest, &tok))
-            return fail(r, LG_EFORMAT, "expected %zu subpositions (positions: %s), found %zu",
+        if (!lg_span_next_word(&rest, &tok))
+            return FAIL(r, LG_EFORMAT, "expected %zu subpositions (positions: %s), found %zu",
                         r->npos, r->positions_text, i);
         LG_CHECK(subposition(r, tok, r->last[i], &r->pos[i]));
     }
     size_t n = 0;
-    while (next_token(&rest, &tok)) {
+    while (lg_span_next_word(&rest, &tok)) {
         uint64_t v = 0;
-        number_status_t st = parse_number(tok, &v);
-        if (st != NUMBER_OK)
-            return fail(r, LG_EFORMAT, "cost '%s' %s", quote(tok, q),
-                        st == NUMBER_BAD ? "is not a number" : "does not fit in 64 bits");
+        lg_number_status_t st = parse_number(tok, &v);
+        if (st != LG_NUMBER_OK)
+            return FAIL(r, LG_EFORMAT, "cost '%s' %s", QUOTE(tok, q),
+                        st == LG_NUMBER_BAD ? "is not a number" : "does not fit in 64 bits");
         if (n < r->nevents)
             r->values[n] = v;
         n++;
     }
     if (n > r->nevents)
-        return fail(r, LG_EFORMAT, "expected at most %zu cost numbers (events: %s), found %zu",
+        return FAIL(r, LG_EFORMAT, "expected at most %zu cost numbers (events: %s), found %zu",
                     r->nevents, r->events_text, n);
     /* Fewer numbers than events: the rest are 0. */
     for (size_t i = n; i < r->nevents; i++)
@@ -1124,46 +941,42 @@ static lg_err_t cost_line(reader_t *r, span_t line)
 
 static bool is_key_char(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || lg_is_digit(c) || c == '_';
 }
 
 static lg_err_t read_line(reader_t *r)
 {
-    char q[QUOTE_BUFFER];
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     char *s = r->line;
     size_t n = r->len;
-    if (r->lineno == 1 && n >= UTF8_BOM_LEN && memcmp(s, UTF8_BOM, UTF8_BOM_LEN) == 0) {
-        s += UTF8_BOM_LEN;
-        n -= UTF8_BOM_LEN;
-    }
-    while (n > 0 && is_space(*s)) {
+    while (n > 0 && lg_is_blank(*s)) {
         s++;
         n--;
     }
-    while (n > 0 && is_space(s[n - 1]))
+    while (n > 0 && lg_is_blank(s[n - 1]))
         n--;
     s[n] = '\0'; /* names run to the end of the line */
-    span_t line = {s, n};
+    lg_span_t line = {s, n};
     if (n == 0 || s[0] == '#')
         return LG_OK;
-    if (is_digit(s[0]) || s[0] == '+' || s[0] == '-' || s[0] == '*')
+    if (lg_is_digit(s[0]) || s[0] == '+' || s[0] == '-' || s[0] == '*')
         return cost_line(r, line);
     if (r->call_pending)
-        return fail(r, LG_EFORMAT,
+        return FAIL(r, LG_EFORMAT,
                     "expected a cost line after calls= on line %" PRIu64 ", found '%s'",
-                    r->call_line, quote(line, q));
+                    r->call_line, QUOTE(line, q));
     size_t k = 0;
     while (k < n && is_key_char(s[k]))
         k++;
-    if (k > 0 && k < n && !is_digit(s[0]) && (s[k] == '=' || s[k] == ':')) {
-        span_t key = {s, k};
-        span_t value = skip_spaces((span_t){s + k + 1, n - k - 1});
+    if (k > 0 && k < n && !lg_is_digit(s[0]) && (s[k] == '=' || s[k] == ':')) {
+        lg_span_t key = {s, k};
+        lg_span_t value = lg_span_skip_blanks((lg_span_t){s + k + 1, n - k - 1});
         return s[k] == '=' ? spec_line(r, key, value) : header_line(r, key, value);
     }
-    return fail(r, LG_EFORMAT,
+    return FAIL(r, LG_EFORMAT,
                 "expected a header line (KEY: value), a name or call line (KEY=value) or a "
                 "cost line, found '%s'",
-                quote(line, q));
+                QUOTE(line, q));
 }
 
 /* ---- Loading ----------------------------------------------------------------------------- */
@@ -1186,8 +999,8 @@ static const char *unit_of(const char *event)
 static lg_err_t read_profile(reader_t *r)
 {
     lg_profile_t *out = r->out;
-    if (lg_profile_set_path(out, r->path) != LG_OK)
-        return lg_diag_fail(r->d, LG_ENOMEM, r->path, "out of memory");
+    if (lg_profile_set_path(out, r->src->path) != LG_OK)
+        return lg_diag_fail(r->src->d, LG_ENOMEM, r->src->path, "out of memory");
     out->format = "callgrind";
     out->kind = LG_PROFILE_TRACE;
     reset_place(r);
@@ -1198,19 +1011,19 @@ static lg_err_t read_profile(reader_t *r)
     r->counter_col[0] = r->counter_col[1] = -1;
     for (;;) {
         bool got;
-        LG_CHECK(next_line(r, &got));
+        LG_CHECK(lg_source_next_line(r->src, &line_rules, &r->line, &r->len, &got));
         if (!got)
             break;
         LG_CHECK(read_line(r));
     }
     if (r->call_pending)
-        return fail_at(r, LG_EFORMAT, r->call_line,
+        return FAIL_AT(r, LG_EFORMAT, r->call_line,
                        "expected a cost line after calls=, found the end of the file");
     if (!r->have_events)
-        return lg_diag_fail(r->d, LG_EFORMAT, r->path,
+        return lg_diag_fail(r->src->d, LG_EFORMAT, r->src->path,
                             "expected an 'events:' header line, found none in %" PRIu64 " lines",
-                            r->lineno);
-    LG_CHECK(check_part(r, r->lineno, true));
+                            r->src->line);
+    LG_CHECK(check_part(r, r->src->line, true));
 
     /* A function that ran but was never called by a recorded call (main, a thread start, code
      * run before collection began): hits 1, "ran, count unknown". */
@@ -1228,21 +1041,21 @@ static lg_err_t read_profile(reader_t *r)
 static void report_warnings(const reader_t *r)
 {
     if (r->unknown_lines > 0)
-        warn_at(r, r->first_unknown_line,
+        WARN_AT(r, r->first_unknown_line,
                 "%" PRIu64 " line(s) with keys lorgen does not know were skipped, first '%s'",
                 r->unknown_lines, r->first_unknown_key);
     if (r->apostrophe_funcs > 0)
-        warn_at(r, 0,
+        WARN_AT(r, 0,
                 "%" PRIu64 " function name(s) contain an apostrophe that is not a recursion "
                 "suffix (callgrind --separate-callers contexts?), kept whole, first '%s'",
                 r->apostrophe_funcs, r->out->funcs[r->first_apostrophe_func].name);
     if (r->undefined_objects > 0)
-        warn_at(r, r->first_undefined_object,
+        WARN_AT(r, r->first_undefined_object,
                 "%" PRIu64 " object id(s) used without a '(N) name' definition, named by their "
                 "ids",
                 r->undefined_objects);
     if (r->unplaced_costs > 0)
-        warn_at(r, r->first_unplaced_line,
+        WARN_AT(r, r->first_unplaced_line,
                 "%" PRIu64 " cost line(s) lack the %s position of earlier parts; their costs "
                 "count in the totals only",
                 r->unplaced_costs, r->pos_kind == LG_POS_ADDRESS ? "instr" : "line");
@@ -1250,7 +1063,6 @@ static void report_warnings(const reader_t *r)
 
 static void reader_destroy(reader_t *r)
 {
-    free(r->line);
     for (size_t i = 0; i < r->nnames; i++)
         free(r->names[i]);
     free(r->names);
@@ -1265,36 +1077,15 @@ static void reader_destroy(reader_t *r)
     free(r->counter_names[1]);
 }
 
-/* Nothing partial on failure: a caller that ignores the error still sees no functions. */
-static void clear_profile(lg_profile_t *out)
+lg_err_t lg_callgrind_read(lg_source_t *src, const lg_load_options_t *options, lg_profile_t *out)
 {
-    lg_profile_destroy(out);
-    lg_profile_init(out);
-}
-
-lg_err_t lg_callgrind_load_stream(FILE *f, const char *path, lg_profile_t *out, lg_diag_t *d)
-{
-    reader_t r = {.path = path != NULL ? path : "(stream)", .out = out, .d = d, .f = f};
+    (void)options;
+    reader_t r = {.src = src, .out = out};
     lg_strmap_init(&r.name_index);
     lg_err_t err = read_profile(&r);
     if (err == LG_OK)
         report_warnings(&r);
-    else
-        clear_profile(out);
     reader_destroy(&r);
-    return err;
-}
-
-lg_err_t lg_callgrind_load(const char *path, lg_profile_t *out, lg_diag_t *d)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        lg_err_t err = lg_diag_fail(d, LG_EIO, path, "cannot open: %s", strerror(errno));
-        clear_profile(out);
-        return err;
-    }
-    lg_err_t err = lg_callgrind_load_stream(f, path, out, d);
-    fclose(f); /* read-only: nothing is lost if closing fails */
     return err;
 }
 
@@ -1302,19 +1093,19 @@ lg_err_t lg_callgrind_load(const char *path, lg_profile_t *out, lg_diag_t *d)
 
 /* The line of head starting at *at, trimmed of trailing spaces and "\r"; *at moves past it. A
  * line cut off by the end of head counts as it is. */
-static span_t probe_line(const uint8_t *head, size_t len, size_t *at)
+static lg_span_t probe_line(const uint8_t *head, size_t len, size_t *at)
 {
     const char *s = (const char *)head + *at;
     size_t n = 0;
     while (*at + n < len && s[n] != '\n')
         n++;
     *at += n + (*at + n < len ? 1 : 0);
-    while (n > 0 && (is_space(s[n - 1]) || s[n - 1] == '\r'))
+    while (n > 0 && (lg_is_blank(s[n - 1]) || s[n - 1] == '\r'))
         n--;
-    return (span_t){s, n};
+    return (lg_span_t){s, n};
 }
 
-static bool starts_with(span_t t, const char *prefix)
+static bool starts_with(lg_span_t t, const char *prefix)
 {
     size_t n = strlen(prefix);
     return t.n >= n && memcmp(t.s, prefix, n) == 0;
@@ -1327,15 +1118,15 @@ bool lg_callgrind_probe(const uint8_t *head, size_t len)
     size_t at = 0;
     if (len >= UTF8_BOM_LEN && memcmp(head, UTF8_BOM, UTF8_BOM_LEN) == 0)
         at = UTF8_BOM_LEN;
-    span_t first = probe_line(head, len, &at);
-    if (span_is(first, "# callgrind format"))
+    lg_span_t first = probe_line(head, len, &at);
+    if (lg_span_is(first, "# callgrind format"))
         return true;
     /* Older callgrind (and other writers of the format) start with the version line. */
     if (!starts_with(first, "version:") ||
-        !span_is(skip_spaces((span_t){first.s + 8, first.n - 8}), "1"))
+        !lg_span_is(lg_span_skip_blanks((lg_span_t){first.s + 8, first.n - 8}), "1"))
         return false;
     while (at < len) {
-        span_t line = probe_line(head, len, &at);
+        lg_span_t line = probe_line(head, len, &at);
         if (starts_with(line, "creator: callgrind") || starts_with(line, "events:") ||
             starts_with(line, "positions:"))
             return true;

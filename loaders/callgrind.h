@@ -14,11 +14,11 @@
 
 #include "diag.h"
 #include "profile.h"
+#include "source.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 /* Longest line lorgen reads, bytes without the line end: longer means a corrupt file. */
 #define LG_CALLGRIND_MAX_LINE (1024u * 1024u)
@@ -32,21 +32,16 @@
  * "creator: callgrind", "events:" or "positions:". O(len). */
 bool lg_callgrind_probe(const uint8_t *head, size_t len);
 
-/* Loads a callgrind file into out (initialised by the caller with lg_profile_init). The file is
- * read line by line; memory grows with the functions, names, edges and profiled positions, not
- * with the length of the file.
+/* Reads a callgrind file from src into out (lg_read_fn, see source.h; lg_load_file and
+ * lg_load_memory leave out empty on failure). The file is read line by line; memory grows with
+ * the functions, names, edges and profiled positions, not with the length of the file.
  *
  * A part whose regular cost lines do not add up to its "summary:" or "totals:" line (a file cut
  * short, or with lines lost) fails like malformed input.
  *
  * On malformed input returns LG_EFORMAT (LG_ELIMIT past a limit above, LG_EUNSUPPORTED for a
  * format version other than 1) with one error diagnostic "PATH:LINE: expected ..., found ...",
- * LINE counting from 1, and out is left empty. Lines lorgen does not know are skipped with one
- * warning. */
-lg_err_t lg_callgrind_load(const char *path, lg_profile_t *out, lg_diag_t *d);
-
-/* The same from an open stream, read to its end and not closed; `path` names the input in
- * diagnostics and in out->path. */
-lg_err_t lg_callgrind_load_stream(FILE *f, const char *path, lg_profile_t *out, lg_diag_t *d);
+ * LINE counting from 1. Lines lorgen does not know are skipped with one warning. */
+lg_err_t lg_callgrind_read(lg_source_t *src, const lg_load_options_t *options, lg_profile_t *out);
 
 #endif

@@ -65,8 +65,6 @@
 #define ADDRESS_MAX_DIGITS 16u
 /* Bytes of an offending line quoted in a message; longer lines end in "...". */
 #define SHOWN_LINE_BYTES 100u
-/* Room for a quoted line: every byte may become \xNN, plus "..." and the NUL. */
-#define SHOWN_LINE_BUFFER (SHOWN_LINE_BYTES * 4u + 4u)
 /* Events named in one message before "and N more", and bytes shown of each name. */
 #define SHOWN_EVENTS 8u
 #define SHOWN_EVENT_NAME_BYTES 64u
@@ -111,25 +109,19 @@ static const struct {
 #define PERIOD_UNIT_OTHER "events"
 #define SAMPLES_UNIT "samples"
 
-/* A piece of a line: not NUL-terminated. */
-typedef struct span {
-    const char *p;
-    size_t n;
-} span_t;
-
 typedef struct header {
-    span_t comm;
+    lg_span_t comm;
     bool has_tid;
     bool has_period;
     uint64_t period;
-    span_t event; /* without its ':' */
-    span_t rest;  /* after the event, up to the end of the line; may be empty */
+    lg_span_t event; /* without its ':' */
+    lg_span_t rest;  /* after the event, up to the end of the line; may be empty */
 } header_t;
 
 typedef struct frame {
     uint64_t address;
-    span_t symbol; /* +0xOFFSET removed */
-    span_t dso;    /* inside the parentheses */
+    lg_span_t symbol; /* +0xOFFSET removed */
+    lg_span_t dso;    /* inside the parentheses */
     bool unknown;  /* symbol [unknown] */
     bool inlined;  /* DSO (inlined) */
 } frame_t;
@@ -151,10 +143,9 @@ typedef struct edge_map {
 enum { PERIOD_UNSEEN, PERIOD_PRESENT, PERIOD_ABSENT };
 
 typedef struct reader {
-    const char *path;
+    lg_source_t *src;
     const char *want; /* requested event, or NULL */
     lg_profile_t *out;
-    lg_diag_t *d;
     size_t line; /* of the line being read, from 1 */
 
     event_t *events;
@@ -187,59 +178,11 @@ typedef struct reader {
 
 /* ---- Diagnostics --------------------------------------------------------------------------- */
 
-/* Quotes up to SHOWN_LINE_BYTES of a line, printable ASCII as is, other bytes as \xNN. */
-static const char *shown(const char *s, size_t n, char out[SHOWN_LINE_BUFFER])
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n && i < SHOWN_LINE_BYTES; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= ' ' && c <= '~') /* printable ASCII */
-            out[k++] = (char)c;
-        else
-            k += (size_t)snprintf(out + k, SHOWN_LINE_BUFFER - k, "\\x%02x", c);
-    }
-    if (n > SHOWN_LINE_BYTES) {
-        memcpy(out + k, "...", 3);
-        k += 3;
-    }
-    out[k] = '\0';
-    return out;
-}
-
-static void report(const reader_t *r, lg_severity_t severity, size_t line, const char *fmt,
-                   va_list ap) __attribute__((format(printf, 4, 0)));
-
-/* line 0: the whole file. */
-static void report(const reader_t *r, lg_severity_t severity, size_t line, const char *fmt,
-                   va_list ap)
-{
-    char *where = line > 0 ? lg_format("%s:%zu", r->path, line) : NULL;
-    lg_diag_vadd(r->d, severity, where != NULL ? where : r->path, fmt, ap);
-    free(where);
-}
-
-static lg_err_t fail_at(const reader_t *r, lg_err_t err, size_t line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static lg_err_t fail_at(const reader_t *r, lg_err_t err, size_t line, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    report(r, LG_ERROR, line, fmt, ap);
-    va_end(ap);
-    return err;
-}
-
-static void note_at(const reader_t *r, lg_severity_t severity, size_t line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void note_at(const reader_t *r, lg_severity_t severity, size_t line, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    report(r, severity, line, fmt, ap);
-    va_end(ap);
-}
+/* A message at a line (0: the whole file); an error returns err. */
+#define FAIL_AT(r, err, line, ...) lg_source_fail((r)->src, (err), (line), 0, __VA_ARGS__)
+#define NOTE_AT(r, severity, line, ...) lg_source_report((r)->src, (severity), (line), 0, __VA_ARGS__)
+/* Up to SHOWN_LINE_BYTES of a line, for a message. */
+#define SHOWN(s, n, q) lg_quote((s), (n), SHOWN_LINE_BYTES, (q))
 
 /* ---- Line syntax (shared by the probe and the loader) --------------------------------------- */
 
@@ -274,7 +217,7 @@ static size_t trimmed_len(const char *s, size_t n)
 }
 
 /* The next word (run of non-blanks) at or after *pos in s[0, n). */
-static bool next_word(const char *s, size_t n, size_t *pos, span_t *word)
+static bool next_word(const char *s, size_t n, size_t *pos, lg_span_t *word)
 {
     size_t i = *pos;
     while (i < n && is_blank(s[i]))
@@ -284,79 +227,65 @@ static bool next_word(const char *s, size_t n, size_t *pos, span_t *word)
     size_t start = i;
     while (i < n && !is_blank(s[i]))
         i++;
-    *word = (span_t){s + start, i - start};
+    *word = (lg_span_t){s + start, i - start};
     *pos = i;
     return true;
 }
 
-static bool all_digits(span_t w)
+static bool all_digits(lg_span_t w)
 {
     for (size_t i = 0; i < w.n; i++)
-        if (!is_digit(w.p[i]))
+        if (!is_digit(w.s[i]))
             return false;
     return w.n > 0;
 }
 
-static bool span_is(span_t w, const char *text)
+static bool span_is(lg_span_t w, const char *text)
 {
-    return w.n == strlen(text) && memcmp(w.p, text, w.n) == 0;
+    return w.n == strlen(text) && memcmp(w.s, text, w.n) == 0;
 }
 
 /* SECONDS.FRACTION: */
-static bool is_time(span_t w)
+static bool is_time(lg_span_t w)
 {
     size_t i = 0, int_digits, frac_digits;
-    while (i < w.n && is_digit(w.p[i]))
+    while (i < w.n && is_digit(w.s[i]))
         i++;
     int_digits = i;
-    if (int_digits == 0 || i == w.n || w.p[i] != '.')
+    if (int_digits == 0 || i == w.n || w.s[i] != '.')
         return false;
     i++;
     size_t frac_start = i;
-    while (i < w.n && is_digit(w.p[i]))
+    while (i < w.n && is_digit(w.s[i]))
         i++;
     frac_digits = i - frac_start;
-    return frac_digits > 0 && i + 1 == w.n && w.p[i] == ':';
+    return frac_digits > 0 && i + 1 == w.n && w.s[i] == ':';
 }
 
 /* [CPU] */
-static bool is_cpu(span_t w)
+static bool is_cpu(lg_span_t w)
 {
-    return w.n >= 3 && w.p[0] == '[' && w.p[w.n - 1] == ']' &&
-           all_digits((span_t){w.p + 1, w.n - 2});
+    return w.n >= 3 && w.s[0] == '[' && w.s[w.n - 1] == ']' &&
+           all_digits((lg_span_t){w.s + 1, w.n - 2});
 }
 
 /* TID or PID/TID */
-static bool is_tid(span_t w)
+static bool is_tid(lg_span_t w)
 {
-    const char *slash = memchr(w.p, '/', w.n);
+    const char *slash = memchr(w.s, '/', w.n);
     if (slash == NULL)
         return all_digits(w);
-    size_t left = (size_t)(slash - w.p);
-    return all_digits((span_t){w.p, left}) && all_digits((span_t){slash + 1, w.n - left - 1});
-}
-
-/* Decimal digits to a number; false when it does not fit in 64 bits. */
-static bool parse_u64(span_t w, uint64_t *v)
-{
-    uint64_t x = 0;
-    for (size_t i = 0; i < w.n; i++) {
-        unsigned digit = (unsigned)(w.p[i] - '0');
-        if (x > (UINT64_MAX - digit) / 10u)
-            return false;
-        x = x * 10u + digit;
-    }
-    *v = x;
-    return true;
+    size_t left = (size_t)(slash - w.s);
+    return all_digits((lg_span_t){w.s, left}) && all_digits((lg_span_t){slash + 1, w.n - left - 1});
 }
 
 /* Parses a sample header from s[0, n) (trailing blanks already removed). On failure *why says
  * what is missing. */
 static bool parse_header(const char *s, size_t n, header_t *h, const char **why)
 {
-    span_t lead[HEADER_MAX_LEAD_WORDS];
+    lg_span_t lead[HEADER_MAX_LEAD_WORDS];
     size_t nlead = 0, pos = 0;
-    span_t w;
+    lg_span_t w;
     bool have_time = false;
     *h = (header_t){0};
     while (next_word(s, n, &pos, &w)) {
@@ -382,15 +311,15 @@ static bool parse_header(const char *s, size_t n, header_t *h, const char **why)
         comm_words--;
         h->has_tid = true;
     }
-    const span_t *last = &lead[comm_words - 1];
-    h->comm = (span_t){lead[0].p, (size_t)(last->p + last->n - lead[0].p)};
+    const lg_span_t *last = &lead[comm_words - 1];
+    h->comm = (lg_span_t){lead[0].s, (size_t)(last->s + last->n - lead[0].s)};
 
     if (!next_word(s, n, &pos, &w)) {
         *why = "no event name 'EVENT:' after the time";
         return false;
     }
     if (all_digits(w)) {
-        if (!parse_u64(w, &h->period)) {
+        if (lg_parse_u64(w.s, w.n, 0, &h->period) != LG_NUMBER_OK) {
             *why = "period does not fit in 64 bits";
             return false;
         }
@@ -400,30 +329,30 @@ static bool parse_header(const char *s, size_t n, header_t *h, const char **why)
             return false;
         }
     }
-    if (w.n < 2 || w.p[w.n - 1] != ':') {
+    if (w.n < 2 || w.s[w.n - 1] != ':') {
         *why = "no event name ending in ':' after the time";
         return false;
     }
-    h->event = (span_t){w.p, w.n - 1};
+    h->event = (lg_span_t){w.s, w.n - 1};
     while (pos < n && is_blank(s[pos]))
         pos++;
-    h->rest = (span_t){s + pos, n - pos};
+    h->rest = (lg_span_t){s + pos, n - pos};
     return true;
 }
 
 /* Removes a trailing +0xHEX (perf >= 4.8 prints symbol offsets by default). */
-static span_t strip_offset(span_t sym)
+static lg_span_t strip_offset(lg_span_t sym)
 {
     for (size_t i = sym.n; i-- > 1;) {
-        if (sym.p[i] != '+')
+        if (sym.s[i] != '+')
             continue;
         /* The last '+' decides: "operator+" keeps its '+', "f+0x1c" loses "+0x1c". */
-        if (sym.n - i < 4 || sym.p[i + 1] != '0' || sym.p[i + 2] != 'x')
+        if (sym.n - i < 4 || sym.s[i + 1] != '0' || sym.s[i + 2] != 'x')
             return sym;
         for (size_t k = i + 3; k < sym.n; k++)
-            if (!is_hex(sym.p[k]))
+            if (!is_hex(sym.s[k]))
                 return sym;
-        return (span_t){sym.p, i};
+        return (lg_span_t){sym.s, i};
     }
     return sym;
 }
@@ -479,14 +408,14 @@ static bool parse_frame(const char *s, size_t n, frame_t *f, const char **why)
     size_t sym_end = open;
     while (sym_end > sym_start && is_blank(s[sym_end - 1]))
         sym_end--;
-    span_t sym = strip_offset((span_t){s + sym_start, sym_end - sym_start});
+    lg_span_t sym = strip_offset((lg_span_t){s + sym_start, sym_end - sym_start});
     if (sym.n == 0) {
         *why = "no symbol before its offset";
         return false;
     }
     f->address = address;
     f->symbol = sym;
-    f->dso = (span_t){s + open + 1, n - open - 2};
+    f->dso = (lg_span_t){s + open + 1, n - open - 2};
     f->unknown = span_is(sym, UNKNOWN_SYMBOL);
     f->inlined = span_is(f->dso, INLINED_DSO);
     return true;
@@ -548,7 +477,7 @@ bool lg_perf_script_probe(const uint8_t *head, size_t len)
         const char *why;
         if (!parse_header(line, n, &h, &why))
             return false;
-        if (h.rest.n > 0 && parse_frame(h.rest.p, h.rest.n, &f, &why))
+        if (h.rest.n > 0 && parse_frame(h.rest.s, h.rest.n, &f, &why))
             return true;
         if (!probe_line(s, len, whole, &pos, &start, &n, &complete) || !complete)
             return h.has_tid || perf_comments;
@@ -626,15 +555,15 @@ static lg_err_t find_event(reader_t *r, const char *name, size_t *index)
         return LG_OK;
     }
     if (r->nevents == LG_PERF_SCRIPT_MAX_EVENTS)
-        return fail_at(r, LG_ELIMIT, r->line,
+        return FAIL_AT(r, LG_ELIMIT, r->line,
                        "more than %u distinct events (LG_PERF_SCRIPT_MAX_EVENTS)",
                        LG_PERF_SCRIPT_MAX_EVENTS);
     if (!lg_grow((void **)&r->events, &r->events_cap, r->nevents + 1, sizeof *r->events))
-        return fail_at(r, LG_ENOMEM, r->line, "out of memory adding event '%s'", name);
+        return FAIL_AT(r, LG_ENOMEM, r->line, "out of memory adding event '%s'", name);
     char *copy = strdup(name);
     if (copy == NULL || !lg_strmap_put(&r->event_ids, copy, (uint32_t)r->nevents, NULL)) {
         free(copy);
-        return fail_at(r, LG_ENOMEM, r->line, "out of memory adding event '%s'", name);
+        return FAIL_AT(r, LG_ENOMEM, r->line, "out of memory adding event '%s'", name);
     }
     bool selected;
     if (r->want != NULL) {
@@ -651,9 +580,9 @@ static lg_err_t find_event(reader_t *r, const char *name, size_t *index)
 /* ---- Samples and frames --------------------------------------------------------------------- */
 
 /* Writes a NUL after s, which points into line. */
-static char *terminate(char *line, span_t s)
+static char *terminate(char *line, lg_span_t s)
 {
-    size_t at = (size_t)(s.p - line);
+    size_t at = (size_t)(s.s - line);
     line[at + s.n] = '\0';
     return line + at;
 }
@@ -706,7 +635,7 @@ static lg_err_t count_edge(reader_t *r, uint32_t caller, uint32_t callee)
 {
     edge_map_t *m = &r->edges;
     if (m->count + 1 > m->capacity / 2 && !edge_map_grow(m))
-        return fail_at(r, LG_ENOMEM, r->line, "out of memory counting call edges");
+        return FAIL_AT(r, LG_ENOMEM, r->line, "out of memory counting call edges");
     uint64_t key = (uint64_t)caller << 32 | callee;
     size_t mask = m->capacity - 1;
     size_t h = (size_t)mix64(key) & mask;
@@ -718,7 +647,7 @@ static lg_err_t count_edge(reader_t *r, uint32_t caller, uint32_t callee)
         }
     }
     if (lg_profile_add_edge(r->out, caller, callee, 1) != LG_OK)
-        return fail_at(r, LG_ENOMEM, r->line, "out of memory adding a call edge");
+        return FAIL_AT(r, LG_ENOMEM, r->line, "out of memory adding a call edge");
     m->keys[h] = key;
     m->slots[h] = r->out->nedges - 1;
     m->count++;
@@ -726,21 +655,21 @@ static lg_err_t count_edge(reader_t *r, uint32_t caller, uint32_t callee)
 }
 
 /* The DSO as qualified name: its basename, without " (deleted)". */
-static span_t dso_qualifier(span_t dso)
+static lg_span_t dso_qualifier(lg_span_t dso)
 {
     size_t suffix = sizeof DELETED_SUFFIX - 1;
-    if (dso.n > suffix && memcmp(dso.p + dso.n - suffix, DELETED_SUFFIX, suffix) == 0)
+    if (dso.n > suffix && memcmp(dso.s + dso.n - suffix, DELETED_SUFFIX, suffix) == 0)
         dso.n -= suffix;
     for (size_t i = dso.n; i-- > 0;)
-        if (dso.p[i] == '/')
-            return (span_t){dso.p + i + 1, dso.n - i - 1};
+        if (dso.s[i] == '/')
+            return (lg_span_t){dso.s + i + 1, dso.n - i - 1};
     return dso;
 }
 
 static lg_err_t add_frame(reader_t *r, char *line, const frame_t *f)
 {
     if (r->frames == LG_PERF_SCRIPT_MAX_FRAMES)
-        return fail_at(r, LG_ELIMIT, r->line,
+        return FAIL_AT(r, LG_ELIMIT, r->line,
                        "sample has more than %u frames (LG_PERF_SCRIPT_MAX_FRAMES); is the blank "
                        "line between two samples missing?",
                        LG_PERF_SCRIPT_MAX_FRAMES);
@@ -761,22 +690,22 @@ static lg_err_t add_frame(reader_t *r, char *line, const frame_t *f)
     }
 
     lg_profile_t *out = r->out;
-    span_t qual = dso_qualifier(f->dso);
+    lg_span_t qual = dso_qualifier(f->dso);
     const char *name = terminate(line, f->symbol);
     const char *qual_name = terminate(line, qual);
     uint32_t id;
     lg_err_t err = lg_profile_intern(out, name, NULL, qual_name, &id);
     if (err == LG_ELIMIT)
-        return fail_at(r, err, r->line, "more than %u functions (LG_PROFILE_MAX_FUNCS)",
+        return FAIL_AT(r, err, r->line, "more than %u functions (LG_PROFILE_MAX_FUNCS)",
                        LG_PROFILE_MAX_FUNCS);
     if (err == LG_OK)
         err = lg_profile_set_object(out, id, qual_name); /* binding names a shared library */
     if (err != LG_OK)
-        return fail_at(r, err, r->line, "out of memory adding function '%s'", name);
+        return FAIL_AT(r, err, r->line, "out of memory adding function '%s'", name);
     if (out->nfuncs > r->stamps_cap) {
         size_t old = r->stamps_cap;
         if (!lg_grow((void **)&r->stamps, &r->stamps_cap, out->nfuncs, sizeof *r->stamps))
-            return fail_at(r, LG_ENOMEM, r->line, "out of memory adding function '%s'", name);
+            return FAIL_AT(r, LG_ENOMEM, r->line, "out of memory adding function '%s'", name);
         memset(r->stamps + old, 0, (r->stamps_cap - old) * sizeof *r->stamps);
     }
 
@@ -822,11 +751,11 @@ static lg_err_t check_period(reader_t *r, const header_t *h, const char *event)
     if (state == r->period_state)
         return LG_OK;
     if (h->has_period)
-        return fail_at(r, LG_EFORMAT, r->line,
+        return FAIL_AT(r, LG_EFORMAT, r->line,
                        "expected no period before the event name, as in the sample at line %zu, "
                        "found %" PRIu64,
                        r->period_line, h->period);
-    return fail_at(r, LG_EFORMAT, r->line,
+    return FAIL_AT(r, LG_EFORMAT, r->line,
                    "expected a period before the event name, as in the sample at line %zu, "
                    "found none",
                    r->period_line);
@@ -837,7 +766,7 @@ static lg_err_t begin_sample(reader_t *r, char *line, const header_t *h)
     frame_t f;
     const char *why;
     /* REST holds the only frame of a sample printed without its call chain. */
-    bool rest_is_frame = h->rest.n > 0 && parse_frame(h->rest.p, h->rest.n, &f, &why);
+    bool rest_is_frame = h->rest.n > 0 && parse_frame(h->rest.s, h->rest.n, &f, &why);
     const char *event = terminate(line, h->event);
     size_t index = 0;
     LG_CHECK(find_event(r, event, &index));
@@ -863,19 +792,11 @@ static lg_err_t begin_sample(reader_t *r, char *line, const header_t *h)
     return LG_OK;
 }
 
-static lg_err_t read_line(reader_t *r, char *line, size_t size)
+/* Reads one line of n bytes (without its line end). */
+static lg_err_t read_line(reader_t *r, char *line, size_t n)
 {
-    char quoted[SHOWN_LINE_BUFFER];
-    if (size > LG_PERF_SCRIPT_MAX_LINE)
-        return fail_at(r, LG_ELIMIT, r->line,
-                       "line is %zu bytes, longer than the %u lorgen reads "
-                       "(LG_PERF_SCRIPT_MAX_LINE)",
-                       size, LG_PERF_SCRIPT_MAX_LINE);
-    const char *nul = memchr(line, '\0', size);
-    if (nul != NULL)
-        return fail_at(r, LG_EFORMAT, r->line, "expected text, found a NUL byte at column %zu",
-                       (size_t)(nul - line) + 1);
-    size_t n = trimmed_len(line, size);
+    char quoted[LG_QUOTE_BUFFER(SHOWN_LINE_BYTES)];
+    n = trimmed_len(line, n);
     line[n] = '\0';
     if (n > 0 && line[0] == '#')
         return LG_OK; /* comment */
@@ -896,38 +817,34 @@ static lg_err_t read_line(reader_t *r, char *line, size_t size)
     if (!is_blank(line[0]) || !r->in_sample) {
         if (is_blank(line[0]) && parse_frame(line, n, &f, &frame_why))
             why = "a frame line, but no sample header before it";
-        return fail_at(r, LG_EFORMAT, r->line, "expected a sample header %s, found '%s' (%s)",
-                       HEADER_SHAPE, shown(line, n, quoted), why);
+        return FAIL_AT(r, LG_EFORMAT, r->line, "expected a sample header %s, found '%s' (%s)",
+                       HEADER_SHAPE, SHOWN(line, n, quoted), why);
     }
     if (!parse_frame(line, n, &f, &frame_why))
-        return fail_at(r, LG_EFORMAT, r->line, "expected a frame line %s, found '%s' (%s)",
-                       FRAME_SHAPE, shown(line, n, quoted), frame_why);
+        return FAIL_AT(r, LG_EFORMAT, r->line, "expected a frame line %s, found '%s' (%s)",
+                       FRAME_SHAPE, SHOWN(line, n, quoted), frame_why);
     return add_frame(r, line, &f);
 }
 
-static lg_err_t read_lines(reader_t *r, FILE *f)
+static const lg_line_rules_t line_rules = {LG_PERF_SCRIPT_MAX_LINE, "LG_PERF_SCRIPT_MAX_LINE",
+                                           false};
+
+static lg_err_t read_lines(reader_t *r)
 {
-    char *buf = NULL;
-    size_t cap = 0;
-    lg_err_t err = LG_OK;
     for (;;) {
-        errno = 0;
-        ssize_t got = getline(&buf, &cap, f);
-        if (got < 0) {
-            if (errno == ENOMEM)
-                err = fail_at(r, LG_ENOMEM, r->line + 1, "out of memory reading the line");
-            else if (ferror(f))
-                err = fail_at(r, LG_EIO, r->line + 1, "cannot read: %s", strerror(errno));
-            break;
+        char *line;
+        size_t n;
+        bool got;
+        lg_err_t err = lg_source_next_line(r->src, &line_rules, &line, &n, &got);
+        if (err == LG_OK && got) {
+            r->line = r->src->line;
+            err = read_line(r, line, n);
         }
-        r->line++;
-        err = read_line(r, buf, (size_t)got);
-        if (err != LG_OK)
-            break;
+        if (err != LG_OK || !got) {
+            end_sample(r);
+            return err;
+        }
     }
-    free(buf);
-    end_sample(r);
-    return err;
 }
 
 /* ---- Loading -------------------------------------------------------------------------------- */
@@ -936,11 +853,11 @@ static lg_err_t finish(reader_t *r)
 {
     char list[EVENT_LIST_BUFFER];
     if (r->nevents == 0)
-        return fail_at(r, LG_EFORMAT, 0,
+        return FAIL_AT(r, LG_EFORMAT, 0,
                        "expected at least one sample header %s, found none in %zu line%s",
                        HEADER_SHAPE, r->line, r->line == 1 ? "" : "s");
     if (r->selected_samples == 0)
-        return fail_at(r, LG_EINVAL, 0, "no samples of event '%s'; the file has %s", r->want,
+        return FAIL_AT(r, LG_EINVAL, 0, "no samples of event '%s'; the file has %s", r->want,
                        event_list(r, false, list));
     r->out->total_hits = r->selected_samples;
     lg_profile_finish_edges(r->out);
@@ -952,7 +869,7 @@ static void report_warnings(const reader_t *r)
 {
     char list[EVENT_LIST_BUFFER];
     if (r->want == NULL && r->nevents > 1)
-        note_at(r, LG_WARNING, r->events[1].first_line,
+        NOTE_AT(r, LG_WARNING, r->events[1].first_line,
                 "%zu events are interleaved: read the first, '%s' (%" PRIu64 " sample%s), and "
                 "skipped %s; choose one with --event NAME",
                 r->nevents, r->events[0].name, r->events[0].samples,
@@ -962,18 +879,11 @@ static void report_warnings(const reader_t *r)
         if (r->leafless_samples > 0)
             snprintf(leafless, sizeof leafless, "; %" PRIu64 " sample%s no known function",
                      r->leafless_samples, r->leafless_samples == 1 ? " has" : "s have");
-        note_at(r, LG_NOTE, r->first_unknown_line,
+        NOTE_AT(r, LG_NOTE, r->first_unknown_line,
                 "%" PRIu64 " of %" PRIu64 " frames have no symbol ([unknown]): they count for "
                 "no function and break the call chain where they are%s",
                 r->unknown_frames, r->frames_read, leafless);
     }
-}
-
-/* Nothing partial on failure: a caller that ignores the error still sees no functions. */
-static void clear_profile(lg_profile_t *out)
-{
-    lg_profile_destroy(out);
-    lg_profile_init(out);
 }
 
 static void reader_destroy(reader_t *r)
@@ -987,44 +897,24 @@ static void reader_destroy(reader_t *r)
     free(r->edges.slots);
 }
 
-lg_err_t lg_perf_script_load_event(const char *path, const char *event, lg_profile_t *out,
-                                   lg_diag_t *d)
+lg_err_t lg_perf_script_read(lg_source_t *src, const lg_load_options_t *options,
+                             lg_profile_t *out)
 {
-    reader_t r = {.path = path, .want = event, .out = out, .d = d};
+    reader_t r = {.src = src, .want = options->event, .out = out};
     lg_strmap_init(&r.event_ids);
-    lg_err_t err;
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        err = lg_diag_fail(d, LG_EIO, path, "cannot open: %s", strerror(errno));
+    lg_err_t err = lg_profile_set_path(out, src->path);
+    if (err != LG_OK) {
+        err = lg_diag_fail(src->d, LG_ENOMEM, src->path, "out of memory");
     } else {
-        err = lg_profile_set_path(out, path);
-        if (err != LG_OK) {
-            err = lg_diag_fail(d, LG_ENOMEM, path, "out of memory");
-        } else {
-            out->format = "perf-script";
-            out->kind = LG_PROFILE_STATISTICAL;
-            out->has_call_edges = false;
-            err = read_lines(&r, f);
-        }
-        fclose(f); /* read-only: nothing is lost if closing fails */
+        out->format = "perf-script";
+        out->kind = LG_PROFILE_STATISTICAL;
+        out->has_call_edges = false;
+        err = read_lines(&r);
     }
     if (err == LG_OK)
         err = finish(&r);
     if (err == LG_OK)
         report_warnings(&r);
-    else
-        clear_profile(out);
     reader_destroy(&r);
     return err;
-}
-
-lg_err_t lg_perf_script_load(const char *path, lg_profile_t *out, lg_diag_t *d)
-{
-    return lg_perf_script_load_event(path, NULL, out, d);
-}
-
-lg_err_t lg_perf_script_load_with(const char *path, const lg_load_options_t *options,
-                                  lg_profile_t *out, lg_diag_t *d)
-{
-    return lg_perf_script_load_event(path, options != NULL ? options->event : NULL, out, d);
 }

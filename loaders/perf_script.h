@@ -16,15 +16,14 @@
 
 #include "diag.h"
 #include "profile.h"
-#include "registry.h"
+#include "source.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* Longest line lorgen reads, in bytes, line feed included. Demangled C++ names reach kilobytes;
- * a line of a megabyte is not perf output. Checked once getline has read the line: a longer line
- * is held in memory once before it is refused (or fails with LG_ENOMEM). */
+/* Longest line lorgen reads, in bytes without the line end. Demangled C++ names reach kilobytes;
+ * a line of a megabyte is not perf output. */
 #define LG_PERF_SCRIPT_MAX_LINE (1024u * 1024u)
 /* Most frames one sample may have. perf stops at kernel.perf_event_max_stack (127 unless
  * raised); more than this means the blank lines between samples are missing. */
@@ -37,28 +36,20 @@
  * head holding only perf's '#' header block is also accepted. Reads head only; O(len). */
 bool lg_perf_script_probe(const uint8_t *head, size_t len);
 
-/* Loads a `perf script` file into out (initialised by the caller with lg_profile_init), reading
- * the samples of the first event the file names. Samples of other events are skipped with one
- * warning naming them. Same as lg_perf_script_load_event(path, NULL, out, d). */
-lg_err_t lg_perf_script_load(const char *path, lg_profile_t *out, lg_diag_t *d);
-
-/* Loads only the samples of event (borrowed; NULL: the first event in the file). event matches a
- * sample's event name exactly ("cycles:ppp") or without its modifier suffix ("cycles" matches
- * "cycles:ppp" and "cycles:u"; all matching events are read).
+/* Reads `perf script` output from src into out (lg_read_fn, see source.h; lg_load_file and
+ * lg_load_memory leave out empty on failure), only the samples of options->event (borrowed;
+ * NULL: the first event in the file; samples of other events are then skipped with one warning
+ * naming them). The event matches a sample's event name exactly ("cycles:ppp") or without its
+ * modifier suffix ("cycles" matches "cycles:ppp" and "cycles:u"; all matching events are read).
  *
  * Returns LG_OK; LG_EIO when the file cannot be read; LG_EFORMAT on malformed input, with one
  * error "path:LINE: expected ..., found '...'"; LG_ELIMIT past the LG_PERF_SCRIPT_MAX_* limits
  * or LG_PROFILE_MAX_FUNCS; LG_EINVAL when no sample has the requested event (the error lists the
- * events present); LG_ENOMEM. On any error out is left empty.
+ * events present); LG_ENOMEM.
  *
  * Streams the file line by line: memory grows with the number of functions, call edges and
  * event names, not with the number of samples. O(total line length). */
-lg_err_t lg_perf_script_load_event(const char *path, const char *event, lg_profile_t *out,
-                                   lg_diag_t *d);
-
-/* The registry's load_with: lg_perf_script_load_event(path, options->event, out, d); options
- * may be NULL. */
-lg_err_t lg_perf_script_load_with(const char *path, const lg_load_options_t *options,
-                                  lg_profile_t *out, lg_diag_t *d);
+lg_err_t lg_perf_script_read(lg_source_t *src, const lg_load_options_t *options,
+                             lg_profile_t *out);
 
 #endif

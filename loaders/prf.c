@@ -1,7 +1,7 @@
 /* prf.c - read CodeScape profiler files (.prf) into an lg_profile_t.
  *
- * The file is read front to back through a window: a buffer of WINDOW_BYTES refilled from the
- * file at the record being opened (for lg_prf_load_buffer, the caller's memory is the window).
+ * The file is read front to back through the source's window (source.h), moved to the record
+ * being opened (from memory, the caller's memory is the window).
  * Memory therefore stays the same however large the file is, and reading stops at the first bad
  * record: a valid profile followed by gigabytes of zeros costs one window, not the file. Records
  * are decoded through a cursor that checks every read against the end of the record and of the
@@ -66,8 +66,6 @@
 
 /* Room for one string a u16 length can describe, and its terminating NUL. */
 #define STRING_BUFFER_BYTES ((size_t)UINT16_MAX + 1u)
-/* Bytes lg_prf_load reads at a time from a pipe or device, which is read whole. */
-#define READ_CHUNK_BYTES (64u * 1024u)
 /* Most bytes of one record that are decoded: the size field, a call record's kind and number,
  * the fields, and three strings of the longest length a u16 can give. Bytes a later version
  * appends to a record are stepped over unread. */
@@ -77,11 +75,6 @@
 /* Header bytes that are decoded: the magic, the header's size field and the fields the guide
  * documents. A larger header's later fields are stepped over unread. */
 #define HEADER_READ_MAX (LG_PRF_MAGIC_LEN + SIZE_FIELD_BYTES + LG_PRF_HEADER_SIZE)
-/* Bytes of a regular file held in memory at once: several records' worth, so that refills are
- * rare (one per WINDOW_BYTES of file read), and a bound on memory whatever the file's size. */
-#define WINDOW_BYTES (1024u * 1024u)
-_Static_assert(WINDOW_BYTES >= RECORD_READ_MAX && WINDOW_BYTES >= HEADER_READ_MAX,
-               "a record or the header must fit in the window");
 /* The magic as text when it is wrong: each byte printed as itself or as \xNN. */
 #define MAGIC_TEXT_BYTES (LG_PRF_MAGIC_LEN * 4u + 1u)
 
@@ -162,14 +155,11 @@ typedef struct section {
 enum { SECTION_OVERLAYS, SECTION_FUNCTIONS, SECTION_TRACE, SECTION_COUNT };
 
 typedef struct reader {
-    const uint8_t *data; /* the window: file bytes [base, base + avail) */
+    lg_source_t *src;
+    const uint8_t *data; /* the source's window: file bytes [base, base + avail) */
     size_t base, avail;
     size_t size;  /* of the file */
-    int fd;       /* the file read through the window; -1 when data holds all of it */
-    uint8_t *buf; /* WINDOW_BYTES for the window when reading from fd, or NULL */
-    const char *path;
     lg_profile_t *out;
-    lg_diag_t *d;
 
     uint8_t type; /* LG_PRF_TYPE_* */
     size_t header_end;
@@ -189,24 +179,16 @@ typedef struct reader {
 } reader_t;
 
 
-/* "PATH:0xOFFSET: SECTION record N" or "PATH:0xOFFSET: header"; NULL when memory runs out. */
-static char *where_text(const reader_t *r, const where_t *at)
-{
-    if (at->section == NULL)
-        return lg_format("%s:0x%zx: header", r->path, at->offset);
-    return lg_format("%s:0x%zx: %s record %" PRIu64, r->path, at->offset, at->section,
-                        at->index);
-}
-
 static void report(const reader_t *r, lg_severity_t severity, const where_t *at, const char *fmt,
                    va_list ap) __attribute__((format(printf, 4, 0)));
 
+/* At "PATH:0xOFFSET: SECTION record N" or "PATH:0xOFFSET: header". */
 static void report(const reader_t *r, lg_severity_t severity, const where_t *at, const char *fmt,
                    va_list ap)
 {
-    char *where = where_text(r, at);
-    lg_diag_vadd(r->d, severity, where != NULL ? where : r->path, fmt, ap);
-    free(where);
+    lg_source_vreport_record(r->src, severity, at->offset,
+                             at->section != NULL ? at->section : "header",
+                             at->section != NULL ? at->index : LG_SOURCE_NO_RECORD, fmt, ap);
 }
 
 static lg_err_t fail(const reader_t *r, lg_err_t err, const where_t *at, const char *fmt, ...)
@@ -238,37 +220,24 @@ static cursor_t cursor_at(const reader_t *r, size_t pos, size_t end)
     return (cursor_t){r->data, r->base, r->avail, pos, end, false};
 }
 
-/* Makes file bytes [pos, pos + n) readable through r->data, n cut at the end of the file and at
- * most WINDOW_BYTES. From a file, the window is refilled starting at pos when it does not hold
- * them already. at names the record in an I/O error. */
+/* Makes file bytes [pos, pos + n) readable through r->data, n cut at the end of the file. From a
+ * file, the source's window is moved to pos when it does not hold them already. at names the
+ * record when the file turns out shorter than when it was opened. */
 static lg_err_t window_fill(reader_t *r, const where_t *at, size_t pos, size_t n)
 {
     if (n > r->size - pos)
         n = r->size - pos;
     if (pos >= r->base && pos - r->base <= r->avail && n <= r->avail - (pos - r->base))
         return LG_OK;
-    if (r->fd < 0) /* unreachable: memory holds the whole file, from base 0 */
-        return fail(r, LG_EFORMAT, at, "read past the end of the buffer");
-    if (r->buf == NULL && (r->buf = malloc(WINDOW_BYTES)) == NULL)
-        return fail(r, LG_ENOMEM, at, "out of memory for a %u-byte read window", WINDOW_BYTES);
-    size_t want = r->size - pos < WINDOW_BYTES ? r->size - pos : WINDOW_BYTES;
-    size_t got = 0;
-    while (got < want) {
-        ssize_t k = pread(r->fd, r->buf + got, want - got, (off_t)(pos + got));
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0)
-            return fail(r, LG_EIO, at, "cannot read: %s", strerror(errno));
-        if (k == 0)
-            return fail(r, LG_EIO, at,
-                        "the file ends at 0x%zx, but it was %zu bytes when opened: did another "
-                        "program change it?",
-                        pos + got, r->size);
-        got += (size_t)k;
-    }
-    r->data = r->buf;
-    r->base = pos;
-    r->avail = want;
+    LG_CHECK(lg_source_window(r->src, pos, n));
+    r->data = r->src->data;
+    r->base = (size_t)r->src->base;
+    r->avail = r->src->len;
+    if (r->avail - (pos - r->base) < n)
+        return fail(r, LG_EIO, at,
+                    "the file ends at 0x%zx, but it was %zu bytes when opened: did another "
+                    "program change it?",
+                    r->base + r->avail, r->size);
     return LG_OK;
 }
 
@@ -667,8 +636,8 @@ static lg_err_t read_trace(reader_t *r)
 static lg_err_t read_profile(reader_t *r)
 {
     lg_profile_t *out = r->out;
-    if (lg_profile_set_path(out, r->path) != LG_OK)
-        return lg_diag_fail(r->d, LG_ENOMEM, r->path, "out of memory");
+    if (lg_profile_set_path(out, r->src->path) != LG_OK)
+        return lg_diag_fail(r->src->d, LG_ENOMEM, r->src->path, "out of memory");
     LG_CHECK(read_header(r));
     out->format = "prf";
     out->kind = r->type == LG_PRF_TYPE_TRACE ? LG_PROFILE_TRACE : LG_PROFILE_STATISTICAL;
@@ -676,7 +645,7 @@ static lg_err_t read_profile(reader_t *r)
 
     r->strings = malloc(3 * STRING_BUFFER_BYTES);
     if (r->strings == NULL)
-        return lg_diag_fail(r->d, LG_ENOMEM, r->path, "out of memory");
+        return lg_diag_fail(r->src->d, LG_ENOMEM, r->src->path, "out of memory");
     LG_CHECK(read_overlays(r));
     LG_CHECK(read_functions(r));
     if (r->sections[SECTION_TRACE].present)
@@ -711,95 +680,21 @@ static void report_warnings(const reader_t *r)
     }
 }
 
-/* Nothing partial on failure: a caller that ignores the error still sees no functions. */
-static void clear_profile(lg_profile_t *out)
+lg_err_t lg_prf_read(lg_source_t *src, const lg_load_options_t *options, lg_profile_t *out)
 {
-    lg_profile_destroy(out);
-    lg_profile_init(out);
-}
-
-/* Reads the profile r is set up for, and frees what reading needed. */
-static lg_err_t run_reader(reader_t *r)
-{
-    lg_err_t err = read_profile(r);
-    if (err == LG_OK) {
-        report_warnings(r);
-    } else {
-        clear_profile(r->out);
-    }
-    free(r->strings);
-    free(r->stack);
-    free(r->buf);
-    return err;
-}
-
-lg_err_t lg_prf_load_buffer(const uint8_t *data, size_t size, const char *path, lg_profile_t *out,
-                            lg_diag_t *d)
-{
-    reader_t r = {.data = data, .base = 0, .avail = size, .size = size, .fd = -1,
-                  .path = path != NULL ? path : "(buffer)", .out = out, .d = d};
-    return run_reader(&r);
-}
-
-/* Reads all of fd (a pipe or a device, which cannot be read by offset); *data is the caller's to
- * free. */
-static lg_err_t read_all(int fd, const char *path, uint8_t **data, size_t *size, lg_diag_t *d)
-{
-    uint8_t *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (!lg_grow((void **)&buf, &cap, n + READ_CHUNK_BYTES, 1)) {
-            free(buf);
-            return lg_diag_fail(d, LG_ENOMEM, path, "out of memory reading the file");
-        }
-        ssize_t got = read(fd, buf + n, cap - n);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            int e = errno;
-            free(buf);
-            return lg_diag_fail(d, LG_EIO, path, "cannot read: %s", strerror(e));
-        }
-        if (got == 0)
-            break;
-        n += (size_t)got;
-    }
-    *data = buf;
-    *size = n;
-    return LG_OK;
-}
-
-lg_err_t lg_prf_load(const char *path, lg_profile_t *out, lg_diag_t *d)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        lg_err_t err = lg_diag_fail(d, LG_EIO, path, "cannot open: %s", strerror(errno));
-        clear_profile(out);
-        return err;
-    }
-    lg_err_t err = LG_OK;
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        err = lg_diag_fail(d, LG_EIO, path, "cannot read: %s", strerror(errno));
-    } else if (S_ISREG(st.st_mode)) {
-        if ((uint64_t)st.st_size > SIZE_MAX) {
-            err = lg_diag_fail(d, LG_ELIMIT, path, "file of %jd bytes is too large to address",
-                               (intmax_t)st.st_size);
-        } else {
-            reader_t r = {.size = (size_t)st.st_size, .fd = fd, .path = path, .out = out, .d = d};
-            err = run_reader(&r);
-        }
-    } else {
-        uint8_t *data = NULL;
-        size_t size = 0;
-        err = read_all(fd, path, &data, &size, d);
-        if (err == LG_OK)
-            err = lg_prf_load_buffer(data, size, path, out, d);
-        free(data);
-    }
-    close(fd); /* read-only: nothing is lost if closing fails */
-    if (err != LG_OK)
-        clear_profile(out);
+    (void)options;
+    /* A pipe is read whole first: the checks need the file's size. */
+    LG_CHECK(lg_source_read_all(src));
+    if (src->size > SIZE_MAX)
+        return lg_diag_fail(src->d, LG_ELIMIT, src->path,
+                            "file of %" PRIu64 " bytes is too large to address", src->size);
+    reader_t r = {.src = src, .data = src->data, .base = (size_t)src->base, .avail = src->len,
+                  .size = (size_t)src->size, .out = out};
+    lg_err_t err = read_profile(&r);
+    if (err == LG_OK)
+        report_warnings(&r);
+    free(r.strings);
+    free(r.stack);
     return err;
 }
 

@@ -17,6 +17,7 @@
 
 #include "diag.h"
 #include "profile.h"
+#include "source.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,23 +38,20 @@
 /* True when head starts with the .prf magic. */
 bool lg_prf_probe(const uint8_t *head, size_t len);
 
-/* Loads a .prf file into out (which the caller has initialised with lg_profile_init).
+/* Reads a .prf file from src into out (lg_read_fn, see source.h; lg_load_file and
+ * lg_load_memory leave out empty on failure).
  *
  * Trace profiles: the call/return records nest into a calling-context tree; the weight of
  * caller -> callee is the sum of the hits of the callee's call records directly under the
  * caller's call records. Statistical profiles give hits only (out->has_call_edges = false).
  *
- * A regular file is read front to back through a window of 1 MiB, and reading stops at the first
- * bad record: memory does not grow with the size of the file, only with its functions and
+ * A regular file is read front to back through the source's window, and reading stops at the
+ * first bad record: memory does not grow with the size of the file, only with its functions and
  * edges. A pipe or a device, which cannot be read by offset, is read whole first.
  *
  * On malformed input returns LG_EFORMAT (or LG_ELIMIT) with a diagnostic of the form
- * "path:0xOFFSET: record N: expected ..., found ...", and out is left empty. */
-lg_err_t lg_prf_load(const char *path, lg_profile_t *out, lg_diag_t *d);
-
-/* The same from memory; `path` only names the input in diagnostics. */
-lg_err_t lg_prf_load_buffer(const uint8_t *data, size_t size, const char *path, lg_profile_t *out,
-                            lg_diag_t *d);
+ * "path:0xOFFSET: record N: expected ..., found ...". */
+lg_err_t lg_prf_read(lg_source_t *src, const lg_load_options_t *options, lg_profile_t *out);
 
 /* Counter description (header bytes 55/56) as text, e.g. 0x23 -> "Elapsed time"; "unknown"
  * for values the guide does not list, "none" for 0. */

@@ -12,24 +12,23 @@
 #include <string.h>
 
 static const lg_loader_t loaders[] = {
-    {"prf", "CodeScape profiler file (.prf): trace and statistical profiles", lg_prf_probe,
-     lg_prf_load, NULL},
+    {"prf", "CodeScape profiler file (.prf): trace and statistical profiles", lg_prf_probe, lg_prf_read},
     {"aprof", "aprof report (.aprof, versions 0-6): calls and costs; call edges from the "
               "calling-context tree",
-     lg_aprof_probe, lg_aprof_load, NULL},
+     lg_aprof_probe, lg_aprof_read},
     {"callgrind", "Valgrind callgrind profile (callgrind.out.*): call counts and costs",
-     lg_callgrind_probe, lg_callgrind_load, NULL},
+     lg_callgrind_probe, lg_callgrind_read},
     {"perf-script", "Linux `perf script` text: sampled call stacks (-g), events, periods",
-     lg_perf_script_probe, lg_perf_script_load, lg_perf_script_load_with},
+     lg_perf_script_probe, lg_perf_script_read},
     {"br", "Business Rules! BASIC profiler file (DEBUG PROFILE SAMPLED/TIMED): sampled call "
            "stacks, lines",
-     lg_br_probe, lg_br_load, NULL},
+     lg_br_probe, lg_br_read},
     {"winidea-text1", "winIDEA profiler export, Text1 (and its .BIN timeline): calls and times "
                       "from the timeline, else statistics",
-     lg_wi_text1_probe, lg_wi_text1_load, lg_wi_text1_load_with},
+     lg_wi_text1_probe, lg_wi_text1_read},
     {"winidea-xml", "winIDEA profiler export, XML (and its .BIN timeline): calls and times from "
                     "the timeline, else statistics",
-     lg_wi_xml_probe, lg_wi_xml_load, lg_wi_xml_load_with},
+     lg_wi_xml_probe, lg_wi_xml_read},
 };
 
 const lg_loader_t *lg_loaders(size_t *count)
@@ -57,7 +56,5 @@ const lg_loader_t *lg_loader_detect(const uint8_t *head, size_t len)
 lg_err_t lg_loader_load(const lg_loader_t *loader, const char *path,
                         const lg_load_options_t *options, lg_profile_t *out, lg_diag_t *d)
 {
-    if (loader->load_with != NULL && options != NULL)
-        return loader->load_with(path, options, out, d);
-    return loader->load(path, out, d);
+    return lg_load_file(loader->read, path, options, out, d);
 }

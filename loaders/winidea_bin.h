@@ -10,7 +10,7 @@
 #define LG_WINIDEA_BIN_H
 
 #include "diag.h"
-#include "registry.h"
+#include "source.h"
 #include "timeline.h"
 #include "winidea_map.h"
 

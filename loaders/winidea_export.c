@@ -73,17 +73,6 @@ int lg_wi_event_code(const char *t, size_t n)
     return -1;
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static bool has_hex_prefix(const char *t, size_t n)
 {
     return n > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
@@ -99,34 +88,10 @@ bool lg_wi_parse_handle(const char *t, size_t n, uint32_t *value)
         return false;
     uint32_t v = 0;
     for (size_t i = 0; i < n; i++) {
-        int d = hex_digit(t[i]);
+        int d = lg_digit_value(t[i]);
         if (d < 0)
             return false;
         v = v << 4 | (uint32_t)d;
-    }
-    *value = v;
-    return true;
-}
-
-bool lg_wi_parse_u64(const char *t, size_t n, uint64_t *value)
-{
-    unsigned base = 10;
-    if (has_hex_prefix(t, n)) {
-        base = 16;
-        t += 2;
-        n -= 2;
-    }
-    if (n == 0)
-        return false;
-    /* v * base + d fits when v is below limit, or equal to it with d at most last: the
-     * division is done once, not per digit (this runs for every timeline event). */
-    const uint64_t limit = UINT64_MAX / base, last = UINT64_MAX % base;
-    uint64_t v = 0;
-    for (size_t i = 0; i < n; i++) {
-        int d = hex_digit(t[i]);
-        if (d < 0 || (unsigned)d >= base || v > limit || (v == limit && (uint64_t)d > last))
-            return false;
-        v = v * base + (uint64_t)d;
     }
     *value = v;
     return true;
@@ -136,7 +101,7 @@ bool lg_wi_parse_s64(const char *t, size_t n, int64_t *value)
 {
     bool negative = n > 0 && t[0] == '-';
     uint64_t v;
-    if (!lg_wi_parse_u64(t + negative, n - negative, &v))
+    if (lg_parse_u64(t + negative, n - negative, LG_NUMBER_HEX_PREFIX, &v) != LG_NUMBER_OK)
         return false;
     if (negative ? v > (uint64_t)INT64_MAX + 1u : v > (uint64_t)INT64_MAX)
         return false;
@@ -357,19 +322,4 @@ lg_err_t lg_wi_export_finish(lg_wi_export_t *x, const lg_load_options_t *options
         return lg_timeline_finish(x->timeline, d);
     apply_statistics(x);
     return LG_OK;
-}
-
-lg_err_t lg_wi_export_load_path(const char *path, const lg_load_options_t *options,
-                                lg_wi_export_reader_t read, lg_profile_t *out, lg_diag_t *d)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        lg_err_t err = lg_diag_fail(d, LG_EIO, path, "cannot open: %s", strerror(errno));
-        lg_profile_destroy(out);
-        lg_profile_init(out);
-        return err;
-    }
-    lg_err_t err = read(f, path, true, options, out, d);
-    fclose(f); /* read-only: nothing is lost if closing fails */
-    return err;
 }

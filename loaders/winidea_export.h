@@ -19,7 +19,7 @@
 
 #include "diag.h"
 #include "profile.h"
-#include "registry.h"
+#include "source.h"
 #include "strmap.h"
 #include "timeline.h"
 #include "winidea_map.h"
@@ -27,10 +27,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-
-/* Bytes of a main file read between two progress reports. */
-#define LG_WI_PROGRESS_BYTES (4u * 1024u * 1024u)
 
 /* Event codes: winIDEA's event types (the .BIN values); the letters are E S R X W. */
 #define LG_WI_EVENT_WRITE 4u /* a data write: never part of the call graph */
@@ -42,8 +38,7 @@ int lg_wi_event_code(const char *t, size_t n);
 /* Field syntax; t is not NUL-terminated, surrounding blanks are not allowed. */
 /* A handle: 1-8 hexadecimal digits, with or without 0x. */
 bool lg_wi_parse_handle(const char *t, size_t n, uint32_t *value);
-/* An unsigned count or time: decimal, or 0x and hexadecimal digits, at most 64 bits. */
-bool lg_wi_parse_u64(const char *t, size_t n, uint64_t *value);
+/* An unsigned count or time: lg_parse_u64(t, n, LG_NUMBER_HEX_PREFIX, value) (source.h). */
 /* A signed time in ns or a core index: an optional '-', then decimal or 0x hexadecimal. */
 bool lg_wi_parse_s64(const char *t, size_t n, int64_t *value);
 
@@ -112,16 +107,5 @@ bool lg_wi_export_has_timeline(const lg_wi_export_t *x);
  * Returns LG_OK, LG_EINVAL (options->bin_version not 0, 10 or 11), or the .BIN reader's and the
  * timeline builder's errors. */
 lg_err_t lg_wi_export_finish(lg_wi_export_t *x, const lg_load_options_t *options, lg_diag_t *d);
-
-/* A reader of one main file (Text1 or XML) from an open stream f, named path in diagnostics,
- * looking for the .BIN next to path when find_bin; it leaves out empty when it fails. */
-typedef lg_err_t (*lg_wi_export_reader_t)(FILE *f, const char *path, bool find_bin,
-                                          const lg_load_options_t *options, lg_profile_t *out,
-                                          lg_diag_t *d);
-
-/* Opens the main file at path and reads it with read, .BIN included. A file that cannot be opened
- * is an LG_EIO error naming path, and leaves out empty; otherwise returns what read returns. */
-lg_err_t lg_wi_export_load_path(const char *path, const lg_load_options_t *options,
-                                lg_wi_export_reader_t read, lg_profile_t *out, lg_diag_t *d);
 
 #endif

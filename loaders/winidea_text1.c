@@ -41,16 +41,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #define NONE UINT32_MAX
-/* Bytes the line buffer starts with; it grows to hold the longest line. */
-#define READ_CHUNK (64u * 1024u)
-/* Bytes of input quoted in a message, and the room they need escaped (\xNN) plus "...". */
+/* Bytes of input quoted in a message. */
 #define QUOTE_BYTES 60u
-#define QUOTE_BUFFER (QUOTE_BYTES * 4u + 4u)
 /* Longest separator between two macros of a header, in bytes. */
 #define MAX_SEPARATOR 8u
 /* Room for a header's keyword and for its list of macros, repeated in messages. */
@@ -59,30 +57,28 @@
 #define UTF8_BOM "\xEF\xBB\xBF"
 #define UTF8_BOM_LEN 3u
 
+static const lg_line_rules_t line_rules = {LG_WI_TEXT1_MAX_LINE, "LG_WI_TEXT1_MAX_LINE", true};
+
+/* An error at the current line, or at its column col (from 1). */
+#define FAIL(r, err, ...) lg_source_fail((r)->src, (err), (r)->src->line, 0, __VA_ARGS__)
+#define FAIL_COL(r, err, col, ...) lg_source_fail((r)->src, (err), (r)->src->line, (col), __VA_ARGS__)
+#define WARN_AT(r, line, ...) lg_source_report((r)->src, LG_WARNING, (line), 0, __VA_ARGS__)
+#define QUOTE(t, q) lg_quote((t).s, (t).n, QUOTE_BYTES, (q))
+
 /* ---- Text helpers ------------------------------------------------------------------------- */
 
-typedef struct span {
-    const char *s;
-    size_t n;
-} span_t;
-
-static bool is_blank(char c)
+static lg_span_t trim(lg_span_t t)
 {
-    return c == ' ' || c == '\t';
-}
-
-static span_t trim(span_t t)
-{
-    while (t.n > 0 && is_blank(t.s[0])) {
+    while (t.n > 0 && lg_is_blank(t.s[0])) {
         t.s++;
         t.n--;
     }
-    while (t.n > 0 && is_blank(t.s[t.n - 1]))
+    while (t.n > 0 && lg_is_blank(t.s[t.n - 1]))
         t.n--;
     return t;
 }
 
-static bool span_equal_nocase(span_t t, const char *word)
+static bool span_equal_nocase(lg_span_t t, const char *word)
 {
     size_t n = strlen(word);
     if (t.n != n)
@@ -95,26 +91,6 @@ static bool span_equal_nocase(span_t t, const char *word)
             return false;
     }
     return true;
-}
-
-/* Renders t for a message: printable ASCII as is, other bytes as \xNN, cut after QUOTE_BYTES
- * bytes with "...". Returns out. */
-static const char *quote(span_t t, char out[QUOTE_BUFFER])
-{
-    size_t k = 0;
-    for (size_t i = 0; i < t.n && i < QUOTE_BYTES; i++) {
-        unsigned char c = (unsigned char)t.s[i];
-        if (c >= ' ' && c <= '~')
-            out[k++] = (char)c;
-        else
-            k += (size_t)snprintf(out + k, QUOTE_BUFFER - k, "\\x%02x", c);
-    }
-    if (t.n > QUOTE_BYTES) {
-        memcpy(out + k, "...", 3);
-        k += 3;
-    }
-    out[k] = '\0';
-    return out;
 }
 
 /* ---- Sections and macros ------------------------------------------------------------------ */
@@ -196,15 +172,15 @@ static const struct {
 
 /* T.<category>[.<criteria>] as the help lists them: categories NET, GROSS, CALL, PERIOD,
  * OUTSIDE; criteria MIN, MAX, AVG. */
-static bool is_time_statistic(span_t name, macro_t *m)
+static bool is_time_statistic(lg_span_t name, macro_t *m)
 {
     static const char *const categories[] = {"NET", "GROSS", "CALL", "PERIOD", "OUTSIDE"};
     static const char *const criteria[] = {"MIN", "MAX", "AVG"};
-    if (name.n < 3 || !span_equal_nocase((span_t){name.s, 2}, "T."))
+    if (name.n < 3 || !span_equal_nocase((lg_span_t){name.s, 2}, "T."))
         return false;
-    span_t rest = {name.s + 2, name.n - 2};
+    lg_span_t rest = {name.s + 2, name.n - 2};
     const char *dot = memchr(rest.s, '.', rest.n);
-    span_t category = {rest.s, dot != NULL ? (size_t)(dot - rest.s) : rest.n};
+    lg_span_t category = {rest.s, dot != NULL ? (size_t)(dot - rest.s) : rest.n};
     for (size_t c = 0; c < sizeof categories / sizeof *categories; c++) {
         if (!span_equal_nocase(category, categories[c]))
             continue;
@@ -212,7 +188,7 @@ static bool is_time_statistic(span_t name, macro_t *m)
             *m = c == 0 ? M_T_NET : c == 1 ? M_T_GROSS : M_T_OTHER;
             return true;
         }
-        span_t crit = {dot + 1, rest.n - category.n - 1};
+        lg_span_t crit = {dot + 1, rest.n - category.n - 1};
         for (size_t k = 0; k < sizeof criteria / sizeof *criteria; k++)
             if (span_equal_nocase(crit, criteria[k])) {
                 *m = M_T_OTHER;
@@ -224,7 +200,7 @@ static bool is_time_statistic(span_t name, macro_t *m)
 }
 
 /* The macro called name; *text tells whether it is a text column. */
-static bool find_macro(span_t name, macro_t *m, bool *text)
+static bool find_macro(lg_span_t name, macro_t *m, bool *text)
 {
     *text = false;
     for (size_t i = 0; i < sizeof macros / sizeof *macros; i++)
@@ -252,18 +228,10 @@ typedef struct section {
 /* ---- The reader --------------------------------------------------------------------------- */
 
 typedef struct reader {
-    const char *path;
+    lg_source_t *src;
     const lg_load_options_t *options;
-    lg_diag_t *d;
-    FILE *f;
     lg_wi_export_t x;
 
-    /* The line buffer: bytes [start, end) are read and not yet returned. */
-    char *buf;
-    size_t cap, start, end;
-    bool eof;
-    uint64_t lineno;
-    uint64_t consumed, total, next_progress; /* bytes */
     char *line; /* the current line, NUL-terminated, without its line end */
     size_t len;
 
@@ -272,7 +240,7 @@ typedef struct reader {
     uint32_t last_function; /* handle of the last function listed, or LG_WI_NO_PARENT */
     uint64_t first_event_line;
 
-    span_t *fields; /* of the current entry, by column */
+    lg_span_t *fields; /* of the current entry, by column */
     size_t fields_cap;
     char *scratch[2]; /* unquoted, NUL-terminated copies of fields */
     size_t scratch_cap[2];
@@ -285,137 +253,16 @@ typedef struct reader {
     uint64_t unbalanced_entries, first_unbalanced_line;
 } reader_t;
 
-static lg_err_t vfail_at(const reader_t *r, lg_err_t err, uint64_t line, size_t col,
-                         const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
-
-static lg_err_t vfail_at(const reader_t *r, lg_err_t err, uint64_t line, size_t col,
-                         const char *fmt, va_list ap)
-{
-    char *where = col > 0 ? lg_format("%s:%" PRIu64 ":%zu", r->path, line, col)
-                          : lg_format("%s:%" PRIu64, r->path, line);
-    lg_diag_vadd(r->d, LG_ERROR, where != NULL ? where : r->path, fmt, ap);
-    free(where);
-    return err;
-}
-
-/* An error at a line other than the current one. */
-static lg_err_t fail_line(const reader_t *r, lg_err_t err, uint64_t line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static lg_err_t fail_line(const reader_t *r, lg_err_t err, uint64_t line, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vfail_at(r, err, line, 0, fmt, ap);
-    va_end(ap);
-    return err;
-}
-
-/* An error at the current line, at column col (from 1; 0 for none). */
-static lg_err_t fail_col(const reader_t *r, lg_err_t err, size_t col, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static lg_err_t fail_col(const reader_t *r, lg_err_t err, size_t col, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vfail_at(r, err, r->lineno, col, fmt, ap);
-    va_end(ap);
-    return err;
-}
-
-static lg_err_t fail(const reader_t *r, lg_err_t err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static lg_err_t fail(const reader_t *r, lg_err_t err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vfail_at(r, err, r->lineno, 0, fmt, ap);
-    va_end(ap);
-    return err;
-}
-
 /* The column (from 1) where t starts in the current line. */
-static size_t col_of(const reader_t *r, span_t t)
+static size_t col_of(const reader_t *r, lg_span_t t)
 {
     return (size_t)(t.s - r->line) + 1;
-}
-
-static void report_progress(reader_t *r, bool done)
-{
-    if (r->options == NULL || r->options->progress == NULL || r->total == 0)
-        return;
-    if (!done && r->consumed < r->next_progress)
-        return;
-    r->next_progress = r->consumed + LG_WI_PROGRESS_BYTES;
-    r->options->progress(r->options->progress_ctx, r->path, done ? r->total : r->consumed,
-                         r->total);
-}
-
-/* Reads the next line into r->line; *got is false at the end of the file. */
-static lg_err_t next_line(reader_t *r, bool *got)
-{
-    char *nl;
-    for (;;) {
-        nl = r->end > r->start ? memchr(r->buf + r->start, '\n', r->end - r->start) : NULL;
-        if (nl != NULL || r->eof)
-            break;
-        if (r->end - r->start > LG_WI_TEXT1_MAX_LINE)
-            return fail_line(r, LG_ELIMIT, r->lineno + 1,
-                             "line is longer than %u bytes (LG_WI_TEXT1_MAX_LINE)",
-                             LG_WI_TEXT1_MAX_LINE);
-        if (r->start > 0) {
-            memmove(r->buf, r->buf + r->start, r->end - r->start);
-            r->end -= r->start;
-            r->start = 0;
-        }
-        /* One byte stays free for the NUL after a last line without a line end. */
-        if (r->end + 1 >= r->cap &&
-            !lg_grow((void **)&r->buf, &r->cap, r->cap == 0 ? READ_CHUNK : r->cap + 1, 1))
-            return fail(r, LG_ENOMEM, "out of memory reading a line");
-        size_t n = fread(r->buf + r->end, 1, r->cap - r->end - 1, r->f);
-        if (n == 0) {
-            if (ferror(r->f))
-                return fail(r, LG_EIO, "cannot read: %s", strerror(errno));
-            r->eof = true;
-        }
-        r->end += n;
-    }
-    if (nl == NULL && r->start == r->end) {
-        *got = false;
-        return LG_OK;
-    }
-    char *line = r->buf + r->start;
-    size_t len = nl != NULL ? (size_t)(nl - line) : r->end - r->start;
-    r->start += len + (nl != NULL);
-    r->consumed += len + (nl != NULL);
-    r->lineno++;
-    if (len > LG_WI_TEXT1_MAX_LINE)
-        return fail(r, LG_ELIMIT, "line is longer than %u bytes (LG_WI_TEXT1_MAX_LINE)",
-                    LG_WI_TEXT1_MAX_LINE);
-    const char *nul = memchr(line, '\0', len);
-    if (nul != NULL)
-        return fail_col(r, LG_EFORMAT, (size_t)(nul - line) + 1, "expected text, found a NUL byte");
-    if (len > 0 && line[len - 1] == '\r')
-        len--;
-    if (r->lineno == 1 && len >= UTF8_BOM_LEN && memcmp(line, UTF8_BOM, UTF8_BOM_LEN) == 0) {
-        /* Columns count from the first character after the byte order mark. */
-        line += UTF8_BOM_LEN;
-        len -= UTF8_BOM_LEN;
-    }
-    line[len] = '\0';
-    r->line = line;
-    r->len = len;
-    *got = true;
-    report_progress(r, false);
-    return LG_OK;
 }
 
 /* ---- Header lines ------------------------------------------------------------------------- */
 
 /* Skips "(...)" at *t, nested parentheses included; false when it is not closed. */
-static bool skip_parenthesized(span_t *t)
+static bool skip_parenthesized(lg_span_t *t)
 {
     int depth = 0;
     for (size_t i = 0; i < t->n; i++) {
@@ -437,64 +284,64 @@ static bool is_word_char(char c)
 }
 
 /* Takes a word off *t. */
-static span_t take_word(span_t *t)
+static lg_span_t take_word(lg_span_t *t)
 {
     size_t k = 0;
     while (k < t->n && is_word_char(t->s[k]))
         k++;
-    span_t w = {t->s, k};
+    lg_span_t w = {t->s, k};
     t->s += k;
     t->n -= k;
     return w;
 }
 
-static lg_err_t header_template(reader_t *r, section_t *sec, span_t t)
+static lg_err_t header_template(reader_t *r, section_t *sec, lg_span_t t)
 {
-    char q[QUOTE_BUFFER];
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     if (t.n == 0)
-        return fail(r, LG_EFORMAT,
+        return FAIL(r, LG_EFORMAT,
                     "expected the entry format (%%MACRO%%,...) after '* %s', "
                     "found nothing",
                     sec->keyword);
     if (t.s[0] != '%')
-        return fail_col(r, LG_EFORMAT, col_of(r, t),
+        return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
                         "expected the entry format (%%MACRO%%,...) after '* %s', found '%s'",
-                        sec->keyword, quote(t, q));
-    snprintf(sec->format, sizeof sec->format, "%s", quote(t, q));
+                        sec->keyword, QUOTE(t, q));
+    snprintf(sec->format, sizeof sec->format, "%s", QUOTE(t, q));
     int text_cols = 0;
     while (t.n > 0) {
         /* t starts with the '%' of a macro */
         const char *close = memchr(t.s + 1, '%', t.n - 1);
         if (close == NULL)
-            return fail_col(r, LG_EFORMAT, col_of(r, t),
+            return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
                             "expected '%%' closing the macro that starts here, found the end "
                             "of the line");
-        span_t name = {t.s + 1, (size_t)(close - t.s - 1)};
+        lg_span_t name = {t.s + 1, (size_t)(close - t.s - 1)};
         if (name.n == 0)
-            return fail_col(r, LG_EFORMAT, col_of(r, t),
+            return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
                             "expected a macro name between '%%' and '%%', found none");
         macro_t m;
         bool text;
         if (!find_macro(name, &m, &text))
-            return fail_col(r, LG_EFORMAT, col_of(r, t),
+            return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
                             "unknown macro %%%s%% in the %s header (docs/loaders/winidea.md "
                             "lists the macros)",
-                            quote(name, q), sec->keyword);
+                            QUOTE(name, q), sec->keyword);
         if (sec->ncols == LG_WI_TEXT1_MAX_COLUMNS)
-            return fail_col(r, LG_ELIMIT, col_of(r, t),
+            return FAIL_COL(r, LG_ELIMIT, col_of(r, t),
                             "more than %u macros in one header (LG_WI_TEXT1_MAX_COLUMNS)",
                             LG_WI_TEXT1_MAX_COLUMNS);
         if (m != M_T_OTHER && sec->col[m] >= 0)
-            return fail_col(r, LG_EFORMAT, col_of(r, t),
+            return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
                             "macro %%%s%% appears twice in the "
                             "header",
-                            quote(name, q));
+                            QUOTE(name, q));
         if (m != M_T_OTHER)
             sec->col[m] = (int)sec->ncols;
         if (text) {
             text_cols++;
             sec->text_col = (int)sec->ncols;
-            snprintf(sec->text_name, sizeof sec->text_name, "%s", quote(name, q));
+            snprintf(sec->text_name, sizeof sec->text_name, "%s", QUOTE(name, q));
         }
         sec->ncols++;
         t.n -= (size_t)(close + 1 - t.s);
@@ -503,27 +350,27 @@ static lg_err_t header_template(reader_t *r, section_t *sec, span_t t)
             break;
         /* The separator: the text up to the next macro, the same between every two. */
         const char *next = memchr(t.s, '%', t.n);
-        span_t sep = {t.s, next != NULL ? (size_t)(next - t.s) : t.n};
+        lg_span_t sep = {t.s, next != NULL ? (size_t)(next - t.s) : t.n};
         if (next == NULL)
-            return fail_col(r, LG_EFORMAT, col_of(r, t),
+            return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
                             "expected a macro after '%s', found the end of the line",
-                            quote(sep, q));
+                            QUOTE(sep, q));
         if (sep.n == 0)
-            return fail_col(r, LG_EFORMAT, col_of(r, t),
+            return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
                             "expected a separator between two macros, found none");
         if (sec->sep_len == 0) {
             if (sep.n > MAX_SEPARATOR || memchr(sep.s, '"', sep.n) != NULL)
-                return fail_col(r, LG_EFORMAT, col_of(r, sep),
+                return FAIL_COL(r, LG_EFORMAT, col_of(r, sep),
                                 "expected a separator of at most %u characters without '\"' "
                                 "between macros, found '%s'",
-                                MAX_SEPARATOR, quote(sep, q));
+                                MAX_SEPARATOR, QUOTE(sep, q));
             memcpy(sec->sep, sep.s, sep.n);
             sec->sep[sep.n] = '\0';
             sec->sep_len = sep.n;
         } else if (sep.n != sec->sep_len || memcmp(sep.s, sec->sep, sep.n) != 0) {
-            return fail_col(r, LG_EFORMAT, col_of(r, sep),
+            return FAIL_COL(r, LG_EFORMAT, col_of(r, sep),
                             "expected '%s' between macros (as after the first one), found '%s'",
-                            sec->sep, quote(sep, q));
+                            sec->sep, QUOTE(sep, q));
         }
         t.s += sep.n;
         t.n -= sep.n;
@@ -547,56 +394,56 @@ static lg_err_t check_required(reader_t *r, const section_t *sec)
     };
     for (size_t i = 0; i < sizeof required / sizeof *required; i++)
         if (required[i].kind == sec->kind && sec->col[required[i].macro] < 0)
-            return fail(r, LG_EFORMAT, "expected %%%s%% in the %s header, found %s",
+            return FAIL(r, LG_EFORMAT, "expected %%%s%% in the %s header, found %s",
                         required[i].name, sec->keyword, sec->format);
     return LG_OK;
 }
 
 static lg_err_t header_line(reader_t *r)
 {
-    char q[QUOTE_BUFFER];
-    span_t line = {r->line, r->len};
-    span_t t = {line.s + 1, line.n - 1};
-    span_t keyword = {t.s + 1, 0};
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
+    lg_span_t line = {r->line, r->len};
+    lg_span_t t = {line.s + 1, line.n - 1};
+    lg_span_t keyword = {t.s + 1, 0};
     if (t.n > 0 && t.s[0] == ' ') {
         t.s++;
         t.n--;
         keyword = take_word(&t);
     }
-    if (keyword.n == 0 || (t.n > 0 && t.s[0] != '(' && !is_blank(t.s[0])))
-        return fail(r, LG_EFORMAT,
+    if (keyword.n == 0 || (t.n > 0 && t.s[0] != '(' && !lg_is_blank(t.s[0])))
+        return FAIL(r, LG_EFORMAT,
                     "expected a section header '* KEYWORD %%MACRO%%,...', found '%s'",
-                    quote(trim(line), q));
+                    QUOTE(trim(line), q));
     section_t *sec = &r->sec;
     memset(sec, 0, sizeof *sec);
     for (size_t i = 0; i < MACRO_KINDS; i++)
         sec->col[i] = -1;
     sec->text_col = -1;
-    sec->line = r->lineno;
+    sec->line = r->src->line;
     sec->kind = SEC_UNKNOWN;
-    snprintf(sec->keyword, sizeof sec->keyword, "%s", quote(keyword, q));
+    snprintf(sec->keyword, sizeof sec->keyword, "%s", QUOTE(keyword, q));
     for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
         if (span_equal_nocase(keyword, sections[i].keyword))
             sec->kind = sections[i].kind;
     /* (ARG), then qualifiers such as CONTEXT(TSK: x); none of them is needed: areas are told
      * apart by their handles, contexts only matter in the timeline. */
     if (t.n > 0 && t.s[0] == '(' && !skip_parenthesized(&t))
-        return fail_col(r, LG_EFORMAT, col_of(r, t),
-                        "expected ')' closing '%s', found the end of the line", quote(t, q));
+        return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
+                        "expected ')' closing '%s', found the end of the line", QUOTE(t, q));
     for (;;) {
         t = trim(t);
-        span_t rest = t;
-        span_t word = take_word(&rest);
+        lg_span_t rest = t;
+        lg_span_t word = take_word(&rest);
         if (word.n == 0 || rest.n == 0 || rest.s[0] != '(')
             break;
         t = rest;
         if (!skip_parenthesized(&t))
-            return fail_col(r, LG_EFORMAT, col_of(r, word),
-                            "expected ')' closing '%s', found the end of the line", quote(word, q));
+            return FAIL_COL(r, LG_EFORMAT, col_of(r, word),
+                            "expected ')' closing '%s', found the end of the line", QUOTE(word, q));
     }
     if (sec->kind == SEC_UNKNOWN) {
         if (r->unknown_sections++ == 0) {
-            r->first_unknown_line = r->lineno;
+            r->first_unknown_line = r->src->line;
             snprintf(r->first_unknown_keyword, sizeof r->first_unknown_keyword, "%s", sec->keyword);
         }
         return LG_OK;
@@ -605,7 +452,7 @@ static lg_err_t header_line(reader_t *r)
     LG_CHECK(check_required(r, sec));
     if (sec->kind == SEC_HANDLE) {
         if (lg_wi_export_has_timeline(&r->x))
-            return fail(r, LG_EFORMAT,
+            return FAIL(r, LG_EFORMAT,
                         "expected every HANDLE section before the timeline (first event on "
                         "line %" PRIu64 "), found one after it",
                         r->first_event_line);
@@ -618,7 +465,7 @@ static lg_err_t header_line(reader_t *r)
 
 /* Splits s into fields at the separator, into r->fields; quoted runs do not split unless
  * quoting is false. Returns the number of fields, or SIZE_MAX when a quote is not closed. */
-static size_t split(reader_t *r, span_t s, bool quoting, lg_err_t *err)
+static size_t split(reader_t *r, lg_span_t s, bool quoting, lg_err_t *err)
 {
     const section_t *sec = &r->sec;
     size_t n = 0, start = 0;
@@ -640,7 +487,7 @@ static size_t split(reader_t *r, span_t s, bool quoting, lg_err_t *err)
             *err = LG_ENOMEM;
             return 0;
         }
-        r->fields[n++] = (span_t){s.s + start, i - start};
+        r->fields[n++] = (lg_span_t){s.s + start, i - start};
         if (at_end)
             break;
         i += sec->sep_len - 1;
@@ -654,8 +501,8 @@ static void merge_surplus(reader_t *r, size_t n)
 {
     const section_t *sec = &r->sec;
     size_t surplus = n - sec->ncols, c = (size_t)sec->text_col;
-    span_t *f = r->fields;
-    const span_t *last = &f[c + surplus];
+    lg_span_t *f = r->fields;
+    const lg_span_t *last = &f[c + surplus];
     f[c].n = (size_t)(last->s + last->n - f[c].s);
     memmove(&f[c + 1], &f[c + 1 + surplus], (sec->ncols - c - 1) * sizeof *f);
 }
@@ -664,7 +511,7 @@ static void merge_surplus(reader_t *r, size_t n)
 static lg_err_t split_entry(reader_t *r)
 {
     const section_t *sec = &r->sec;
-    span_t s = {r->line, r->len};
+    lg_span_t s = {r->line, r->len};
     lg_err_t err;
     size_t n = split(r, s, true, &err);
     size_t first_count = n;
@@ -674,20 +521,20 @@ static lg_err_t split_entry(reader_t *r)
         n = split(r, s, false, &err);
         if (err == LG_OK && (n == sec->ncols || (n > sec->ncols && sec->text_col >= 0)) &&
             r->unbalanced_entries++ == 0)
-            r->first_unbalanced_line = r->lineno;
+            r->first_unbalanced_line = r->src->line;
     }
     if (err != LG_OK)
-        return fail(r, err, "out of memory splitting an entry");
+        return FAIL(r, err, "out of memory splitting an entry");
     if (n > sec->ncols && sec->text_col >= 0) {
         merge_surplus(r, n);
         if (r->merged_entries++ == 0) {
-            r->first_merged_line = r->lineno;
+            r->first_merged_line = r->src->line;
             memcpy(r->first_merged_column, sec->text_name, sizeof r->first_merged_column);
         }
         n = sec->ncols;
     }
     if (n != sec->ncols)
-        return fail(r, LG_EFORMAT, "expected %zu field%s (%s), found %zu", sec->ncols,
+        return FAIL(r, LG_EFORMAT, "expected %zu field%s (%s), found %zu", sec->ncols,
                     sec->ncols == 1 ? "" : "s", sec->format,
                     first_count == SIZE_MAX ? n : first_count);
     for (size_t i = 0; i < n; i++)
@@ -696,15 +543,15 @@ static lg_err_t split_entry(reader_t *r)
 }
 
 /* The field of macro m in the current entry; empty when the header lacks it. */
-static span_t field(const reader_t *r, macro_t m)
+static lg_span_t field(const reader_t *r, macro_t m)
 {
     int c = r->sec.col[m];
-    return c >= 0 ? r->fields[c] : (span_t){r->line + r->len, 0};
+    return c >= 0 ? r->fields[c] : (lg_span_t){r->line + r->len, 0};
 }
 
 /* A NUL-terminated copy of field t in scratch buffer k, unquoted when it is one quoted string
  * ("..." with "" for a quote). NULL when memory runs out. */
-static const char *field_text(reader_t *r, span_t t, int k)
+static const char *field_text(reader_t *r, lg_span_t t, int k)
 {
     bool quoted = t.n >= 2 && t.s[0] == '"' && t.s[t.n - 1] == '"';
     for (size_t i = 1; quoted && i + 1 < t.n; i++) {
@@ -735,25 +582,25 @@ static const char *field_text(reader_t *r, span_t t, int k)
 
 static lg_err_t read_handle(reader_t *r, macro_t m, uint32_t *handle)
 {
-    char q[QUOTE_BUFFER];
-    span_t t = field(r, m);
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
+    lg_span_t t = field(r, m);
     if (!lg_wi_parse_handle(t.s, t.n, handle))
-        return fail_col(r, LG_EFORMAT, col_of(r, t),
+        return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
                         "expected a %s (up to 8 hexadecimal digits), found %s%s%s",
                         m == M_HANDLE ? "handle" : "parent handle", t.n ? "'" : "nothing",
-                        quote(t, q), t.n ? "'" : "");
+                        QUOTE(t, q), t.n ? "'" : "");
     return LG_OK;
 }
 
 /* A count or time statistic; an empty field is 0. */
 static lg_err_t read_number(reader_t *r, macro_t m, const char *name, uint64_t *value)
 {
-    char q[QUOTE_BUFFER];
-    span_t t = field(r, m);
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
+    lg_span_t t = field(r, m);
     *value = 0;
-    if (t.n > 0 && !lg_wi_parse_u64(t.s, t.n, value))
-        return fail_col(r, LG_EFORMAT, col_of(r, t), "expected a number for %%%s%%, found '%s'",
-                        name, quote(t, q));
+    if (t.n > 0 && lg_parse_u64(t.s, t.n, LG_NUMBER_HEX_PREFIX, value) != LG_NUMBER_OK)
+        return FAIL_COL(r, LG_EFORMAT, col_of(r, t), "expected a number for %%%s%%, found '%s'",
+                        name, QUOTE(t, q));
     return LG_OK;
 }
 
@@ -763,7 +610,7 @@ static lg_err_t mapped_handle(reader_t *r, uint32_t *handle, uint32_t *func)
     LG_CHECK(read_handle(r, M_HANDLE, handle));
     *func = lg_wi_map_resolve(r->x.map, *handle);
     if (*func == LG_WI_UNMAPPED)
-        return fail_col(r, LG_EFORMAT, col_of(r, field(r, M_HANDLE)),
+        return FAIL_COL(r, LG_EFORMAT, col_of(r, field(r, M_HANDLE)),
                         "handle 0x%08" PRIX32 " is not in the mapping (no HANDLE section lists "
                         "it)",
                         *handle);
@@ -772,7 +619,7 @@ static lg_err_t mapped_handle(reader_t *r, uint32_t *handle, uint32_t *func)
 
 static lg_err_t mapping_entry(reader_t *r)
 {
-    char q[QUOTE_BUFFER];
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     uint32_t handle, parent = LG_WI_NO_PARENT;
     LG_CHECK(read_handle(r, M_HANDLE, &handle));
     unsigned area = lg_wi_handle_area(handle);
@@ -781,19 +628,19 @@ static lg_err_t mapping_entry(reader_t *r)
     else if (area == LG_WI_LINE)
         parent = r->last_function; /* lines follow their function */
     uint64_t value = 0;
-    span_t v = field(r, M_VALUE);
-    if (area == LG_WI_LINE && v.n > 0 && !lg_wi_parse_u64(v.s, v.n, &value))
-        return fail_col(r, LG_EFORMAT, col_of(r, v),
-                        "expected a line number for %%VALUE%%, found '%s'", quote(v, q));
+    lg_span_t v = field(r, M_VALUE);
+    if (area == LG_WI_LINE && v.n > 0 && lg_parse_u64(v.s, v.n, LG_NUMBER_HEX_PREFIX, &value) != LG_NUMBER_OK)
+        return FAIL_COL(r, LG_EFORMAT, col_of(r, v),
+                        "expected a line number for %%VALUE%%, found '%s'", QUOTE(v, q));
     const char *name = field_text(r, field(r, M_NAME), 0);
     const char *file = field_text(r, field(r, M_FILE), 1);
     if (name == NULL || file == NULL)
-        return fail(r, LG_ENOMEM, "out of memory reading an entry");
+        return FAIL(r, LG_ENOMEM, "out of memory reading an entry");
     lg_diag_t why;
     lg_diag_init(&why);
     lg_err_t err = lg_wi_map_add(r->x.map, handle, parent, name, value, file, &why);
     if (err != LG_OK)
-        fail_col(r, err, col_of(r, field(r, M_HANDLE)), "%s",
+        FAIL_COL(r, err, col_of(r, field(r, M_HANDLE)), "%s",
                  why.count > 0 ? why.entries[0].message : lg_strerror(err));
     lg_diag_destroy(&why);
     if (err == LG_OK && area == LG_WI_FUNCTION)
@@ -812,7 +659,7 @@ static lg_err_t statistics_entry(reader_t *r)
         LG_CHECK(read_number(r, M_T_NET, "T.NET", &net));
         LG_CHECK(read_number(r, M_T_GROSS, "T.GROSS", &gross));
         if (lg_wi_export_function_stat(&r->x, func, count, net, gross) != LG_OK)
-            return fail(r, LG_ENOMEM, "out of memory adding statistics");
+            return FAIL(r, LG_ENOMEM, "out of memory adding statistics");
     } else if (area == LG_WI_LINE) {
         /* A line's net time: where in a large function the time goes. */
         uint32_t parent;
@@ -820,60 +667,60 @@ static lg_err_t statistics_entry(reader_t *r)
         LG_CHECK(read_number(r, M_T_NET, "T.NET", &net));
         if (net > 0 && lg_wi_map_line(r->x.map, handle, &parent, &line) && line > 0 &&
             lg_profile_add_cost(r->x.out, parent, line, net) != LG_OK)
-            return fail(r, LG_ENOMEM, "out of memory adding a line cost");
+            return FAIL(r, LG_ENOMEM, "out of memory adding a line cost");
     }
     return LG_OK;
 }
 
 static lg_err_t timeline_entry(reader_t *r)
 {
-    char q[QUOTE_BUFFER];
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     if (r->x.bin_path != NULL)
-        return fail(r, LG_EFORMAT,
+        return FAIL(r, LG_EFORMAT,
                     "expected no text TIMELINE entries next to the binary timeline %s, found "
                     "some (winIDEA writes one or the other: remove or rename the stale one)",
                     r->x.bin_path);
     uint32_t handle, func;
     LG_CHECK(mapped_handle(r, &handle, &func));
-    span_t e = field(r, M_EVENT);
+    lg_span_t e = field(r, M_EVENT);
     int code = lg_wi_event_code(e.s, e.n);
     if (code < 0)
-        return fail_col(r, LG_EFORMAT, col_of(r, e),
-                        "expected an event E, S, R, X or W, found '%s'", quote(e, q));
-    span_t t = field(r, M_TIME);
+        return FAIL_COL(r, LG_EFORMAT, col_of(r, e),
+                        "expected an event E, S, R, X or W, found '%s'", QUOTE(e, q));
+    lg_span_t t = field(r, M_TIME);
     int64_t time;
     if (!lg_wi_parse_s64(t.s, t.n, &time))
-        return fail_col(r, LG_EFORMAT, col_of(r, t), "expected a time in ns, found '%s'",
-                        quote(t, q));
+        return FAIL_COL(r, LG_EFORMAT, col_of(r, t), "expected a time in ns, found '%s'",
+                        QUOTE(t, q));
     /* Data writes, and events of lines, states and AUX signals, are not calls. */
     if (code == (int)LG_WI_EVENT_WRITE || func == LG_WI_NOT_FUNCTION)
         return LG_OK;
     uint32_t stream = 0;
     if (r->sec.col[M_CORE] >= 0 || r->sec.col[M_CONTEXT] >= 0) {
-        span_t c = field(r, M_CORE);
+        lg_span_t c = field(r, M_CORE);
         int64_t core = -1;
         if (c.n > 0 && !lg_wi_parse_s64(c.s, c.n, &core))
-            return fail_col(r, LG_EFORMAT, col_of(r, c),
+            return FAIL_COL(r, LG_EFORMAT, col_of(r, c),
                             "expected a core index (a number, -1 when unknown), found '%s'",
-                            quote(c, q));
-        span_t ctx = field(r, M_CONTEXT);
+                            QUOTE(c, q));
+        lg_span_t ctx = field(r, M_CONTEXT);
         lg_err_t err = lg_wi_export_stream(&r->x, core, ctx.s, ctx.n, &stream);
         if (err == LG_ELIMIT)
-            return fail(r, err, "more than %u (core, context) streams (LG_TL_MAX_STREAMS)",
+            return FAIL(r, err, "more than %u (core, context) streams (LG_TL_MAX_STREAMS)",
                         LG_TL_MAX_STREAMS);
         if (err != LG_OK)
-            return fail(r, err, "out of memory adding a stream");
+            return FAIL(r, err, "out of memory adding a stream");
     }
     if (r->first_event_line == 0)
-        r->first_event_line = r->lineno;
+        r->first_event_line = r->src->line;
     lg_err_t err = lg_wi_export_event(&r->x, stream, func, (lg_tl_kind_t)code, time);
     if (err == LG_ELIMIT)
-        return fail(r, err,
+        return FAIL(r, err,
                     "more than %u open calls on one stream (LG_TL_MAX_DEPTH): Exit events are "
                     "missing",
                     LG_TL_MAX_DEPTH);
     if (err != LG_OK)
-        return fail(r, err, "%s feeding the timeline",
+        return FAIL(r, err, "%s feeding the timeline",
                     err == LG_ENOMEM ? "out of memory" : "internal error");
     return LG_OK;
 }
@@ -892,18 +739,18 @@ static lg_err_t other_entry(reader_t *r)
 
 static lg_err_t read_line(reader_t *r)
 {
-    char q[QUOTE_BUFFER];
-    span_t t = trim((span_t){r->line, r->len});
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
+    lg_span_t t = trim((lg_span_t){r->line, r->len});
     if (t.n == 0)
         return LG_OK;
     if (t.s[0] == '*' && t.s == r->line)
         return header_line(r);
     switch (r->sec.kind) {
     case SEC_NONE:
-        return fail(r, LG_EFORMAT,
+        return FAIL(r, LG_EFORMAT,
                     "expected a section header '* KEYWORD %%MACRO%%,...' before the first "
                     "entry, found '%s'",
-                    quote(t, q));
+                    QUOTE(t, q));
     case SEC_UNKNOWN:
         return LG_OK;
     default:
@@ -924,33 +771,20 @@ static lg_err_t read_line(reader_t *r)
 
 /* ---- Loading ------------------------------------------------------------------------------ */
 
-static void warn_at(const reader_t *r, uint64_t line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void warn_at(const reader_t *r, uint64_t line, const char *fmt, ...)
-{
-    char *where = lg_format("%s:%" PRIu64, r->path, line);
-    va_list ap;
-    va_start(ap, fmt);
-    lg_diag_vadd(r->d, LG_WARNING, where != NULL ? where : r->path, fmt, ap);
-    va_end(ap);
-    free(where);
-}
-
 static void report_warnings(const reader_t *r)
 {
     if (r->unknown_sections > 0)
-        warn_at(r, r->first_unknown_line,
+        WARN_AT(r, r->first_unknown_line,
                 "%" PRIu64 " section(s) with keywords lorgen does not know were skipped, "
                 "first '%s'",
                 r->unknown_sections, r->first_unknown_keyword);
     if (r->merged_entries > 0)
-        warn_at(r, r->first_merged_line,
+        WARN_AT(r, r->first_merged_line,
                 "%" PRIu64 " entr%s had more fields than the header: the extra separators "
                 "were taken as part of %%%s%%",
                 r->merged_entries, r->merged_entries == 1 ? "y" : "ies", r->first_merged_column);
     if (r->unbalanced_entries > 0)
-        warn_at(r, r->first_unbalanced_line,
+        WARN_AT(r, r->first_unbalanced_line,
                 "%" PRIu64 " entr%s had an unclosed '\"': split ignoring quotes",
                 r->unbalanced_entries, r->unbalanced_entries == 1 ? "y" : "ies");
 }
@@ -959,65 +793,35 @@ static lg_err_t read_file(reader_t *r)
 {
     for (;;) {
         bool got = false;
-        LG_CHECK(next_line(r, &got));
+        LG_CHECK(lg_source_next_line(r->src, &line_rules, &r->line, &r->len, &got));
         if (!got)
             break;
         LG_CHECK(read_line(r));
     }
     if (!r->have_mapping)
-        return lg_diag_fail(r->d, LG_EFORMAT, r->path,
-                            "expected a HANDLE section (the mapping of handles to functions), "
-                            "found none in %" PRIu64 " lines",
-                            r->lineno);
-    report_progress(r, true);
-    return lg_wi_export_finish(&r->x, r->options, r->d);
+        return lg_source_fail(r->src, LG_EFORMAT, 0, 0,
+                              "expected a HANDLE section (the mapping of handles to functions), "
+                              "found none in %" PRIu64 " lines",
+                              r->src->line);
+    return lg_wi_export_finish(&r->x, r->options, r->src->d);
 }
 
-static void clear_profile(lg_profile_t *out)
+lg_err_t lg_wi_text1_read(lg_source_t *src, const lg_load_options_t *options, lg_profile_t *out)
 {
-    lg_profile_destroy(out);
-    lg_profile_init(out);
-}
-
-static lg_err_t load(FILE *f, const char *path, bool find_bin, const lg_load_options_t *options,
-                     lg_profile_t *out, lg_diag_t *d)
-{
-    reader_t r = {.path = path != NULL ? path : "(stream)", .options = options, .d = d, .f = f};
+    reader_t r = {.src = src, .options = options};
     r.last_function = LG_WI_NO_PARENT;
     r.sec.kind = SEC_NONE;
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))
-        r.total = (uint64_t)st.st_size;
-    lg_err_t err = lg_wi_export_init(&r.x, out, r.path, "winidea-text1", find_bin, d);
+    lg_err_t err =
+        lg_wi_export_init(&r.x, out, src->path, "winidea-text1", src->from_path, src->d);
     if (err == LG_OK)
         err = read_file(&r);
     if (err == LG_OK)
         report_warnings(&r);
     lg_wi_export_destroy(&r.x);
-    free(r.buf);
     free(r.fields);
     free(r.scratch[0]);
     free(r.scratch[1]);
-    if (err != LG_OK)
-        clear_profile(out);
     return err;
-}
-
-lg_err_t lg_wi_text1_load_stream(FILE *f, const char *path, const lg_load_options_t *options,
-                                 lg_profile_t *out, lg_diag_t *d)
-{
-    return load(f, path, false, options, out, d);
-}
-
-lg_err_t lg_wi_text1_load_with(const char *path, const lg_load_options_t *options,
-                               lg_profile_t *out, lg_diag_t *d)
-{
-    return lg_wi_export_load_path(path, options, load, out, d);
-}
-
-lg_err_t lg_wi_text1_load(const char *path, lg_profile_t *out, lg_diag_t *d)
-{
-    return lg_wi_text1_load_with(path, NULL, out, d);
 }
 
 /* ---- Detection ---------------------------------------------------------------------------- */
@@ -1035,17 +839,17 @@ bool lg_wi_text1_probe(const uint8_t *head, size_t len)
         at += n + 1;
         if (n > 0 && s[n - 1] == '\r')
             n--;
-        span_t line = trim((span_t){s, n});
+        lg_span_t line = trim((lg_span_t){s, n});
         if (line.n == 0)
             continue; /* blank lines before the first header */
         if (line.s != s || n < 3 || s[0] != '*' || s[1] != ' ')
             return false;
-        span_t rest = {s + 2, n - 2};
-        span_t keyword = take_word(&rest);
+        lg_span_t rest = {s + 2, n - 2};
+        lg_span_t keyword = take_word(&rest);
         bool known = false;
         for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
             known = known || span_equal_nocase(keyword, sections[i].keyword);
-        if (!known || (rest.n > 0 && rest.s[0] != '(' && !is_blank(rest.s[0])))
+        if (!known || (rest.n > 0 && rest.s[0] != '(' && !lg_is_blank(rest.s[0])))
             return false;
         return memchr(rest.s, '%', rest.n) != NULL;
     }

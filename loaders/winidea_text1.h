@@ -14,12 +14,11 @@
 
 #include "diag.h"
 #include "profile.h"
-#include "registry.h"
+#include "source.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 /* Longest line read, in bytes without the line end: longer means a corrupt file. */
 #define LG_WI_TEXT1_MAX_LINE (1024u * 1024u)
@@ -30,17 +29,10 @@
  * HANDLE, STATISTICS or TIMELINE, with a %MACRO% after it. O(len). */
 bool lg_wi_text1_probe(const uint8_t *head, size_t len);
 
-/* Loads a Text1 export and the .BIN next to it (lg_wi_bin_find) into out (initialised by the
- * caller with lg_profile_init). options may be NULL (detect the .BIN version, no progress).
- * On malformed input returns LG_EFORMAT (LG_ELIMIT past a limit, LG_EIO, LG_ENOMEM, LG_EINVAL
- * for a bad options->bin_version) with one error "PATH:LINE[:COLUMN]: ..." and out left empty. */
-lg_err_t lg_wi_text1_load_with(const char *path, const lg_load_options_t *options,
-                               lg_profile_t *out, lg_diag_t *d);
-lg_err_t lg_wi_text1_load(const char *path, lg_profile_t *out, lg_diag_t *d);
-
-/* The same from an open stream, read to its end and not closed; path names it in diagnostics.
- * No .BIN is looked for. */
-lg_err_t lg_wi_text1_load_stream(FILE *f, const char *path, const lg_load_options_t *options,
-                                 lg_profile_t *out, lg_diag_t *d);
+/* Reads a Text1 export from src into out (lg_read_fn, see source.h; run it through lg_load_file
+ * or lg_load_memory, which leave out empty on failure). A source opened from a path also reads
+ * the .BIN next to it (lg_wi_bin_find). Errors: LG_EFORMAT (LG_ELIMIT past a limit, LG_EIO,
+ * LG_ENOMEM, LG_EINVAL for a bad options->bin_version), one error "PATH:LINE[:COLUMN]: ...". */
+lg_err_t lg_wi_text1_read(lg_source_t *src, const lg_load_options_t *options, lg_profile_t *out);
 
 #endif

@@ -47,7 +47,7 @@
 #define READ_CHUNK (256u * 1024u)
 /* Bytes of a value quoted in a message, and the room they need escaped (\xNN) plus "...". */
 #define QUOTE_BYTES 60u
-#define QUOTE_BUFFER (QUOTE_BYTES * 4u + 4u)
+#define QUOTE(s, n, q) lg_quote((s), (n), QUOTE_BYTES, (q))
 /* Longest element name the probe compares. */
 #define PROBE_NAME 16u
 #define UTF8_BOM "\xEF\xBB\xBF"
@@ -160,10 +160,8 @@ typedef struct candidate {
 enum role { ROLE_PLAIN, ROLE_SKIP, ROLE_SECTION, ROLE_FIELD, ROLE_RECORD };
 
 typedef struct reader {
-    const char *path;
+    lg_source_t *src;
     const lg_load_options_t *options;
-    lg_diag_t *d;
-    FILE *f;
     XML_Parser parser;
     lg_wi_export_t x;
     lg_err_t err; /* set by a handler that failed; parsing stops */
@@ -187,7 +185,6 @@ typedef struct reader {
     uint64_t areas;
     position_t first_event;
     bool have_event;
-    uint64_t consumed, total, next_progress; /* bytes */
 
     uint64_t unknown_records;
     position_t first_unknown;
@@ -210,34 +207,12 @@ static lg_err_t fail_at(reader_t *r, lg_err_t err, position_t at, const char *fm
     va_start(ap, fmt);
     char *message = lg_vformat(fmt, ap);
     va_end(ap);
-    char *where = lg_format("%s:%lu:%lu", r->path, at.line, at.col);
-    lg_diag_add(r->d, LG_ERROR, where != NULL ? where : r->path, "%s (byte %lld)",
-                message != NULL ? message : lg_strerror(err), at.byte);
-    free(where);
+    lg_source_report(r->src, LG_ERROR, at.line, at.col, "%s (byte %lld)",
+                     message != NULL ? message : lg_strerror(err), at.byte);
     free(message);
     r->err = err;
     XML_StopParser(r->parser, XML_FALSE);
     return err;
-}
-
-/* Renders t for a message: printable ASCII as is, other bytes as \xNN, cut after QUOTE_BYTES
- * bytes with "...". Returns out. */
-static const char *quote(const char *s, size_t n, char out[QUOTE_BUFFER])
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n && i < QUOTE_BYTES; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= ' ' && c <= '~')
-            out[k++] = (char)c;
-        else
-            k += (size_t)snprintf(out + k, QUOTE_BUFFER - k, "\\x%02x", c);
-    }
-    if (n > QUOTE_BYTES) {
-        memcpy(out + k, "...", 3);
-        k += 3;
-    }
-    out[k] = '\0';
-    return out;
 }
 
 static bool is_space(char c)
@@ -285,23 +260,12 @@ static void clear_fields(reader_t *r)
     r->rec_has_fields = false;
 }
 
-static void report_progress(reader_t *r, bool done)
-{
-    if (r->options == NULL || r->options->progress == NULL || r->total == 0)
-        return;
-    if (!done && r->consumed < r->next_progress)
-        return;
-    r->next_progress = r->consumed + LG_WI_PROGRESS_BYTES;
-    r->options->progress(r->options->progress_ctx, r->path, done ? r->total : r->consumed,
-                         r->total);
-}
-
 /* ---- Records ------------------------------------------------------------------------------ */
 
 /* The record's handle (field f), which must be there. */
 static lg_err_t read_handle(reader_t *r, field_t f, const char *record, uint32_t *handle)
 {
-    char q[QUOTE_BUFFER];
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     size_t n;
     const char *s = value_of(r, f, &n);
     if (!r->has[f])
@@ -310,20 +274,20 @@ static lg_err_t read_handle(reader_t *r, field_t f, const char *record, uint32_t
     if (!lg_wi_parse_handle(s, n, handle))
         return fail_at(r, LG_EFORMAT, r->at[f],
                        "expected a handle (up to 8 hexadecimal digits) in <%s>, found %s%s%s",
-                       field_titles[f], n ? "'" : "nothing", quote(s, n, q), n ? "'" : "");
+                       field_titles[f], n ? "'" : "nothing", QUOTE(s, n, q), n ? "'" : "");
     return LG_OK;
 }
 
 /* A count or time statistic; missing or empty is 0. */
 static lg_err_t read_number(reader_t *r, field_t f, uint64_t *value)
 {
-    char q[QUOTE_BUFFER];
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     size_t n;
     const char *s = value_of(r, f, &n);
     *value = 0;
-    if (n > 0 && !lg_wi_parse_u64(s, n, value))
+    if (n > 0 && lg_parse_u64(s, n, LG_NUMBER_HEX_PREFIX, value) != LG_NUMBER_OK)
         return fail_at(r, LG_EFORMAT, r->at[f], "expected a number in <%s>, found '%s'",
-                       field_titles[f], quote(s, n, q));
+                       field_titles[f], QUOTE(s, n, q));
     return LG_OK;
 }
 
@@ -340,7 +304,7 @@ static lg_err_t mapped_handle(reader_t *r, const char *record, uint32_t *handle,
 
 static lg_err_t mapping_record(reader_t *r, const char *record)
 {
-    char q[QUOTE_BUFFER];
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     if (r->have_event)
         return fail_at(r, LG_EFORMAT, r->cand[r->ncand - 1].at,
                        "expected every <%s> before the timeline (first event at line %lu), "
@@ -357,9 +321,9 @@ static lg_err_t mapping_record(reader_t *r, const char *record)
         parent = r->last_function; /* lines follow their function */
     uint64_t line = 0;
     const char *v = value_of(r, F_VALUE, &n);
-    if (area == LG_WI_LINE && n > 0 && !lg_wi_parse_u64(v, n, &line))
+    if (area == LG_WI_LINE && n > 0 && lg_parse_u64(v, n, LG_NUMBER_HEX_PREFIX, &line) != LG_NUMBER_OK)
         return fail_at(r, LG_EFORMAT, r->at[F_VALUE],
-                       "expected a line number in <VALUE>, found '%s'", quote(v, n, q));
+                       "expected a line number in <VALUE>, found '%s'", QUOTE(v, n, q));
     size_t name_len, file_len;
     const char *name = value_of(r, F_NAME, &name_len);
     const char *file = value_of(r, F_FILE, &file_len);
@@ -403,7 +367,7 @@ static lg_err_t statistics_record(reader_t *r, const char *record)
 
 static lg_err_t event_record(reader_t *r, const char *record)
 {
-    char q[QUOTE_BUFFER];
+    char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     const position_t at = r->cand[r->ncand - 1].at;
     if (r->x.bin_path != NULL)
         return fail_at(r, LG_EFORMAT, at,
@@ -421,12 +385,12 @@ static lg_err_t event_record(reader_t *r, const char *record)
     int code = lg_wi_event_code(e, n);
     if (code < 0)
         return fail_at(r, LG_EFORMAT, r->at[F_EVENT],
-                       "expected an event E, S, R, X or W in <EVENT>, found '%s'", quote(e, n, q));
+                       "expected an event E, S, R, X or W in <EVENT>, found '%s'", QUOTE(e, n, q));
     const char *t = value_of(r, F_TIME, &n);
     int64_t time;
     if (!lg_wi_parse_s64(t, n, &time))
         return fail_at(r, LG_EFORMAT, r->at[F_TIME], "expected a time in ns in <TIME>, found '%s'",
-                       quote(t, n, q));
+                       QUOTE(t, n, q));
     /* Data writes, and events of lines, states and AUX signals, are not calls. */
     if (code == (int)LG_WI_EVENT_WRITE || func == LG_WI_NOT_FUNCTION)
         return LG_OK;
@@ -438,7 +402,7 @@ static lg_err_t event_record(reader_t *r, const char *record)
             return fail_at(r, LG_EFORMAT, r->at[F_CORE],
                            "expected a core index (a number, -1 when unknown) in <CORE>, found "
                            "'%s'",
-                           quote(c, n, q));
+                           QUOTE(c, n, q));
         const char *ctx = value_of(r, F_CONTEXT, &n);
         lg_err_t err = lg_wi_export_stream(&r->x, core, ctx, n, &stream);
         if (err == LG_ELIMIT)
@@ -625,15 +589,20 @@ static int XMLCALL on_unknown_encoding(void *data, const XML_Char *name, XML_Enc
 
 static lg_err_t parse(reader_t *r)
 {
-    for (;;) {
-        void *buf = XML_GetBuffer(r->parser, (int)READ_CHUNK);
-        if (buf == NULL)
-            return lg_diag_fail(r->d, LG_ENOMEM, r->path, "out of memory");
-        size_t n = fread(buf, 1, READ_CHUNK, r->f);
-        if (n == 0 && ferror(r->f))
-            return lg_diag_fail(r->d, LG_EIO, r->path, "cannot read: %s", strerror(errno));
+    lg_source_t *src = r->src;
+    for (uint64_t next = 0;;) {
+        LG_CHECK(lg_source_window(src, next, READ_CHUNK));
+        uint64_t end = src->base + src->len;
+        size_t n = end - next < READ_CHUNK ? (size_t)(end - next) : READ_CHUNK;
+        /* The end is told in a call of its own, as expat's own loop does (it then places an
+         * error in an empty document at byte 0). */
         bool final = n == 0;
-        if (XML_ParseBuffer(r->parser, (int)n, final) != XML_STATUS_OK) {
+        if (final && XML_GetBuffer(r->parser, 1) == NULL)
+            return lg_diag_fail(src->d, LG_ENOMEM, src->path, "out of memory");
+        enum XML_Status status =
+            final ? XML_ParseBuffer(r->parser, 0, XML_TRUE)
+                  : XML_Parse(r->parser, (const char *)lg_source_at(src, next), (int)n, XML_FALSE);
+        if (status != XML_STATUS_OK) {
             if (r->err != LG_OK)
                 return r->err;
             enum XML_Error code = XML_GetErrorCode(r->parser);
@@ -653,8 +622,7 @@ static lg_err_t parse(reader_t *r)
                         XML_ErrorString(code));
             return LG_EFORMAT;
         }
-        r->consumed += n;
-        report_progress(r, final);
+        next += n;
         if (final)
             return LG_OK;
     }
@@ -664,42 +632,27 @@ static void report_warnings(const reader_t *r)
 {
     if (r->unknown_records == 0)
         return;
-    char *where = lg_format("%s:%lu:%lu", r->path, r->first_unknown.line, r->first_unknown.col);
-    lg_diag_add(r->d, LG_WARNING, where != NULL ? where : r->path,
-                "%" PRIu64 " element(s) with a <HANDLE> outside MAPPING, STATISTICS and "
-                "TIMELINE were skipped",
-                r->unknown_records);
-    free(where);
+    lg_source_report(r->src, LG_WARNING, r->first_unknown.line, r->first_unknown.col,
+                     "%" PRIu64 " element(s) with a <HANDLE> outside MAPPING, STATISTICS and "
+                     "TIMELINE were skipped",
+                     r->unknown_records);
 }
 
-static void clear_profile(lg_profile_t *out)
+lg_err_t lg_wi_xml_read(lg_source_t *src, const lg_load_options_t *options, lg_profile_t *out)
 {
-    lg_profile_destroy(out);
-    lg_profile_init(out);
-}
-
-static lg_err_t load(FILE *f, const char *path, bool find_bin, const lg_load_options_t *options,
-                     lg_profile_t *out, lg_diag_t *d)
-{
+    lg_diag_t *d = src->d;
     reader_t *r = calloc(1, sizeof *r);
-    if (r == NULL) {
-        clear_profile(out);
-        return lg_diag_fail(d, LG_ENOMEM, path, "out of memory");
-    }
-    *r = (reader_t){.path = path != NULL ? path : "(stream)",
+    if (r == NULL)
+        return lg_diag_fail(d, LG_ENOMEM, src->path, "out of memory");
+    *r = (reader_t){.src = src,
                     .options = options,
-                    .d = d,
-                    .f = f,
                     .field = NO_FIELD,
                     .last_function = LG_WI_NO_PARENT};
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))
-        r->total = (uint64_t)st.st_size;
-    lg_err_t err = lg_wi_export_init(&r->x, out, r->path, "winidea-xml", find_bin, d);
+    lg_err_t err = lg_wi_export_init(&r->x, out, src->path, "winidea-xml", src->from_path, d);
     if (err == LG_OK) {
         r->parser = XML_ParserCreate(NULL);
         if (r->parser == NULL)
-            err = lg_diag_fail(d, LG_ENOMEM, r->path, "out of memory");
+            err = lg_diag_fail(d, LG_ENOMEM, src->path, "out of memory");
     }
     if (err == LG_OK) {
         XML_SetUserData(r->parser, r);
@@ -709,7 +662,7 @@ static lg_err_t load(FILE *f, const char *path, bool find_bin, const lg_load_opt
         err = parse(r);
     }
     if (err == LG_OK && r->areas == 0)
-        err = lg_diag_fail(d, LG_EFORMAT, r->path,
+        err = lg_diag_fail(d, LG_EFORMAT, src->path,
                            "expected <AREA> elements (the mapping of handles to functions), "
                            "found none");
     if (err == LG_OK)
@@ -722,26 +675,7 @@ static lg_err_t load(FILE *f, const char *path, bool find_bin, const lg_load_opt
     for (int i = 0; i < FIELD_KINDS; i++)
         free(r->value[i].s);
     free(r);
-    if (err != LG_OK)
-        clear_profile(out);
     return err;
-}
-
-lg_err_t lg_wi_xml_load_stream(FILE *f, const char *path, const lg_load_options_t *options,
-                               lg_profile_t *out, lg_diag_t *d)
-{
-    return load(f, path, false, options, out, d);
-}
-
-lg_err_t lg_wi_xml_load_with(const char *path, const lg_load_options_t *options, lg_profile_t *out,
-                             lg_diag_t *d)
-{
-    return lg_wi_export_load_path(path, options, load, out, d);
-}
-
-lg_err_t lg_wi_xml_load(const char *path, lg_profile_t *out, lg_diag_t *d)
-{
-    return lg_wi_xml_load_with(path, NULL, out, d);
 }
 
 /* ---- Detection ---------------------------------------------------------------------------- */

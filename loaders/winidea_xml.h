@@ -13,12 +13,11 @@
 
 #include "diag.h"
 #include "profile.h"
-#include "registry.h"
+#include "source.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 /* Deepest element nesting read: deeper means a corrupt or hostile file. */
 #define LG_WI_XML_MAX_DEPTH 256u
@@ -29,17 +28,9 @@
  * or TIMELINE element within it. O(len). */
 bool lg_wi_xml_probe(const uint8_t *head, size_t len);
 
-/* Loads an XML export and the .BIN next to it (lg_wi_bin_find) into out (initialised by the
- * caller with lg_profile_init). options may be NULL. On malformed input returns LG_EFORMAT
- * (LG_ELIMIT past a limit, LG_EIO, LG_ENOMEM, LG_EINVAL for a bad options->bin_version) with one
- * error "PATH:LINE:COLUMN: ... (byte N)" and out left empty. */
-lg_err_t lg_wi_xml_load_with(const char *path, const lg_load_options_t *options, lg_profile_t *out,
-                             lg_diag_t *d);
-lg_err_t lg_wi_xml_load(const char *path, lg_profile_t *out, lg_diag_t *d);
-
-/* The same from an open stream, read to its end and not closed; path names it in diagnostics.
- * No .BIN is looked for. */
-lg_err_t lg_wi_xml_load_stream(FILE *f, const char *path, const lg_load_options_t *options,
-                               lg_profile_t *out, lg_diag_t *d);
+/* Reads an XML export from src into out (lg_read_fn, see source.h). A source opened from a path
+ * also reads the .BIN next to it (lg_wi_bin_find). Errors as lg_wi_text1_read, at
+ * "PATH:LINE:COLUMN: ... (byte N)". */
+lg_err_t lg_wi_xml_read(lg_source_t *src, const lg_load_options_t *options, lg_profile_t *out);
 
 #endif

@@ -71,7 +71,8 @@ static void load_limited(lg_test_loaded_t *r, const uint8_t *data, size_t size,
         memcpy(copy, data, size);
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
-    r->err = lg_br_load_buffer(copy, size, "t.br", limits, &r->p, &r->d);
+    r->err = lg_load_memory(lg_br_read, copy, size, "t.br", &(lg_load_options_t){.br_limits = limits},
+                            &r->p, &r->d);
     free(copy);
 }
 
@@ -84,7 +85,7 @@ static void load_file(lg_test_loaded_t *r, const char *path)
 {
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
-    r->err = lg_br_load(path, &r->p, &r->d);
+    r->err = lg_load_file(lg_br_read, path, NULL, &r->p, &r->d);
 }
 
 static void assert_profile_empty(const lg_profile_t *p)

@@ -30,7 +30,7 @@ static void load_file(lg_test_loaded_t *r, const char *path)
 {
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
-    r->err = lg_callgrind_load(path, &r->p, &r->d);
+    r->err = lg_load_file(lg_callgrind_read, path, NULL, &r->p, &r->d);
 }
 
 /* Loads size bytes of text through a stream over an exact-size copy. */
@@ -39,12 +39,11 @@ static void load_bytes(lg_test_loaded_t *r, const char *data, size_t size)
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
     if (size == 0) {
-        r->err = lg_callgrind_load(lg_test_write_file("empty.callgrind", "", 0), &r->p, &r->d);
+        r->err = lg_load_file(lg_callgrind_read, lg_test_write_file("empty.callgrind", "", 0), NULL, &r->p,
+                              &r->d);
         return;
     }
-    lg_test_stream_t in;
-    r->err = lg_callgrind_load_stream(lg_test_stream_open(&in, data, size), MEM_PATH, &r->p, &r->d);
-    lg_test_stream_close(&in);
+    r->err = lg_load_memory(lg_callgrind_read, data, size, MEM_PATH, NULL, &r->p, &r->d);
 }
 
 static void load_text(lg_test_loaded_t *r, const char *text)
@@ -703,7 +702,7 @@ static void test_nul_byte(void **state)
     static const char text[] = "events: Ir\nfn=f\0g\n";
     lg_test_loaded_t r;
     load_bytes(&r, text, sizeof text - 1);
-    assert_fails(&r, LG_EFORMAT, MEM_PATH ":2: expected text, found a NUL byte at column 5");
+    assert_fails(&r, LG_EFORMAT, MEM_PATH ":2:5: expected text, found a NUL byte");
     lg_test_loaded_destroy(&r);
 }
 

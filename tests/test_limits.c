@@ -112,11 +112,11 @@ static char *repeat(char c, size_t n)
 
 /* Text loaders read files: writes text to name and loads it with load. */
 static void load_text(loaded_t *r, const char *name, const char *text,
-                      lg_err_t (*load)(const char *, lg_profile_t *, lg_diag_t *))
+                      lg_read_fn load)
 {
     loaded_start(r);
     const char *path = lg_test_write_file(name, text, strlen(text));
-    r->err = load(path, &r->p, &r->d);
+    r->err = lg_load_file(load, path, NULL, &r->p, &r->d);
 }
 
 /* ---- A header or id claiming 4 billion functions --------------------------------------------- */
@@ -137,7 +137,7 @@ static void test_prf_header_claims_4g_functions(void **state)
     memset(w.data + at, 0xFF, 4);
     loaded_t r;
     loaded_start(&r);
-    r.err = lg_prf_load_buffer(w.data, w.size, "huge.prf", &r.p, &r.d);
+    r.err = lg_load_memory(lg_prf_read, w.data, w.size, "huge.prf", NULL, &r.p, &r.d);
     assert_failed(&r, LG_ELIMIT, "header says 4294967295 functions", "LG_PROFILE_MAX_FUNCS");
     loaded_destroy(&r);
     lg_prf_writer_destroy(&w);
@@ -153,7 +153,7 @@ static void test_text_ids_of_4g(void **state)
              "v 6\nr \"main\" \"app\" %" PRIu32 "\nx %" PRIu32 " %" PRIu32 " -1\n"
              "q %" PRIu32 " 1 1 1 1 1 1 1 1 1 1 1\n",
              HUGE_ID, HUGE_ID, HUGE_ID, HUGE_ID);
-    load_text(&r, "limits-huge-id.aprof", text, lg_aprof_load);
+    load_text(&r, "limits-huge-id.aprof", text, lg_aprof_read);
     assert_loaded(&r);
     assert_int_equal(r.p.nfuncs, 1);
     loaded_destroy(&r);
@@ -162,7 +162,7 @@ static void test_text_ids_of_4g(void **state)
              "# callgrind format\nversion: 1\nevents: Ir\nfn=(%" PRIu32 ") main\n1 5\n"
              "cfn=(%" PRIu32 ")\ncalls=1 1\n1 5\n",
              HUGE_ID, HUGE_ID);
-    load_text(&r, "limits-huge-id.callgrind", text, lg_callgrind_load);
+    load_text(&r, "limits-huge-id.callgrind", text, lg_callgrind_read);
     assert_loaded(&r);
     assert_int_equal(r.p.nfuncs, 1);
     loaded_destroy(&r);
@@ -171,7 +171,7 @@ static void test_text_ids_of_4g(void **state)
     load_text(&r, "limits-huge-handle.txt",
               "* HANDLE(Functions) %HANDLE%,%NAME%\n0FFFFFFF,main\n"
               "* STATISTICS(Functions) %HANDLE%,%COUNT%\n0FFFFFFF,3\n",
-              lg_wi_text1_load);
+              lg_wi_text1_read);
     assert_loaded(&r);
     assert_int_equal(r.p.nfuncs, 1);
     assert_int_equal(r.p.funcs[0].hits, 3);
@@ -209,7 +209,7 @@ static void test_prf_name_of_65535_bytes(void **state)
     assert_int_equal(lg_prf_writer_finish(&w), LG_OK);
     loaded_t r;
     loaded_start(&r);
-    r.err = lg_prf_load_buffer(w.data, w.size, "long.prf", &r.p, &r.d);
+    r.err = lg_load_memory(lg_prf_read, w.data, w.size, "long.prf", NULL, &r.p, &r.d);
     assert_loaded(&r);
     assert_int_equal(r.p.nfuncs, 1);
     assert_int_equal(strlen(r.p.funcs[0].name), LONG_NAME);
@@ -232,25 +232,25 @@ static void test_text_names_of_65535_bytes(void **state)
              "# callgrind format\nversion: 1\nevents: Ir\nfn=(1) %s\n1 5\ncfn=(2) g\ncalls=1 1\n"
              "1 5\nfn=(2)\n1 1\n",
              name);
-    load_text(&r, "limits-long.callgrind", text, lg_callgrind_load);
+    load_text(&r, "limits-long.callgrind", text, lg_callgrind_read);
     assert_loaded(&r);
     assert_int_equal(strlen(r.p.funcs[0].name), LONG_NAME);
     loaded_destroy(&r);
 
     snprintf(text, cap, "app 1 1.0: 1 cycles:\n\t1 %s+0x1 (/app)\n\t2 main+0x2 (/app)\n\n", name);
-    load_text(&r, "limits-long.perf", text, lg_perf_script_load);
+    load_text(&r, "limits-long.perf", text, lg_perf_script_read);
     assert_loaded(&r);
     assert_true(lg_profile_find(&r.p, name, NULL, "app") >= 0);
     loaded_destroy(&r);
 
     snprintf(text, cap, "v 6\nr \"%s\" \"app\" 1\np 1 1 1 1 1 1 1 1 1 1 1 1\n", name);
-    load_text(&r, "limits-long.aprof", text, lg_aprof_load);
+    load_text(&r, "limits-long.aprof", text, lg_aprof_read);
     assert_loaded(&r);
     assert_int_equal(strlen(r.p.funcs[0].name), LONG_NAME);
     loaded_destroy(&r);
 
     snprintf(text, cap, "* HANDLE(Functions) %%HANDLE%%,%%NAME%%\n0,%s\n", name);
-    load_text(&r, "limits-long.txt", text, lg_wi_text1_load);
+    load_text(&r, "limits-long.txt", text, lg_wi_text1_read);
     assert_loaded(&r);
     assert_int_equal(strlen(r.p.funcs[0].name), LONG_NAME);
     loaded_destroy(&r);
@@ -302,7 +302,7 @@ static void test_prf_recursion_100_deep(void **state)
     assert_int_equal(lg_prf_writer_finish(&w), LG_OK);
     loaded_t r;
     loaded_start(&r);
-    r.err = lg_prf_load_buffer(w.data, w.size, "rec.prf", &r.p, &r.d);
+    r.err = lg_load_memory(lg_prf_read, w.data, w.size, "rec.prf", NULL, &r.p, &r.d);
     assert_loaded(&r);
     /* Each call record but the outermost sits directly under one of r. */
     assert_int_equal(edge_weight(&r.p, "r", "r"), RECURSION - 1);
@@ -323,7 +323,7 @@ static void test_text_recursion_100_deep(void **state)
     for (unsigned i = 0; i < RECURSION; i++)
         n += (size_t)snprintf(text + n, cap - n, "\t%x r+0x1 (/app)\n", i);
     n += (size_t)snprintf(text + n, cap - n, "\t1 main+0x2 (/app)\n\n");
-    load_text(&r, "limits-rec.perf", text, lg_perf_script_load);
+    load_text(&r, "limits-rec.perf", text, lg_perf_script_read);
     assert_loaded(&r);
     int64_t rec = lg_profile_find(&r.p, "r", NULL, "app");
     assert_true(rec >= 0);
@@ -339,7 +339,7 @@ static void test_text_recursion_100_deep(void **state)
     for (unsigned i = 0; i < RECURSION; i++)
         n += (size_t)snprintf(text + n, cap - n, "x 2 %u %u\nq %u 1 1 1 1 1 1 1 1 1 1 1\n", i + 2,
                               i + 1, i + 2);
-    load_text(&r, "limits-rec.aprof", text, lg_aprof_load);
+    load_text(&r, "limits-rec.aprof", text, lg_aprof_read);
     assert_loaded(&r);
     assert_int_equal(edge_weight_q(&r.p, "r", "r", "app"), RECURSION - 1);
     assert_int_equal(edge_weight_q(&r.p, "main", "r", "app"), 1);
@@ -356,7 +356,7 @@ static void test_text_recursion_100_deep(void **state)
         for (unsigned i = 1; i < depth; i++)
             n += (size_t)snprintf(text + n, cap - n, "</X>");
         snprintf(text + n, cap - n, "</MAPPING>\n");
-        load_text(&r, "limits-rec.xml", text, lg_wi_xml_load);
+        load_text(&r, "limits-rec.xml", text, lg_wi_xml_read);
         if (depth <= LG_WI_XML_MAX_DEPTH) {
             assert_loaded(&r);
             assert_int_equal(r.p.nfuncs, 1);

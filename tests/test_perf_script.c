@@ -42,7 +42,8 @@ static void load(loaded_t *l, const char *path, const char *event)
 {
     lg_profile_init(&l->p);
     lg_diag_init(&l->d);
-    l->err = lg_perf_script_load_event(path, event, &l->p, &l->d);
+    l->err = lg_load_file(lg_perf_script_read, path, &(lg_load_options_t){.event = event}, &l->p,
+                          &l->d);
 }
 
 static void unload(loaded_t *l)
@@ -327,12 +328,12 @@ static void test_events_explicit(void **state)
     lg_load_options_t options = {.event = "cycles"};
     lg_profile_init(&l.p);
     lg_diag_init(&l.d);
-    assert_int_equal(lg_perf_script_load_with(CYCLES_INSNS, &options, &l.p, &l.d), LG_OK);
+    assert_int_equal(lg_load_file(lg_perf_script_read, CYCLES_INSNS, &options, &l.p, &l.d), LG_OK);
     assert_int_equal(l.p.total_hits, 111);
     unload(&l);
     lg_profile_init(&l.p);
     lg_diag_init(&l.d);
-    assert_int_equal(lg_perf_script_load_with(CYCLES_INSNS, NULL, &l.p, &l.d), LG_OK);
+    assert_int_equal(lg_load_file(lg_perf_script_read, CYCLES_INSNS, NULL, &l.p, &l.d), LG_OK);
     assert_int_equal(l.p.total_hits, 333);
     unload(&l);
 }
@@ -626,7 +627,7 @@ static void test_nul_byte(void **state)
     static const char text[] = "a 1 1.000001: cycles:\n\t 400 f\0g (x)\n";
     const char *path = lg_test_write_file("nul.txt", text, sizeof text - 1);
     char needle[1024];
-    snprintf(needle, sizeof needle, "%s:2: expected text, found a NUL byte at column 8", path);
+    snprintf(needle, sizeof needle, "%s:2:8: expected text, found a NUL byte", path);
     loaded_t l;
     load(&l, path, NULL);
     assert_int_equal(l.err, LG_EFORMAT);
@@ -659,23 +660,24 @@ static void test_limits(void **state)
     char needle[1024];
     loaded_t l;
 
-    /* A line one byte past LG_PERF_SCRIPT_MAX_LINE (its line feed included). */
-    size_t long_len = hlen + LG_PERF_SCRIPT_MAX_LINE + 1;
+    /* A line one byte past LG_PERF_SCRIPT_MAX_LINE (its line feed not counted). */
+    size_t long_len = hlen + LG_PERF_SCRIPT_MAX_LINE + 2;
     char *text = malloc(long_len);
     assert_non_null(text);
     memcpy(text, header, hlen);
-    memset(text + hlen, 'f', LG_PERF_SCRIPT_MAX_LINE);
+    memset(text + hlen, 'f', LG_PERF_SCRIPT_MAX_LINE + 1);
     memcpy(text + hlen, "\t 1 ", 4);
     memcpy(text + long_len - 5, " (x)\n", 5);
     const char *path = lg_test_write_file("long.txt", text, long_len);
-    snprintf(needle, sizeof needle, "%s:2: line is %u bytes, longer than the %u", path,
-             LG_PERF_SCRIPT_MAX_LINE + 1, LG_PERF_SCRIPT_MAX_LINE);
+    snprintf(needle, sizeof needle, "%s:2: line is longer than %u bytes (LG_PERF_SCRIPT_MAX_LINE)",
+             path, LG_PERF_SCRIPT_MAX_LINE);
     load(&l, path, NULL);
     assert_int_equal(l.err, LG_ELIMIT);
     assert_true(lg_test_diag_has(&l.d, LG_ERROR, needle));
     check_failed(&l);
     unload(&l);
-    /* Exactly at the limit it loads. */
+    /* Exactly at the limit it loads: one 'f' fewer. */
+    memmove(text + hlen + 4, text + hlen + 5, long_len - hlen - 5);
     path = lg_test_write_file("long-ok.txt", text, long_len - 1);
     load_ok(&l, path, NULL);
     unload(&l);

@@ -176,7 +176,7 @@ static void load(lg_test_loaded_t *r, const uint8_t *data, size_t size)
         memcpy(copy, data, size);
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
-    r->err = lg_prf_load_buffer(copy, size, "t.prf", &r->p, &r->d);
+    r->err = lg_load_memory(lg_prf_read, copy, size, "t.prf", NULL, &r->p, &r->d);
     free(copy);
 }
 
@@ -184,7 +184,7 @@ static void load_file(lg_test_loaded_t *r, const char *path)
 {
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
-    r->err = lg_prf_load(path, &r->p, &r->d);
+    r->err = lg_load_file(lg_prf_read, path, NULL, &r->p, &r->d);
 }
 
 static void assert_profile_empty(const lg_profile_t *p)
@@ -858,7 +858,7 @@ static void test_nesting_deeper_than_the_limit(void **state)
     lg_diag_t d;
     lg_profile_init(&p);
     lg_diag_init(&d);
-    assert_int_equal(lg_prf_load_buffer(w.data, w.size, "deep.prf", &p, &d), LG_ELIMIT);
+    assert_int_equal(lg_load_memory(lg_prf_read, w.data, w.size, "deep.prf", NULL, &p, &d), LG_ELIMIT);
     char where[128];
     snprintf(where, sizeof where, "deep.prf:0x%zx: trace record %u", deepest, LG_PRF_MAX_DEPTH);
     assert_true(lg_test_diag_has(&d, LG_ERROR, where));
@@ -1094,7 +1094,7 @@ static void test_unreadable_files(void **state)
     lg_test_loaded_t r;
     lg_profile_init(&r.p);
     lg_diag_init(&r.d);
-    r.err = lg_prf_load(LORGEN_TEST_TMPDIR "/no-such.prf", &r.p, &r.d);
+    r.err = lg_load_file(lg_prf_read, LORGEN_TEST_TMPDIR "/no-such.prf", NULL, &r.p, &r.d);
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "no-such.prf: cannot open: No such file"));
     assert_profile_empty(&r.p);
@@ -1103,7 +1103,7 @@ static void test_unreadable_files(void **state)
     /* A directory opens but cannot be read (on Linux; elsewhere it may not open). */
     lg_profile_init(&r.p);
     lg_diag_init(&r.d);
-    r.err = lg_prf_load(LORGEN_TEST_TMPDIR, &r.p, &r.d);
+    r.err = lg_load_file(lg_prf_read, LORGEN_TEST_TMPDIR, NULL, &r.p, &r.d);
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "cannot "));
     assert_int_equal(r.d.count, 1);

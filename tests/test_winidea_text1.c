@@ -69,13 +69,11 @@ static void load_bytes_with(lg_test_loaded_t *r, const char *data, size_t size,
     lg_diag_init(&r->d);
     if (size == 0) {
         r->err =
-            lg_wi_text1_load_with(lg_test_write_file("empty.txt", "", 0), options, &r->p, &r->d);
+            lg_load_file(lg_wi_text1_read, lg_test_write_file("empty.txt", "", 0), options, &r->p,
+                         &r->d);
         return;
     }
-    lg_test_stream_t in;
-    r->err = lg_wi_text1_load_stream(lg_test_stream_open(&in, data, size), MEM_PATH, options, &r->p,
-                                     &r->d);
-    lg_test_stream_close(&in);
+    r->err = lg_load_memory(lg_wi_text1_read, data, size, MEM_PATH, options, &r->p, &r->d);
 }
 
 static void load_text(lg_test_loaded_t *r, const char *text)
@@ -90,7 +88,7 @@ static void load_file(lg_test_loaded_t *r, const char *name, const char *text,
     const char *path = lg_test_write_file(name, text, strlen(text));
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
-    r->err = lg_wi_text1_load_with(path, options, &r->p, &r->d);
+    r->err = lg_load_file(lg_wi_text1_read, path, options, &r->p, &r->d);
 }
 
 static void assert_profile_empty(const lg_profile_t *p)
@@ -225,7 +223,8 @@ static void test_help_example_fixture(void **state)
     lg_profile_init(&r.p);
     lg_diag_init(&r.d);
     r.err =
-        lg_wi_text1_load(LORGEN_SOURCE_DIR "/tests/fixtures/winidea/help_example.txt", &r.p, &r.d);
+        lg_load_file(lg_wi_text1_read, LORGEN_SOURCE_DIR "/tests/fixtures/winidea/help_example.txt",
+                     NULL, &r.p, &r.d);
     assert_int_equal(r.err, LG_OK);
     /* main is running when the recording starts and when it ends: the timeline's repairs. */
     assert_int_equal(r.d.errors, 0);

@@ -64,13 +64,10 @@ static void load_bytes(lg_test_loaded_t *r, const char *data, size_t size)
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
     if (size == 0) {
-        r->err = lg_wi_xml_load(lg_test_write_file("empty.xml", "", 0), &r->p, &r->d);
+        r->err = lg_load_file(lg_wi_xml_read, lg_test_write_file("empty.xml", "", 0), NULL, &r->p, &r->d);
         return;
     }
-    lg_test_stream_t in;
-    r->err =
-        lg_wi_xml_load_stream(lg_test_stream_open(&in, data, size), MEM_PATH, NULL, &r->p, &r->d);
-    lg_test_stream_close(&in);
+    r->err = lg_load_memory(lg_wi_xml_read, data, size, MEM_PATH, NULL, &r->p, &r->d);
 }
 
 static void load_text(lg_test_loaded_t *r, const char *text)
@@ -129,7 +126,8 @@ static void test_assumed_shape_fixture(void **state)
     lg_profile_init(&r.p);
     lg_diag_init(&r.d);
     r.err =
-        lg_wi_xml_load(LORGEN_SOURCE_DIR "/tests/fixtures/winidea/assumed_shape.xml", &r.p, &r.d);
+        lg_load_file(lg_wi_xml_read, LORGEN_SOURCE_DIR "/tests/fixtures/winidea/assumed_shape.xml",
+                     NULL, &r.p, &r.d);
     assert_int_equal(r.err, LG_OK);
     assert_int_equal(r.d.errors, 0);
     assert_int_equal(r.d.warnings, 1); /* main started inside and was open at the end */
@@ -382,7 +380,7 @@ static void test_xml_timeline_next_to_a_bin_is_an_error(void **state)
     lg_test_loaded_t r;
     lg_profile_init(&r.p);
     lg_diag_init(&r.d);
-    r.err = lg_wi_xml_load(path, &r.p, &r.d);
+    r.err = lg_load_file(lg_wi_xml_read, path, NULL, &r.p, &r.d);
     char want[8192];
     snprintf(want, sizeof want,
              "%s/both.xml:8:1: expected no timeline events in the XML next to the binary "

@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lg_diag_t d;
     lg_profile_init(&p);
     lg_diag_init(&d);
-    lg_err_t err = lg_br_load_buffer(data, size, "fuzz.br", NULL, &p, &d);
+    lg_err_t err = lg_load_memory(lg_br_read, data, size, "fuzz.br", NULL, &p, &d);
     lg_fz_check_profile(err, &p, &d);
     lg_profile_destroy(&p);
     lg_diag_destroy(&d);

@@ -4,6 +4,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    lg_fz_load_file("input", data, size, lg_callgrind_load);
+    lg_fz_load_file("input", data, size, lg_callgrind_read);
     return 0;
 }

@@ -5,6 +5,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    lg_fz_load_file("input", data, size, lg_perf_script_load);
+    lg_fz_load_file("input", data, size, lg_perf_script_read);
     return 0;
 }

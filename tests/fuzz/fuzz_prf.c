@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lg_diag_t d;
     lg_profile_init(&p);
     lg_diag_init(&d);
-    lg_err_t err = lg_prf_load_buffer(data, size, "fuzz.prf", &p, &d);
+    lg_err_t err = lg_load_memory(lg_prf_read, data, size, "fuzz.prf", NULL, &p, &d);
     lg_fz_check_profile(err, &p, &d);
     lg_profile_destroy(&p);
     lg_diag_destroy(&d);

@@ -131,7 +131,7 @@ void lg_fz_load_file(const char *name, const uint8_t *data, size_t size, lg_fz_p
     lg_diag_t d;
     lg_profile_init(&p);
     lg_diag_init(&d);
-    lg_err_t err = load(path, &p, &d);
+    lg_err_t err = lg_load_file(load, path, NULL, &p, &d);
     lg_fz_check_profile(err, &p, &d);
     lg_profile_destroy(&p);
     lg_diag_destroy(&d);

@@ -11,6 +11,7 @@
 
 #include "diag.h"
 #include "profile.h"
+#include "source.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -34,7 +35,7 @@ void lg_fz_remove(const char *name);
 const uint8_t *lg_fz_small_bin(size_t *size);
 
 /* A reader that loads a profile from the file at path, as the CLI calls it. */
-typedef lg_err_t (*lg_fz_path_loader_t)(const char *path, lg_profile_t *out, lg_diag_t *d);
+typedef lg_read_fn lg_fz_path_loader_t;
 
 /* One fuzz input for a reader of files: writes size bytes to name in the scratch directory,
  * loads that file into a fresh profile, checks the result (lg_fz_check_profile) and frees it. */

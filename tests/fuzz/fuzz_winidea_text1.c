@@ -8,6 +8,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    lg_fz_load_winidea_export("export.txt", data, size, lg_wi_text1_load);
+    lg_fz_load_winidea_export("export.txt", data, size, lg_wi_text1_read);
     return 0;
 }

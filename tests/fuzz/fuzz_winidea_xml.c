@@ -8,6 +8,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    lg_fz_load_winidea_export("export.xml", data, size, lg_wi_xml_load);
+    lg_fz_load_winidea_export("export.xml", data, size, lg_wi_xml_read);
     return 0;
 }
