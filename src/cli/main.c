@@ -465,6 +465,11 @@ static void warn_unbound(const lg_program_t *prog)
 
 static int cmd_optimize(const lg_cli_options_t *o)
 {
+    if (o->ninputs == 0) {
+        /* Plain `lorgen`: the help, as a usage error. */
+        lg_cli_write_help(stderr);
+        return EXIT_USAGE;
+    }
     if (!wants(o, OUTPUT_BIT(LG_OUTPUT_LOR) | LINKER_OUTPUTS | REPORT_OUTPUTS))
         usage_error("nothing to write: give -o FILE.lor, a linker output (--ld-script, "
                     "--ld-include, --section-ordering, --gold, --lld) or a report (--report, "
@@ -842,8 +847,9 @@ static int cmd_eval(const lg_cli_options_t *o)
     return status;
 }
 
-static int cmd_formats(void)
+static int cmd_formats(const lg_cli_options_t *o)
 {
+    (void)o;
     size_t n;
     const lg_loader_t *loaders = lg_loaders(&n);
     puts("Profile formats (detected from content; --format NAME forces one):");
@@ -885,33 +891,12 @@ int main(int argc, char **argv)
         o.load.progress = show_progress;
         o.load.progress_ctx = &g_progress_line;
     }
-    int status;
-    switch (o.command) {
-    case LG_CLI_OPTIMIZE:
-        if (o.ninputs == 0) {
-            lg_cli_write_help(stderr);
-            status = EXIT_USAGE;
-        } else {
-            status = cmd_optimize(&o);
-        }
-        break;
-    case LG_CLI_SCRIPT:
-        status = cmd_script(&o);
-        break;
-    case LG_CLI_CALLGRAPH:
-        status = cmd_callgraph(&o);
-        break;
-    case LG_CLI_EVAL:
-        status = cmd_eval(&o);
-        break;
-    case LG_CLI_CHECK:
-        status = cmd_check(&o);
-        break;
-    case LG_CLI_FORMATS:
-    default:
-        status = cmd_formats();
-        break;
-    }
+    static int (*const commands[])(const lg_cli_options_t *) = {
+        [LG_CLI_OPTIMIZE] = cmd_optimize, [LG_CLI_SCRIPT] = cmd_script,
+        [LG_CLI_CALLGRAPH] = cmd_callgraph, [LG_CLI_FORMATS] = cmd_formats,
+        [LG_CLI_EVAL] = cmd_eval,         [LG_CLI_CHECK] = cmd_check,
+    };
+    int status = commands[o.command](&o);
     lg_cli_options_destroy(&o);
     return status;
 }
