@@ -174,14 +174,21 @@ static void test_sizes_with_suffixes(void **state)
         const char *text;
         uint32_t bytes;
     } cases[] = {
-        {"4096", 4096},    {"32B", 32},         {"8K", 8192},     {"8k", 8192},
-        {"8KiB", 8192},    {"8KB", 8192},       {"1M", 1u << 20}, {"2m", 2u << 20},
-        {"3MiB", 3u << 20}, {"4095M", 4095u << 20}, {"4294967295", UINT32_MAX},
+        {"4096", 4096},
+        {"32B", 32},
+        {"8K", 8192},
+        {"8k", 8192},
+        {"8KiB", 8192},
+        {"8KB", 8192},
+        {"1M", 1u << 20},
+        {"2m", 2u << 20},
+        {"3MiB", 3u << 20},
+        {"4095M", 4095u << 20},
+        {"4294967295", UINT32_MAX},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char line[64];
-        snprintf(line, sizeof line, "--cache-size %s --line-size=%s", cases[i].text,
-                 cases[i].text);
+        snprintf(line, sizeof line, "--cache-size %s --line-size=%s", cases[i].text, cases[i].text);
         lg_cli_options_t o;
         parse_ok(&o, line);
         assert_int_equal(o.geometry.cache_size, cases[i].bytes);
@@ -260,7 +267,8 @@ static void test_repeated_options(void **state)
 {
     (void)state;
     lg_cli_options_t o;
-    parse_ok(&o, "-o a.lor --output b.lor --cache-size 4K --cache-size 16K -q -v --ld x --ld-script y");
+    parse_ok(&o,
+             "-o a.lor --output b.lor --cache-size 4K --cache-size 16K -q -v --ld x --ld-script y");
     assert_string_equal(o.outputs[LG_OUTPUT_LOR], "b.lor");
     assert_string_equal(o.outputs[LG_OUTPUT_LD_SCRIPT], "y");
     assert_int_equal(o.geometry.cache_size, 16384);

@@ -303,12 +303,12 @@ static lg_bind_input_t *bind_inputs(const lg_cli_options_t *o, const inputs_t *i
 
 /* A set of output kinds, one bit per lg_output_t. */
 #define OUTPUT_BIT(kind) (1u << (kind))
-#define LINKER_OUTPUTS                                                                        \
-    (OUTPUT_BIT(LG_OUTPUT_LD_SCRIPT) | OUTPUT_BIT(LG_OUTPUT_LD_INCLUDE) |                      \
-     OUTPUT_BIT(LG_OUTPUT_SECTION_ORDERING) | OUTPUT_BIT(LG_OUTPUT_GOLD) |                     \
+#define LINKER_OUTPUTS                                                                             \
+    (OUTPUT_BIT(LG_OUTPUT_LD_SCRIPT) | OUTPUT_BIT(LG_OUTPUT_LD_INCLUDE) |                          \
+     OUTPUT_BIT(LG_OUTPUT_SECTION_ORDERING) | OUTPUT_BIT(LG_OUTPUT_GOLD) |                         \
      OUTPUT_BIT(LG_OUTPUT_LLD))
-#define REPORT_OUTPUTS                                                                        \
-    (OUTPUT_BIT(LG_OUTPUT_REPORT) | OUTPUT_BIT(LG_OUTPUT_REPORT_HTML) |                        \
+#define REPORT_OUTPUTS                                                                             \
+    (OUTPUT_BIT(LG_OUTPUT_REPORT) | OUTPUT_BIT(LG_OUTPUT_REPORT_HTML) |                            \
      OUTPUT_BIT(LG_OUTPUT_REPORT_JSON))
 #define GRAPH_OUTPUTS (OUTPUT_BIT(LG_OUTPUT_DOT) | OUTPUT_BIT(LG_OUTPUT_GRAPHML))
 

@@ -47,7 +47,7 @@ typedef lg_cli_status_t (*handler_t)(parser_t *p, const option_t *opt, const cha
                                      const char *value);
 
 struct option {
-    const char *section; /* the heading that starts before it in the help, or NULL */
+    const char *section;  /* the heading that starts before it in the help, or NULL */
     const char *names[2]; /* as typed: "-o", "--output"; the help shows both */
     const char *alias;    /* also accepted, named only in the help text ("--ld"), or NULL */
     const char *value;    /* its value in the help ("FILE", "N"); NULL: a flag */
@@ -59,7 +59,7 @@ struct option {
     int arg;      /* for the handler: the verbosity -q and -v set */
 };
 
-/* ---- Errors ----------------------------------------------------------------------------------- */
+/* ---- Errors ---------------------------------------------------------------------------------- */
 
 static lg_cli_status_t usage(lg_cli_options_t *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -81,7 +81,7 @@ static lg_cli_status_t usage(lg_cli_options_t *o, const char *fmt, ...)
     return LG_CLI_USAGE;
 }
 
-/* ---- Handlers --------------------------------------------------------------------------------- */
+/* ---- Handlers -------------------------------------------------------------------------------- */
 
 static void *field(parser_t *p, const option_t *opt)
 {
@@ -151,12 +151,12 @@ static lg_cli_status_t set_size(parser_t *p, const option_t *opt, const char *na
         end++;
     }
     if (strcmp(end, "") != 0 && strcmp(end, "iB") != 0 && strcmp(end, "B") != 0)
-        return usage(p->o, "%s: expected a number with an optional K or M suffix, found '%s'",
-                     name, value);
+        return usage(p->o, "%s: expected a number with an optional K or M suffix, found '%s'", name,
+                     value);
     /* Compared before multiplying: the product could wrap around 64 bits. */
     if (v == 0 || v > UINT32_MAX / unit)
-        return usage(p->o, "%s: %s is out of range: expected 1 to %" PRIu32 " bytes", name,
-                     value, UINT32_MAX);
+        return usage(p->o, "%s: %s is out of range: expected 1 to %" PRIu32 " bytes", name, value,
+                     UINT32_MAX);
     *(uint32_t *)field(p, opt) = (uint32_t)(v * unit);
     return LG_CLI_RUN;
 }
@@ -251,88 +251,102 @@ static lg_cli_status_t set_format(parser_t *p, const option_t *opt, const char *
     return LG_CLI_RUN;
 }
 
-/* ---- The table -------------------------------------------------------------------------------- */
+/* ---- The table ------------------------------------------------------------------------------- */
 
 #define FIELD(f) offsetof(lg_cli_options_t, f)
 #define OUTPUT(kind) (FIELD(outputs) + (size_t)(kind) * sizeof(const char *))
 
+/* Each option once, in the order the help shows them (a row or two per option, not a line per
+ * field). */
+/* clang-format off */
 static const option_t options[] = {
-    {"Outputs:", {"-o", "--output"}, NULL, "FILE",
-     "the .LOR link-order file (callgraph: the call graph)", NULL, set_string,
-     OUTPUT(LG_OUTPUT_LOR), 0},
-    {NULL, {"--ld-script"}, "--ld", "FILE",
-     "GNU ld script for the default linker script: -Wl,-T,FILE\n(--ld is the same)", NULL,
-     set_string, OUTPUT(LG_OUTPUT_LD_SCRIPT), 0},
-    {NULL, {"--ld-include"}, NULL, "FILE",
-     "input-section lines to INCLUDE inside .text of a custom script", NULL, set_string,
-     OUTPUT(LG_OUTPUT_LD_INCLUDE), 0},
-    {NULL, {"--section-ordering"}, NULL, "FILE", "GNU ld 2.43+: -Wl,--section-ordering-file,FILE",
-     NULL, set_string, OUTPUT(LG_OUTPUT_SECTION_ORDERING), 0},
-    {NULL, {"--gold"}, NULL, "FILE", "gold: -Wl,--section-ordering-file,FILE (input-section names)",
-     NULL, set_string, OUTPUT(LG_OUTPUT_GOLD), 0},
-    {NULL, {"--lld"}, NULL, "FILE", "lld: -Wl,--symbol-ordering-file,FILE (symbol names)", NULL,
-     set_string, OUTPUT(LG_OUTPUT_LLD), 0},
-    {NULL, {"--report"}, NULL, "FILE", "the clique report for people", NULL, set_string,
-     OUTPUT(LG_OUTPUT_REPORT), 0},
-    {NULL, {"--report-html"}, NULL, "FILE",
-     "the same as one HTML page: cache map before and after,\n"
-     "sortable cliques, call graph of the hot code",
-     NULL, set_string, OUTPUT(LG_OUTPUT_REPORT_HTML), 0},
-    {NULL, {"--report-json"}, NULL, "FILE", "the same facts for tools (docs/report-json.md)", NULL,
-     set_string, OUTPUT(LG_OUTPUT_REPORT_JSON), 0},
-    {NULL, {"--dot"}, NULL, "FILE", "callgraph: the weighted call graph for Graphviz", NULL,
-     set_string, OUTPUT(LG_OUTPUT_DOT), 0},
-    {NULL, {"--graphml"}, NULL, "FILE", "callgraph: the weighted call graph as GraphML (Gephi)",
-     NULL, set_string, OUTPUT(LG_OUTPUT_GRAPHML), 0},
+    {.section = "Outputs:", .names = {"-o", "--output"}, .value = "FILE",
+     .help = "the .LOR link-order file (callgraph: the call graph)",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LOR)},
+    {.names = {"--ld-script"}, .alias = "--ld", .value = "FILE",
+     .help = "GNU ld script for the default linker script: -Wl,-T,FILE\n(--ld is the same)",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LD_SCRIPT)},
+    {.names = {"--ld-include"}, .value = "FILE",
+     .help = "input-section lines to INCLUDE inside .text of a custom script",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LD_INCLUDE)},
+    {.names = {"--section-ordering"}, .value = "FILE",
+     .help = "GNU ld 2.43+: -Wl,--section-ordering-file,FILE",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_SECTION_ORDERING)},
+    {.names = {"--gold"}, .value = "FILE",
+     .help = "gold: -Wl,--section-ordering-file,FILE (input-section names)",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_GOLD)},
+    {.names = {"--lld"}, .value = "FILE",
+     .help = "lld: -Wl,--symbol-ordering-file,FILE (symbol names)",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LLD)},
+    {.names = {"--report"}, .value = "FILE", .help = "the clique report for people",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_REPORT)},
+    {.names = {"--report-html"}, .value = "FILE",
+     .help = "the same as one HTML page: cache map before and after,\n"
+             "sortable cliques, call graph of the hot code",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_REPORT_HTML)},
+    {.names = {"--report-json"}, .value = "FILE",
+     .help = "the same facts for tools (docs/report-json.md)",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_REPORT_JSON)},
+    {.names = {"--dot"}, .value = "FILE", .help = "callgraph: the weighted call graph for Graphviz",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_DOT)},
+    {.names = {"--graphml"}, .value = "FILE",
+     .help = "callgraph: the weighted call graph as GraphML (Gephi)",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_GRAPHML)},
 
-    {"Ordering:", {"--algorithm"}, NULL, "NAME",
-     "cliques (call-proximity cliques, cache-sized), c3 (lld's\n"
-     "C3/hfsort), pettis-hansen, hot-first, input (keep the ELF's\n"
-     "order)",
-     "cliques", set_algorithm, 0, 0},
-    {NULL, {"--no-place"}, NULL, NULL,
-     "cliques: skip the cache-aware placement that moves each clique\n"
-     "to the cache sets where it conflicts least with hotter ones",
-     NULL, clear_flag, FIELD(place), 0},
-    {NULL, {"--no-safeguard"}, NULL, NULL,
-     "cliques: write the new layout even when the cache model\n"
-     "predicts it to miss more than the linked ELF's order (by\n"
-     "default the input order is then kept, with a warning)",
-     NULL, clear_flag, FIELD(safeguard), 0},
+    {.section = "Ordering:", .names = {"--algorithm"}, .value = "NAME",
+     .help = "cliques (call-proximity cliques, cache-sized), c3 (lld's\n"
+             "C3/hfsort), pettis-hansen, hot-first, input (keep the ELF's\n"
+             "order)",
+     .fallback = "cliques", .apply = set_algorithm},
+    {.names = {"--no-place"},
+     .help = "cliques: skip the cache-aware placement that moves each clique\n"
+             "to the cache sets where it conflicts least with hotter ones",
+     .apply = clear_flag, .field = FIELD(place)},
+    {.names = {"--no-safeguard"},
+     .help = "cliques: write the new layout even when the cache model\n"
+             "predicts it to miss more than the linked ELF's order (by\n"
+             "default the input order is then kept, with a warning)",
+     .apply = clear_flag, .field = FIELD(safeguard)},
 
-    {"Cache geometry (default: SH-4, 8K, 32-byte lines, direct-mapped):", {"--cache-size"}, NULL,
-     "N", "bytes; K and M suffixes accepted", "8K", set_size, FIELD(geometry.cache_size), 0},
-    {NULL, {"--line-size"}, NULL, "N", "bytes", "32", set_size, FIELD(geometry.line_size), 0},
-    {NULL, {"--ways"}, NULL, "N", "associativity", "1", set_ways, FIELD(geometry.ways), 0},
+    {.section = "Cache geometry (default: SH-4, 8K, 32-byte lines, direct-mapped):",
+     .names = {"--cache-size"}, .value = "N", .help = "bytes; K and M suffixes accepted",
+     .fallback = "8K", .apply = set_size, .field = FIELD(geometry.cache_size)},
+    {.names = {"--line-size"}, .value = "N", .help = "bytes", .fallback = "32", .apply = set_size,
+     .field = FIELD(geometry.line_size)},
+    {.names = {"--ways"}, .value = "N", .help = "associativity", .fallback = "1",
+     .apply = set_ways, .field = FIELD(geometry.ways)},
 
-    {"Inputs:", {"--format"}, NULL, "NAME", "read the next profile as NAME (see `lorgen formats`)",
-     NULL, set_format, 0, 0},
-    {NULL, {"--weight"}, NULL, "W", "count the next profile W times when merging", "1",
-     set_weight, 0, 0},
-    {NULL, {"--event"}, NULL, "NAME",
-     "perf script: read only this event when several are\n"
-     "interleaved",
-     "the first one seen", set_string, FIELD(load.event), 0},
-    {NULL, {"--bin-version"}, NULL, "V", "winIDEA binary timeline (.BIN) layout, 1.0 or 1.1\n",
-     "detected from the records", set_bin_version, 0, 0},
-    {NULL, {"--no-normalize"}, NULL, NULL,
-     "merge profiles as read; by default each is first scaled to\n"
-     "the largest one's volume, so a long run does not drown a\n"
-     "short one",
-     NULL, clear_flag, FIELD(normalize), 0},
+    {.section = "Inputs:", .names = {"--format"}, .value = "NAME",
+     .help = "read the next profile as NAME (see `lorgen formats`)", .apply = set_format},
+    {.names = {"--weight"}, .value = "W", .help = "count the next profile W times when merging",
+     .fallback = "1", .apply = set_weight},
+    {.names = {"--event"}, .value = "NAME",
+     .help = "perf script: read only this event when several are\n"
+             "interleaved",
+     .fallback = "the first one seen", .apply = set_string, .field = FIELD(load.event)},
+    {.names = {"--bin-version"}, .value = "V",
+     .help = "winIDEA binary timeline (.BIN) layout, 1.0 or 1.1\n",
+     .fallback = "detected from the records", .apply = set_bin_version},
+    {.names = {"--no-normalize"},
+     .help = "merge profiles as read; by default each is first scaled to\n"
+             "the largest one's volume, so a long run does not drown a\n"
+             "short one",
+     .apply = clear_flag, .field = FIELD(normalize)},
 
-    {"Other:", {"-n", "--rows"}, NULL, "N", "rows per table in the report, 0 for all", "10",
-     set_count, FIELD(rows), 0},
-    {NULL, {"-q", "--quiet"}, NULL, NULL, "errors only", NULL, set_verbosity, 0, 0},
-    {NULL, {"-v", "--verbose"}, NULL, NULL,
-     "also progress and statistics\n"
-     "(on a terminal, long loads always show how far they got)",
-     NULL, set_verbosity, 0, 2},
-    {NULL, {"-h", "--help"}, NULL, NULL, "this text", NULL, show_help, 0, 0},
-    {NULL, {"--version"}, NULL, NULL, "the version", NULL, show_version, 0, 0},
-    /* eval: the order to estimate; not in the help, which names it in the usage line. */
-    {NULL, {"--lor"}, NULL, "FILE", NULL, NULL, set_string, FIELD(lor), 0},
+    {.section = "Other:", .names = {"-n", "--rows"}, .value = "N",
+     .help = "rows per table in the report, 0 for all", .fallback = "10", .apply = set_count,
+     .field = FIELD(rows)},
+    {.names = {"-q", "--quiet"}, .help = "errors only", .apply = set_verbosity, .arg = 0},
+    {.names = {"-v", "--verbose"},
+     .help = "also progress and statistics\n"
+             "(on a terminal, long loads always show how far they got)",
+     .apply = set_verbosity, .arg = 2},
+    {.names = {"-h", "--help"}, .help = "this text", .apply = show_help},
+    {.names = {"--version"}, .help = "the version", .apply = show_version},
+    /* eval: the order to estimate; not in the help, whose usage lines name it. */
+    {.names = {"--lor"}, .value = "FILE", .apply = set_string, .field = FIELD(lor)},
 };
+/* clang-format on */
 
 enum { NOPTIONS = sizeof options / sizeof *options };
 
@@ -357,7 +371,7 @@ const char *lg_cli_output_option(lg_output_t kind)
     return NULL;
 }
 
-/* ---- Help ------------------------------------------------------------------------------------- */
+/* ---- Help ------------------------------------------------------------------------------------ */
 
 static const char usage_lines[] =
     "usage: lorgen [options] PROFILE... ELF... -o OUT.lor [LINKER OUTPUTS] [--report F]\n"
@@ -402,7 +416,7 @@ void lg_cli_write_help(FILE *out)
     }
 }
 
-/* ---- Parsing ---------------------------------------------------------------------------------- */
+/* ---- Parsing --------------------------------------------------------------------------------- */
 
 static const char *const command_names[] = {
     [LG_CLI_SCRIPT] = "script", [LG_CLI_CALLGRAPH] = "callgraph", [LG_CLI_FORMATS] = "formats",
@@ -507,7 +521,7 @@ void lg_cli_options_destroy(lg_cli_options_t *o)
     o->error = NULL;
 }
 
-/* ---- Files named twice ------------------------------------------------------------------------ */
+/* ---- Files named twice ----------------------------------------------------------------------- */
 
 lg_cli_status_t lg_cli_check_files(lg_cli_options_t *o)
 {
