@@ -11,29 +11,25 @@
  * must be a profile in a known format (or the one --format names for the next profile).
  * LINKER OUTPUTS: --ld-script (--ld), --ld-include, --section-ordering, --gold, --lld.
  * Exit status: 0 success, 1 bad input or failed output, 2 bad usage, 3 (check only) the order
- * did not take effect.
+ * did not take effect. The options and their parsing: options.h.
  */
 #include "algorithms.h"
 #include "bind.h"
 #include "diag.h"
 #include "elfsym.h"
-#include "emit_callgraph.h"
-#include "emit_graph.h"
-#include "emit_ld.h"
-#include "emit_order.h"
 #include "estimate.h"
 #include "layout.h"
 #include "linkcheck.h"
 #include "linkname.h"
 #include "lor.h"
+#include "options.h"
 #include "outfile.h"
 #include "placement.h"
 #include "profile.h"
 #include "registry.h"
 #include "report.h"
-#include "report_html.h"
-#include "report_json.h"
 #include "safeguard.h"
+#include "writers.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -50,9 +46,6 @@
 /* lorgen check: the linked ELF does not hold the functions in the order the .LOR asks. */
 #define EXIT_NOT_IN_ORDER 3
 
-/* Largest --weight: beyond it a profile's counts would saturate the 64-bit counters. */
-#define LG_WEIGHT_MAX 1e6
-
 /* Largest .LOR file `lorgen script` reads, in bytes: far above any real link order. */
 #define LG_LOR_MAX_FILE (1ull << 30)
 
@@ -63,63 +56,6 @@ static int g_verbosity = 1;
  * enough to show that a long load moves, rarely enough to cost nothing. A load that ends sooner
  * shows no line at all. */
 #define LG_PROGRESS_INTERVAL_MS 250
-
-static const char usage_text[] =
-    "usage: lorgen [options] PROFILE... ELF... -o OUT.lor [LINKER OUTPUTS] [--report F]\n"
-    "       lorgen script FILE.lor ELF... [LINKER OUTPUTS]\n"
-    "       lorgen check FILE.lor RELINKED-ELF [OBJECTS...]\n"
-    "       lorgen callgraph PROFILE... [ELF...] [-o FILE] [--dot F] [--graphml F]\n"
-    "       lorgen eval PROFILE... ELF... [--lor FILE]\n"
-    "       lorgen formats\n"
-    "\n"
-    "Reads profiles and the program's ELF (linked executable and/or its object files and\n"
-    "archives) and writes the link order that keeps functions calling each other together in\n"
-    "the instruction cache.\n"
-    "\n"
-    "Outputs:\n"
-    "  -o, --output FILE      the .LOR link-order file (callgraph: the call graph)\n"
-    "  --ld-script FILE       GNU ld script for the default linker script: -Wl,-T,FILE\n"
-    "                         (--ld is the same)\n"
-    "  --ld-include FILE      input-section lines to INCLUDE inside .text of a custom script\n"
-    "  --section-ordering FILE  GNU ld 2.43+: -Wl,--section-ordering-file,FILE\n"
-    "  --gold FILE            gold: -Wl,--section-ordering-file,FILE (input-section names)\n"
-    "  --lld FILE             lld: -Wl,--symbol-ordering-file,FILE (symbol names)\n"
-    "  --report FILE          the clique report for people\n"
-    "  --report-html FILE     the same as one HTML page: cache map before and after,\n"
-    "                         sortable cliques, call graph of the hot code\n"
-    "  --report-json FILE     the same facts for tools (docs/report-json.md)\n"
-    "  --dot FILE             callgraph: the weighted call graph for Graphviz\n"
-    "  --graphml FILE         callgraph: the weighted call graph as GraphML (Gephi)\n"
-    "Ordering:\n"
-    "  --algorithm NAME       cliques (call-proximity cliques, cache-sized), c3 (lld's\n"
-    "                         C3/hfsort), pettis-hansen, hot-first, input (keep the ELF's\n"
-    "                         order)  [default: cliques]\n"
-    "  --no-place             cliques: skip the cache-aware placement that moves each clique\n"
-    "                         to the cache sets where it conflicts least with hotter ones\n"
-    "  --no-safeguard         cliques: write the new layout even when the cache model\n"
-    "                         predicts it to miss more than the linked ELF's order (by\n"
-    "                         default the input order is then kept, with a warning)\n"
-    "Cache geometry (default: SH-4, 8K, 32-byte lines, direct-mapped):\n"
-    "  --cache-size N         bytes; K and M suffixes accepted  [default: 8K]\n"
-    "  --line-size N          bytes  [default: 32]\n"
-    "  --ways N               associativity  [default: 1]\n"
-    "Inputs:\n"
-    "  --format NAME          read the next profile as NAME (see `lorgen formats`)\n"
-    "  --weight W             count the next profile W times when merging  [default: 1]\n"
-    "  --event NAME           perf script: read only this event when several are\n"
-    "                         interleaved  [default: the first one seen]\n"
-    "  --bin-version V        winIDEA binary timeline (.BIN) layout, 1.0 or 1.1\n"
-    "                         [default: detected from the records]\n"
-    "  --no-normalize         merge profiles as read; by default each is first scaled to\n"
-    "                         the largest one's volume, so a long run does not drown a\n"
-    "                         short one\n"
-    "Other:\n"
-    "  -n, --rows N           rows per table in the report, 0 for all  [default: 10]\n"
-    "  -q, --quiet            errors only\n"
-    "  -v, --verbose          also progress and statistics\n"
-    "                         (on a terminal, long loads always show how far they got)\n"
-    "  -h, --help             this text\n"
-    "  --version              the version\n";
 
 static void message(lg_severity_t severity, const char *where, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -240,331 +176,6 @@ static _Noreturn void usage_error(const char *fmt, ...)
     exit(EXIT_USAGE);
 }
 
-/* ---- Arguments ---------------------------------------------------------------------------------- */
-
-typedef struct input_arg {
-    const char *path;
-    const char *format; /* --format given before it, or NULL */
-    double weight;      /* --weight given before it, or 1.0 */
-} input_arg_t;
-
-typedef struct options {
-    const char *command; /* NULL (optimize), "script", "callgraph", "formats" */
-    input_arg_t *inputs;
-    size_t ninputs;
-    const char *output;
-    const char *ld_script;
-    const char *ld_include;
-    const char *section_ordering; /* GNU ld >= 2.43 --section-ordering-file fragment */
-    const char *gold;             /* gold --section-ordering-file list */
-    const char *lld;              /* lld --symbol-ordering-file list */
-    const char *report;
-    const char *report_html;
-    const char *report_json;
-    const char *dot;     /* callgraph: Graphviz DOT */
-    const char *graphml; /* callgraph: GraphML */
-    lg_geometry_t geometry;
-    size_t rows;
-    bool normalize; /* scale merged profiles to one volume (default), see lg_bind_normalize */
-    lg_load_options_t load; /* options for the loaders that take them (--event, ...) */
-    const char *algorithm;  /* --algorithm, see lg_algorithm_names */
-    bool place;             /* cache-aware placement after the cliques (default; --no-place) */
-    bool safeguard;         /* keep the input order when predicted better (--no-safeguard) */
-    const char *lor;        /* eval: the order to estimate (default: the one lorgen computes) */
-} options_t;
-
-/* Bytes in one unit of a size suffix. */
-#define LG_KIB 1024ull
-#define LG_MIB (1024ull * 1024ull)
-
-/* Parses a byte count: digits with an optional K/M (KiB/MiB) suffix, from 1 to UINT32_MAX
- * bytes. */
-static uint32_t parse_size(const char *option, const char *text)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (end == text || errno != 0 || *text == '-')
-        usage_error("%s: expected a number of bytes, found '%s'", option, text);
-    unsigned long long unit = 1;
-    if (*end == 'K' || *end == 'k') {
-        unit = LG_KIB;
-        end++;
-    } else if (*end == 'M' || *end == 'm') {
-        unit = LG_MIB;
-        end++;
-    }
-    if (strcmp(end, "") != 0 && strcmp(end, "iB") != 0 && strcmp(end, "B") != 0)
-        usage_error("%s: expected a number with an optional K or M suffix, found '%s'", option,
-                    text);
-    /* Compared before multiplying: the product could wrap around 64 bits. */
-    if (v == 0 || v > UINT32_MAX / unit)
-        usage_error("%s: %s is out of range: expected 1 to %" PRIu32 " bytes", option, text,
-                    UINT32_MAX);
-    return (uint32_t)(v * unit);
-}
-
-static size_t parse_count(const char *option, const char *text)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (end == text || *end != '\0' || errno != 0 || *text == '-')
-        usage_error("%s: expected a whole number, found '%s'", option, text);
-    return (size_t)v;
-}
-
-/* Parses a count of cache ways: a whole number from 1 to UINT32_MAX, no suffix (a way is not a
- * number of bytes). */
-static uint32_t parse_ways(const char *option, const char *text)
-{
-    size_t v = parse_count(option, text);
-    if (v == 0 || v > UINT32_MAX)
-        usage_error("%s: %s is out of range: expected 1 to %" PRIu32 " ways", option, text,
-                    UINT32_MAX);
-    return (uint32_t)v;
-}
-
-static bool is_command(const char *word)
-{
-    static const char *const commands[] = {"script", "callgraph", "formats", "eval", "check"};
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (strcmp(word, commands[i]) == 0)
-            return true;
-    return false;
-}
-
-static void parse_args(int argc, char **argv, options_t *o)
-{
-    memset(o, 0, sizeof *o);
-    o->geometry = (lg_geometry_t){LG_CACHE_SIZE_DEFAULT, LG_LINE_SIZE_DEFAULT, LG_WAYS_DEFAULT};
-    o->rows = LG_REPORT_ROWS_DEFAULT;
-    o->normalize = true;
-    o->algorithm = "cliques";
-    o->place = true;
-    o->safeguard = true;
-    o->inputs = calloc((size_t)argc, sizeof *o->inputs);
-    if (o->inputs == NULL) {
-        fputs("lorgen: out of memory\n", stderr);
-        exit(EXIT_BAD_INPUT);
-    }
-    int i = 1;
-    if (argc > 1 && is_command(argv[1])) {
-        o->command = argv[1];
-        i = 2;
-    }
-    const char *pending_format = NULL;
-    double pending_weight = 0.0; /* 0: none given */
-    bool options_done = false;
-    for (; i < argc; i++) {
-        char *arg = argv[i];
-        if (options_done || arg[0] != '-' || strcmp(arg, "-") == 0) {
-            /* "lorgen -q eval ...": a command after options, unless a file has its name. */
-            if (o->command == NULL && o->ninputs == 0 && !options_done && is_command(arg) &&
-                access(arg, F_OK) != 0) {
-                o->command = arg;
-                continue;
-            }
-            o->inputs[o->ninputs++] =
-                (input_arg_t){arg, pending_format, pending_weight > 0.0 ? pending_weight : 1.0};
-            pending_format = NULL;
-            pending_weight = 0.0;
-            continue;
-        }
-        if (strcmp(arg, "--") == 0) {
-            options_done = true;
-            continue;
-        }
-        /* --name=value or --name value */
-        char name[64];
-        const char *value = NULL;
-        const char *eq = strchr(arg, '=');
-        if (eq != NULL && strncmp(arg, "--", 2) == 0) {
-            size_t n = (size_t)(eq - arg);
-            if (n >= sizeof name)
-                usage_error("unknown option '%s'", arg);
-            memcpy(name, arg, n);
-            name[n] = '\0';
-            value = eq + 1;
-        } else {
-            snprintf(name, sizeof name, "%s", arg);
-        }
-        if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0) {
-            fputs(usage_text, stdout);
-            exit(0);
-        }
-        if (strcmp(name, "--version") == 0) {
-            puts("lorgen " LORGEN_VERSION);
-            exit(0);
-        }
-        if (strcmp(name, "-q") == 0 || strcmp(name, "--quiet") == 0) {
-            g_verbosity = 0;
-            continue;
-        }
-        if (strcmp(name, "-v") == 0 || strcmp(name, "--verbose") == 0) {
-            g_verbosity = 2;
-            continue;
-        }
-        if (strcmp(name, "--no-normalize") == 0) {
-            o->normalize = false;
-            continue;
-        }
-        if (strcmp(name, "--no-place") == 0) {
-            o->place = false;
-            continue;
-        }
-        if (strcmp(name, "--no-safeguard") == 0) {
-            o->safeguard = false;
-            continue;
-        }
-        static const char *const with_value[] = {
-            "-o",           "--output",    "--ld-script", "--ld",     "--ld-include", "--report",
-            "--cache-size", "--line-size", "--ways",      "--format", "-n",           "--rows",
-            "--weight",     "--event",     "--algorithm", "--lor",    "--bin-version",
-            "--section-ordering", "--gold", "--lld", "--report-html", "--report-json", "--dot",
-            "--graphml"};
-        bool known = false;
-        for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
-            known = known || strcmp(name, with_value[k]) == 0;
-        if (!known)
-            usage_error("unknown option '%s'", arg);
-        if (value == NULL) {
-            if (i + 1 >= argc)
-                usage_error("%s needs a value", name);
-            value = argv[++i];
-        }
-        if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0)
-            o->output = value;
-        else if (strcmp(name, "--ld-script") == 0 || strcmp(name, "--ld") == 0)
-            o->ld_script = value;
-        else if (strcmp(name, "--ld-include") == 0)
-            o->ld_include = value;
-        else if (strcmp(name, "--section-ordering") == 0)
-            o->section_ordering = value;
-        else if (strcmp(name, "--gold") == 0)
-            o->gold = value;
-        else if (strcmp(name, "--lld") == 0)
-            o->lld = value;
-        else if (strcmp(name, "--report") == 0)
-            o->report = value;
-        else if (strcmp(name, "--report-html") == 0)
-            o->report_html = value;
-        else if (strcmp(name, "--report-json") == 0)
-            o->report_json = value;
-        else if (strcmp(name, "--dot") == 0)
-            o->dot = value;
-        else if (strcmp(name, "--graphml") == 0)
-            o->graphml = value;
-        else if (strcmp(name, "--cache-size") == 0)
-            o->geometry.cache_size = parse_size(name, value);
-        else if (strcmp(name, "--line-size") == 0)
-            o->geometry.line_size = parse_size(name, value);
-        else if (strcmp(name, "--ways") == 0)
-            o->geometry.ways = parse_ways(name, value);
-        else if (strcmp(name, "-n") == 0 || strcmp(name, "--rows") == 0)
-            o->rows = parse_count(name, value);
-        else if (strcmp(name, "--event") == 0)
-            o->load.event = value;
-        else if (strcmp(name, "--bin-version") == 0) {
-            if (strcmp(value, "1.0") == 0)
-                o->load.bin_version = 10;
-            else if (strcmp(value, "1.1") == 0)
-                o->load.bin_version = 11;
-            else
-                usage_error("--bin-version: expected 1.0 or 1.1, found '%s'", value);
-        }
-        else if (strcmp(name, "--lor") == 0)
-            o->lor = value;
-        else if (strcmp(name, "--algorithm") == 0) {
-            size_t n;
-            const char *const *names = lg_algorithm_names(&n);
-            bool found = false;
-            for (size_t k = 0; k < n; k++)
-                found = found || strcmp(names[k], value) == 0;
-            if (!found)
-                usage_error("--algorithm: unknown algorithm '%s' (cliques, input, hot-first, "
-                            "pettis-hansen, c3)",
-                            value);
-            o->algorithm = value;
-        }
-        else if (strcmp(name, "--weight") == 0) {
-            char *end;
-            errno = 0;
-            pending_weight = strtod(value, &end);
-            if (end == value || *end != '\0' || errno != 0 || !(pending_weight > 0.0) ||
-                pending_weight > LG_WEIGHT_MAX)
-                usage_error("--weight: expected a number above 0 and at most %g, found '%s'",
-                            LG_WEIGHT_MAX, value);
-        } else if (strcmp(name, "--format") == 0) {
-            if (lg_loader_find(value) == NULL)
-                usage_error("--format: unknown format '%s' (see 'lorgen formats')", value);
-            pending_format = value;
-        }
-    }
-    if (pending_format != NULL)
-        usage_error("--format %s is not followed by a profile", pending_format);
-    if (pending_weight > 0.0)
-        usage_error("--weight is not followed by a profile");
-}
-
-/* ---- Files named twice ---------------------------------------------------------------- */
-
-/* An output and the option that names it. */
-typedef struct named_output {
-    const char *option;
-    const char *path; /* NULL: not requested */
-} named_output_t;
-
-/* Two names for one file among the outputs, or an output that is also an input, are a usage
- * error found before anything is read: an output over an input destroys the input, and of two
- * outputs over one file only the last would remain. Names are compared as files (device and
- * inode, through hard and symbolic links), or for a file not made yet as a directory entry.
- * Character devices (/dev/null) are written in place and may be named more than once. */
-static void check_distinct_files(const options_t *o)
-{
-    const named_output_t outs[] = {
-        {"-o", o->output},
-        {"--ld-script", o->ld_script},
-        {"--ld-include", o->ld_include},
-        {"--section-ordering", o->section_ordering},
-        {"--gold", o->gold},
-        {"--lld", o->lld},
-        {"--report", o->report},
-        {"--report-html", o->report_html},
-        {"--report-json", o->report_json},
-        {"--dot", o->dot},
-        {"--graphml", o->graphml},
-    };
-    enum { NOUTS = sizeof outs / sizeof *outs };
-    lg_file_id_t ids[NOUTS];
-    for (size_t i = 0; i < NOUTS; i++) {
-        if (outs[i].path == NULL)
-            continue;
-        bool on_stdout = strcmp(outs[i].path, "-") == 0;
-        ids[i] = on_stdout ? (lg_file_id_t){0} : lg_file_id(outs[i].path);
-        for (size_t j = 0; j < i; j++) {
-            if (outs[j].path == NULL)
-                continue;
-            bool both_stdout = on_stdout && strcmp(outs[j].path, "-") == 0;
-            if (both_stdout || (!ids[i].device && lg_file_id_same(&ids[i], &ids[j])))
-                usage_error("%s %s and %s %s name one file: give each output its own",
-                            outs[j].option, outs[j].path, outs[i].option, outs[i].path);
-        }
-        if (on_stdout || ids[i].device || ids[i].leaf != NULL)
-            continue; /* not a file that exists: no input can be it */
-        for (size_t k = 0; k <= o->ninputs; k++) {
-            const char *input = k < o->ninputs ? o->inputs[k].path : o->lor;
-            if (input == NULL)
-                continue;
-            lg_file_id_t in = lg_file_id(input);
-            if (in.leaf == NULL && lg_file_id_same(&ids[i], &in))
-                usage_error("%s %s is the input %s (one file, two names): lorgen does not write "
-                            "over its inputs",
-                            outs[i].option, outs[i].path, input);
-        }
-    }
-}
-
 /* ---- Inputs --------------------------------------------------------------------------------- */
 
 typedef struct inputs {
@@ -601,7 +212,7 @@ static void format_head(const uint8_t *head, size_t n, char *out, size_t size)
         snprintf(out, size, "an empty file");
 }
 
-static int load_inputs(const options_t *o, inputs_t *in, bool profiles_allowed, lg_diag_t *d)
+static int load_inputs(const lg_cli_options_t *o, inputs_t *in, bool profiles_allowed, lg_diag_t *d)
 {
     memset(in, 0, sizeof *in);
     lg_elfsyms_init(&in->elf);
@@ -613,7 +224,7 @@ static int load_inputs(const options_t *o, inputs_t *in, bool profiles_allowed, 
         return EXIT_BAD_INPUT;
     }
     for (size_t i = 0; i < o->ninputs; i++) {
-        const input_arg_t *arg = &o->inputs[i];
+        const lg_cli_input_t *arg = &o->inputs[i];
         uint8_t head[LG_PROBE_BYTES];
         long n = read_head(arg->path, head, sizeof head);
         if (n < 0) {
@@ -678,7 +289,7 @@ static void free_inputs(inputs_t *in)
 }
 
 /* The profiles with their --weight, normalized unless --no-normalize. */
-static lg_bind_input_t *bind_inputs(const options_t *o, const inputs_t *in)
+static lg_bind_input_t *bind_inputs(const lg_cli_options_t *o, const inputs_t *in)
 {
     lg_bind_input_t *b = calloc(in->nprofiles ? in->nprofiles : 1, sizeof *b);
     for (size_t i = 0; b != NULL && i < in->nprofiles; i++)
@@ -690,97 +301,52 @@ static lg_bind_input_t *bind_inputs(const options_t *o, const inputs_t *in)
 
 /* ---- Outputs -------------------------------------------------------------------------------- */
 
-typedef lg_err_t (*writer_fn)(const void *ctx, FILE *out, lg_diag_t *d);
+/* A set of output kinds, one bit per lg_output_t. */
+#define OUTPUT_BIT(kind) (1u << (kind))
+#define LINKER_OUTPUTS                                                                             \
+    (OUTPUT_BIT(LG_OUTPUT_LD_SCRIPT) | OUTPUT_BIT(LG_OUTPUT_LD_INCLUDE) |                          \
+     OUTPUT_BIT(LG_OUTPUT_SECTION_ORDERING) | OUTPUT_BIT(LG_OUTPUT_GOLD) |                         \
+     OUTPUT_BIT(LG_OUTPUT_LLD))
+#define REPORT_OUTPUTS                                                                             \
+    (OUTPUT_BIT(LG_OUTPUT_REPORT) | OUTPUT_BIT(LG_OUTPUT_REPORT_HTML) |                            \
+     OUTPUT_BIT(LG_OUTPUT_REPORT_JSON))
+#define GRAPH_OUTPUTS (OUTPUT_BIT(LG_OUTPUT_DOT) | OUTPUT_BIT(LG_OUTPUT_GRAPHML))
 
-typedef struct output {
-    const char *path; /* NULL: not requested */
-    writer_fn write;
-    const void *ctx;
-} output_t;
+/* True when the command line names an output among kinds. */
+static bool wants(const lg_cli_options_t *o, unsigned kinds)
+{
+    for (size_t k = 0; k < LG_CLI_OUTPUTS; k++)
+        if ((kinds & OUTPUT_BIT(k)) && o->outputs[k] != NULL)
+            return true;
+    return false;
+}
 
-/* Writes every requested output to a temporary file, then renames them all into place; if any
- * write fails, none is renamed and existing outputs stay as they were (outfile.h). */
-static int write_outputs(output_t *outs, size_t n, lg_diag_t *d)
+/* Writes the outputs the command line names among kinds, -o as main (the command's main output),
+ * each to a temporary file, then renames them all into place; if any write fails, none is
+ * renamed and existing outputs stay as they were (outfile.h). */
+static int write_outputs(const lg_cli_options_t *o, unsigned kinds, lg_output_t main,
+                         const lg_write_input_t *in, lg_diag_t *d)
 {
     lg_outfile_t files[LG_OUTFILE_MAX_OPEN];
     memset(files, 0, sizeof files);
-    /* No command has more outputs than the table holds (nine at most). */
-    size_t count = n < LG_OUTFILE_MAX_OPEN ? n : LG_OUTFILE_MAX_OPEN;
+    _Static_assert(LG_CLI_OUTPUTS <= LG_OUTFILE_MAX_OPEN, "one open file per output option");
     lg_err_t err = LG_OK;
-    for (size_t i = 0; i < count && err == LG_OK; i++) {
-        if (outs[i].path == NULL)
+    for (size_t k = 0; k < LG_CLI_OUTPUTS && err == LG_OK; k++) {
+        if (!(kinds & OUTPUT_BIT(k)) || o->outputs[k] == NULL)
             continue;
-        err = lg_outfile_open(&files[i], outs[i].path, d);
+        err = lg_outfile_open(&files[k], o->outputs[k], d);
         if (err == LG_OK) {
-            err = outs[i].write(outs[i].ctx, files[i].f, d);
+            err = lg_writers[k == LG_OUTPUT_LOR ? main : k](in, files[k].f, d);
             if (err != LG_OK)
-                lg_outfile_write_failed(&files[i], err, d);
+                lg_outfile_write_failed(&files[k], err, d);
         }
     }
     if (err == LG_OK)
-        err = lg_outfile_commit_all(files, count, d);
-    for (size_t i = 0; i < count; i++)
-        lg_outfile_abort(&files[i]);
+        err = lg_outfile_commit_all(files, LG_CLI_OUTPUTS, d);
+    for (size_t k = 0; k < LG_CLI_OUTPUTS; k++)
+        lg_outfile_abort(&files[k]);
     flush_diag(d);
     return err == LG_OK ? 0 : EXIT_BAD_INPUT;
-}
-
-static lg_err_t write_lor(const void *ctx, FILE *out, lg_diag_t *d)
-{
-    (void)d;
-    return lg_lor_write(ctx, out);
-}
-
-static lg_err_t write_ld_script(const void *ctx, FILE *out, lg_diag_t *d)
-{
-    return lg_emit_ld_script(ctx, out, d);
-}
-
-static lg_err_t write_ld_include(const void *ctx, FILE *out, lg_diag_t *d)
-{
-    return lg_emit_ld_include(ctx, out, d);
-}
-
-static lg_err_t write_ld_ordering(const void *ctx, FILE *out, lg_diag_t *d)
-{
-    return lg_emit_ld_ordering(ctx, out, d);
-}
-
-static lg_err_t write_gold(const void *ctx, FILE *out, lg_diag_t *d)
-{
-    return lg_emit_gold_sections(ctx, out, d);
-}
-
-static lg_err_t write_lld(const void *ctx, FILE *out, lg_diag_t *d)
-{
-    return lg_emit_lld_symbols(ctx, out, d);
-}
-
-static bool wants_linker_output(const options_t *o)
-{
-    return o->ld_script != NULL || o->ld_include != NULL || o->section_ordering != NULL ||
-           o->gold != NULL || o->lld != NULL;
-}
-
-static lg_err_t write_report(const void *ctx, FILE *out, lg_diag_t *d)
-{
-    (void)d;
-    return lg_report_write(ctx, out);
-}
-
-static lg_err_t write_report_html(const void *ctx, FILE *out, lg_diag_t *d)
-{
-    return lg_report_write_html(ctx, out, d);
-}
-
-static lg_err_t write_report_json(const void *ctx, FILE *out, lg_diag_t *d)
-{
-    return lg_report_write_json(ctx, out, d);
-}
-
-static bool wants_report(const options_t *o)
-{
-    return o->report != NULL || o->report_html != NULL || o->report_json != NULL;
 }
 
 /* ---- Estimates ------------------------------------------------------------------------------ */
@@ -897,9 +463,14 @@ static void warn_unbound(const lg_program_t *prog)
             prog->nunbound, u->name, u->hits, u->reason);
 }
 
-static int cmd_optimize(const options_t *o)
+static int cmd_optimize(const lg_cli_options_t *o)
 {
-    if (o->output == NULL && !wants_linker_output(o) && !wants_report(o))
+    if (o->ninputs == 0) {
+        /* Plain `lorgen`: the help, as a usage error. */
+        lg_cli_write_help(stderr);
+        return EXIT_USAGE;
+    }
+    if (!wants(o, OUTPUT_BIT(LG_OUTPUT_LOR) | LINKER_OUTPUTS | REPORT_OUTPUTS))
         usage_error("nothing to write: give -o FILE.lor, a linker output (--ld-script, "
                     "--ld-include, --section-ordering, --gold, --lld) or a report (--report, "
                     "--report-html, --report-json)");
@@ -964,13 +535,13 @@ static int cmd_optimize(const options_t *o)
     if (status == 0) {
         lg_report_input_t report = {&prog, &layout, &lor, binds, in.nprofiles, o->normalize,
                                     o->rows, 0, 0, false};
-        if (wants_report(o) && sg.verdict != LG_SAFEGUARD_UNCHECKED) {
+        if (wants(o, REPORT_OUTPUTS) && sg.verdict != LG_SAFEGUARD_UNCHECKED) {
             /* The safeguard replayed both orders with the same model and options already. */
             report.misses_before = sg.input_misses;
             report.misses_after =
                 sg.verdict == LG_SAFEGUARD_PROPOSED ? sg.proposed_misses : sg.input_misses;
             report.estimated = true;
-        } else if (wants_report(o)) {
+        } else if (wants(o, REPORT_OUTPUTS)) {
             lg_estimate_t before, after;
             lg_estimate_init(&before);
             lg_estimate_init(&after);
@@ -988,21 +559,12 @@ static int cmd_optimize(const options_t *o)
             lg_estimate_destroy(&after);
             flush_diag(&d);
         }
-        if (status == 0 && wants_linker_output(o))
+        if (status == 0 && wants(o, LINKER_OUTPUTS))
             lg_linkname_resolve(&lor, &prog, &d);
-        output_t outs[] = {
-            {o->output, write_lor, &lor},
-            {o->ld_script, write_ld_script, &lor},
-            {o->ld_include, write_ld_include, &lor},
-            {o->section_ordering, write_ld_ordering, &lor},
-            {o->gold, write_gold, &lor},
-            {o->lld, write_lld, &lor},
-            {o->report, write_report, &report},
-            {o->report_html, write_report_html, &report},
-            {o->report_json, write_report_json, &report},
-        };
+        lg_write_input_t written = {.lor = &lor, .report = &report};
         if (status == 0) {
-            status = write_outputs(outs, sizeof outs / sizeof *outs, &d);
+            status = write_outputs(o, OUTPUT_BIT(LG_OUTPUT_LOR) | LINKER_OUTPUTS | REPORT_OUTPUTS,
+                                   LG_OUTPUT_LOR, &written, &d);
             progress("%zu cliques, %zu functions placed", layout.ncliques, lor.nfns);
         }
     }
@@ -1066,7 +628,7 @@ typedef struct lor_program {
 /* Reads the .LOR of script and check, then loads and binds the ELF files after it. Returns 0,
  * or the exit status of the first failure, whose messages are in d (the .LOR's are shown
  * already); lor_program_destroy frees lp either way. */
-static int lor_program_load(const options_t *o, lor_program_t *lp, lg_diag_t *d)
+static int lor_program_load(const lg_cli_options_t *o, lor_program_t *lp, lg_diag_t *d)
 {
     lp->lor_path = o->inputs[0].path;
     lg_lor_init(&lp->lor);
@@ -1079,7 +641,7 @@ static int lor_program_load(const options_t *o, lor_program_t *lp, lg_diag_t *d)
     int status = lg_lor_parse(text, len, lp->lor_path, &lp->lor, d) == LG_OK ? 0 : EXIT_BAD_INPUT;
     free(text);
     flush_diag(d);
-    options_t elf_only = *o;
+    lg_cli_options_t elf_only = *o;
     elf_only.inputs = o->inputs + 1;
     elf_only.ninputs = o->ninputs - 1;
     if (status == 0)
@@ -1097,11 +659,11 @@ static void lor_program_destroy(lor_program_t *lp)
     lg_lor_destroy(&lp->lor);
 }
 
-static int cmd_script(const options_t *o)
+static int cmd_script(const lg_cli_options_t *o)
 {
     if (o->ninputs < 2)
         usage_error("script: expected FILE.lor and the ELF file(s) to check it against");
-    if (!wants_linker_output(o) && o->output == NULL)
+    if (!wants(o, OUTPUT_BIT(LG_OUTPUT_LOR) | LINKER_OUTPUTS))
         usage_error("script: nothing to write: give --ld-script, --ld-include, "
                     "--section-ordering, --gold, --lld or -o");
     lg_diag_t d;
@@ -1112,17 +674,11 @@ static int cmd_script(const options_t *o)
         status = EXIT_BAD_INPUT;
     flush_diag(&d);
     if (status == 0) {
-        if (wants_linker_output(o))
+        if (wants(o, LINKER_OUTPUTS))
             lg_linkname_resolve(&lp.lor, &lp.prog, &d);
-        output_t outs[] = {
-            {o->output, write_lor, &lp.lor},
-            {o->ld_script, write_ld_script, &lp.lor},
-            {o->ld_include, write_ld_include, &lp.lor},
-            {o->section_ordering, write_ld_ordering, &lp.lor},
-            {o->gold, write_gold, &lp.lor},
-            {o->lld, write_lld, &lp.lor},
-        };
-        status = write_outputs(outs, sizeof outs / sizeof *outs, &d);
+        lg_write_input_t written = {.lor = &lp.lor};
+        status = write_outputs(o, OUTPUT_BIT(LG_OUTPUT_LOR) | LINKER_OUTPUTS, LG_OUTPUT_LOR,
+                               &written, &d);
     }
     lor_program_destroy(&lp);
     lg_diag_destroy(&d);
@@ -1131,7 +687,7 @@ static int cmd_script(const options_t *o)
 
 /* lorgen check: reads the relinked ELF back and says, per function of the .LOR, whether it
  * landed in the asked order. Rows go to standard output, then one summary line. */
-static int cmd_check(const options_t *o)
+static int cmd_check(const lg_cli_options_t *o)
 {
     if (o->ninputs < 2)
         usage_error("check: expected FILE.lor, the relinked ELF and optionally its objects");
@@ -1174,41 +730,9 @@ static int cmd_check(const options_t *o)
     return status;
 }
 
-typedef struct callgraph_ctx {
-    const inputs_t *in;
-    const lg_bind_input_t *binds;
-    const lg_program_t *prog; /* NULL: write profiled names */
-} callgraph_ctx_t;
-
-static lg_err_t write_callgraph(const void *ctx, FILE *out, lg_diag_t *d)
+static int cmd_callgraph(const lg_cli_options_t *o)
 {
-    const callgraph_ctx_t *c = ctx;
-    if (c->prog != NULL)
-        return lg_emit_callgraph_program(c->prog, out, d);
-    return lg_emit_callgraph_profiles(c->binds, c->in->nprofiles, out, d);
-}
-
-static lg_err_t write_graph(const callgraph_ctx_t *c, lg_graph_format_t format, FILE *out,
-                            lg_diag_t *d)
-{
-    if (c->prog != NULL)
-        return lg_emit_graph_program(c->prog, format, out, d);
-    return lg_emit_graph_profiles(c->binds, c->in->nprofiles, format, out, d);
-}
-
-static lg_err_t write_dot(const void *ctx, FILE *out, lg_diag_t *d)
-{
-    return write_graph(ctx, LG_GRAPH_DOT, out, d);
-}
-
-static lg_err_t write_graphml(const void *ctx, FILE *out, lg_diag_t *d)
-{
-    return write_graph(ctx, LG_GRAPH_GRAPHML, out, d);
-}
-
-static int cmd_callgraph(const options_t *o)
-{
-    if (o->output == NULL && o->dot == NULL && o->graphml == NULL)
+    if (!wants(o, OUTPUT_BIT(LG_OUTPUT_LOR) | GRAPH_OUTPUTS))
         usage_error("callgraph: give -o FILE (or -o - for standard output), --dot FILE or "
                     "--graphml FILE");
     lg_diag_t d;
@@ -1232,11 +756,11 @@ static int cmd_callgraph(const options_t *o)
             warn_unbound(&prog);
     }
     if (status == 0) {
-        callgraph_ctx_t ctx = {&in, binds, bound ? &prog : NULL};
-        output_t outs[] = {{o->output, write_callgraph, &ctx},
-                           {o->dot, write_dot, &ctx},
-                           {o->graphml, write_graphml, &ctx}};
-        status = write_outputs(outs, sizeof outs / sizeof *outs, &d);
+        lg_write_input_t written = {.prog = bound ? &prog : NULL,
+                                    .profiles = binds,
+                                    .nprofiles = in.nprofiles};
+        status = write_outputs(o, OUTPUT_BIT(LG_OUTPUT_LOR) | GRAPH_OUTPUTS, LG_OUTPUT_CALLGRAPH,
+                               &written, &d);
     }
     free(binds);
     lg_program_destroy(&prog);
@@ -1247,7 +771,7 @@ static int cmd_callgraph(const options_t *o)
 
 /* lorgen eval: estimated misses of the ELF's current order and of a proposed one (a .LOR, or
  * the order lorgen would compute), by replaying the profiles through the cache model. */
-static int cmd_eval(const options_t *o)
+static int cmd_eval(const lg_cli_options_t *o)
 {
     lg_diag_t d;
     lg_diag_init(&d);
@@ -1323,8 +847,9 @@ static int cmd_eval(const options_t *o)
     return status;
 }
 
-static int cmd_formats(void)
+static int cmd_formats(const lg_cli_options_t *o)
 {
+    (void)o;
     size_t n;
     const lg_loader_t *loaders = lg_loaders(&n);
     puts("Profile formats (detected from content; --format NAME forces one):");
@@ -1338,33 +863,40 @@ static int cmd_formats(void)
 
 int main(int argc, char **argv)
 {
-    options_t o;
-    parse_args(argc, argv, &o);
-    check_distinct_files(&o);
+    lg_cli_options_t o;
+    lg_cli_status_t parsed = lg_cli_parse(argc, argv, &o);
+    if (parsed == LG_CLI_RUN)
+        parsed = lg_cli_check_files(&o);
+    g_verbosity = o.verbosity;
+    switch (parsed) {
+    case LG_CLI_RUN:
+        break;
+    case LG_CLI_HELP:
+        lg_cli_write_help(stdout);
+        lg_cli_options_destroy(&o);
+        return 0;
+    case LG_CLI_VERSION:
+        puts(LG_CLI_VERSION_TEXT);
+        lg_cli_options_destroy(&o);
+        return 0;
+    case LG_CLI_USAGE:
+        usage_error("%s", o.error);
+    case LG_CLI_NOMEM:
+        fputs("lorgen: out of memory\n", stderr);
+        lg_cli_options_destroy(&o);
+        return EXIT_BAD_INPUT;
+    }
     catch_fatal_signals();
     if (g_verbosity >= 1 && isatty(STDERR_FILENO)) {
         o.load.progress = show_progress;
         o.load.progress_ctx = &g_progress_line;
     }
-    int status;
-    if (o.command == NULL) {
-        if (o.ninputs == 0) {
-            fputs(usage_text, stderr);
-            free(o.inputs);
-            return EXIT_USAGE;
-        }
-        status = cmd_optimize(&o);
-    } else if (strcmp(o.command, "script") == 0) {
-        status = cmd_script(&o);
-    } else if (strcmp(o.command, "callgraph") == 0) {
-        status = cmd_callgraph(&o);
-    } else if (strcmp(o.command, "eval") == 0) {
-        status = cmd_eval(&o);
-    } else if (strcmp(o.command, "check") == 0) {
-        status = cmd_check(&o);
-    } else {
-        status = cmd_formats();
-    }
-    free(o.inputs);
+    static int (*const commands[])(const lg_cli_options_t *) = {
+        [LG_CLI_OPTIMIZE] = cmd_optimize, [LG_CLI_SCRIPT] = cmd_script,
+        [LG_CLI_CALLGRAPH] = cmd_callgraph, [LG_CLI_FORMATS] = cmd_formats,
+        [LG_CLI_EVAL] = cmd_eval,         [LG_CLI_CHECK] = cmd_check,
+    };
+    int status = commands[o.command](&o);
+    lg_cli_options_destroy(&o);
     return status;
 }

@@ -89,24 +89,41 @@ static int alias_rank(const lg_elfsym_t *s)
     return s->is_local ? 2 : s->is_weak ? 1 : 0;
 }
 
-static const lg_elfsyms_t *g_sort_elf; /* qsort has no context argument in C11 */
+/* What cmp_by_place reads of a symbol: its place (file, section in an object file, address),
+ * then its alias rank and name; its index breaks the last ties (a total order). */
+typedef struct place_key {
+    uint32_t file;
+    uint32_t section; /* section header index in an object file; 0 in a linked one, whose
+                         addresses already tell its sections apart */
+    uint64_t value;
+    int rank; /* alias_rank */
+    const char *name;
+    uint32_t index; /* into lg_elfsyms_t.syms */
+} place_key_t;
+
+static place_key_t place_key(const lg_elfsyms_t *elf, uint32_t i)
+{
+    const lg_elfsym_t *s = &elf->syms[i];
+    bool object = elf->files[s->file].kind == LG_ELF_OBJECT;
+    return (place_key_t){s->file, object ? s->section_index : 0, s->value, alias_rank(s), s->name,
+                         i};
+}
 
 static int cmp_by_place(const void *a, const void *b)
 {
-    const lg_elfsym_t *x = &g_sort_elf->syms[*(const uint32_t *)a];
-    const lg_elfsym_t *y = &g_sort_elf->syms[*(const uint32_t *)b];
+    const place_key_t *x = a, *y = b;
     if (x->file != y->file)
         return x->file < y->file ? -1 : 1;
-    if (x->section_index != y->section_index && g_sort_elf->files[x->file].kind == LG_ELF_OBJECT)
-        return x->section_index < y->section_index ? -1 : 1;
+    if (x->section != y->section)
+        return x->section < y->section ? -1 : 1;
     if (x->value != y->value)
         return x->value < y->value ? -1 : 1;
-    if (alias_rank(x) != alias_rank(y))
-        return alias_rank(x) - alias_rank(y);
+    if (x->rank != y->rank)
+        return x->rank - y->rank;
     int c = strcmp(x->name, y->name);
     if (c != 0)
         return c;
-    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+    return x->index < y->index ? -1 : 1;
 }
 
 static bool same_place(const lg_elfsyms_t *elf, uint32_t a, uint32_t b)
@@ -261,14 +278,20 @@ static lg_err_t collect_functions(binder_t *b)
     }
     lg_elf_kind_t wanted = have_linked ? LG_ELF_LINKED : LG_ELF_OBJECT;
     uint32_t *order = malloc((elf->nsyms ? elf->nsyms : 1) * sizeof *order);
-    if (order == NULL)
+    place_key_t *keys = malloc((elf->nsyms ? elf->nsyms : 1) * sizeof *keys);
+    if (order == NULL || keys == NULL) {
+        free(order);
+        free(keys);
         return LG_ENOMEM;
+    }
     size_t n = 0;
     for (size_t i = 0; i < elf->nsyms; i++)
         if (elf->files[elf->syms[i].file].kind == wanted)
-            order[n++] = (uint32_t)i;
-    g_sort_elf = elf;
-    qsort(order, n, sizeof *order, cmp_by_place);
+            keys[n++] = place_key(elf, (uint32_t)i);
+    qsort(keys, n, sizeof *keys, cmp_by_place);
+    for (size_t i = 0; i < n; i++)
+        order[i] = keys[i].index;
+    free(keys);
 
     lg_program_t *p = b->prog;
     p->fns = calloc(n ? n : 1, sizeof *p->fns);

@@ -173,15 +173,36 @@ typedef struct checker {
     size_t naddressed;
 } checker_t;
 
-static const checker_t *g_sort_checker; /* qsort has no context argument in C11 */
+/* What by_address is sorted by: a function's address, then its index. */
+typedef struct address_key {
+    uint64_t address;
+    uint32_t fn;
+} address_key_t;
 
 static int cmp_fn_address(const void *a, const void *b)
 {
-    const lg_fn_t *x = &g_sort_checker->prog->fns[*(const uint32_t *)a];
-    const lg_fn_t *y = &g_sort_checker->prog->fns[*(const uint32_t *)b];
+    const address_key_t *x = a, *y = b;
     if (x->address != y->address)
         return x->address < y->address ? -1 : 1;
-    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+    return x->fn < y->fn ? -1 : 1;
+}
+
+/* Fills c->by_address with the functions of the linked program that have an address, by
+ * address. Returns LG_OK or LG_ENOMEM. */
+static lg_err_t sort_by_address(checker_t *c)
+{
+    const lg_program_t *linked = c->prog;
+    address_key_t *keys = malloc((linked->nfns ? linked->nfns : 1) * sizeof *keys);
+    if (keys == NULL)
+        return LG_ENOMEM;
+    for (size_t i = 0; i < linked->nfns; i++)
+        if (linked->fns[i].address != UINT64_MAX)
+            keys[c->naddressed++] = (address_key_t){linked->fns[i].address, (uint32_t)i};
+    qsort(keys, c->naddressed, sizeof *keys, cmp_fn_address);
+    for (size_t i = 0; i < c->naddressed; i++)
+        c->by_address[i] = keys[i].fn;
+    free(keys);
+    return LG_OK;
 }
 
 /* True when fn between two in-sequence functions does not break contiguity: it is listed
@@ -389,12 +410,9 @@ lg_err_t lg_linkcheck_run(const lg_lor_t *lor, const lg_program_t *linked, const
         err = find_rows(&c, &nfound, found);
     }
     if (err == LG_OK) {
-        for (size_t i = 0; i < linked->nfns; i++)
-            if (linked->fns[i].address != UINT64_MAX)
-                c.by_address[c.naddressed++] = (uint32_t)i;
-        g_sort_checker = &c;
-        qsort(c.by_address, c.naddressed, sizeof *c.by_address, cmp_fn_address);
-        err = judge(&c, found, nfound);
+        err = sort_by_address(&c);
+        if (err == LG_OK)
+            err = judge(&c, found, nfound);
     }
     for (size_t r = 0; err == LG_OK && r < out->nrows; r++) {
         lg_landing_t s = out->rows[r].status;

@@ -153,21 +153,6 @@ static void write_summary(const lg_report_input_t *in, const lg_report_model_t *
     fputc('\n', out);
 }
 
-static const lg_layout_t *g_layout; /* qsort context for cmp_cliques */
-static const lg_report_model_t *g_model;
-
-static int cmp_cliques(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    uint64_t wx = g_model->clique_weight[x], wy = g_model->clique_weight[y];
-    if (wx != wy)
-        return wx > wy ? -1 : 1;
-    uint64_t hx = g_layout->cliques[x].hits, hy = g_layout->cliques[y].hits;
-    if (hx != hy)
-        return hx > hy ? -1 : 1;
-    return x < y ? -1 : x > y;
-}
-
 /* The cliques by placement's weight: the overview before the blocks, which follow in link
  * order. Its TOTAL counts every clique, filler included; the summary's hot code does not. */
 static lg_err_t write_clique_table(const lg_report_input_t *in, const lg_report_model_t *m,
@@ -175,14 +160,12 @@ static lg_err_t write_clique_table(const lg_report_input_t *in, const lg_report_
 {
     const lg_layout_t *layout = in->layout;
     size_t n = layout->ncliques;
-    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    lg_report_key_t *order = malloc((n ? n : 1) * sizeof *order);
     if (order == NULL)
         return LG_ENOMEM;
     for (size_t c = 0; c < n; c++)
-        order[c] = c;
-    g_layout = layout;
-    g_model = m;
-    qsort(order, n, sizeof *order, cmp_cliques);
+        order[c] = (lg_report_key_t){m->clique_weight[c], layout->cliques[c].hits, c};
+    qsort(order, n, sizeof *order, lg_report_key_cmp);
     uint64_t cache = layout->geometry.cache_size;
     fprintf(out, "Cliques by %s (blocks below in link order)\n", m->weight_unit);
     fprintf(out, "  %-8s %9s %12s %7s %16s %7s %16s %7s\n", "clique", "functions", "bytes", "cache",
@@ -190,8 +173,8 @@ static lg_err_t write_clique_table(const lg_report_input_t *in, const lg_report_
     size_t shown = rows_shown(in, n);
     uint64_t rest_bytes = 0, rest_hits = 0, rest_weight = 0;
     for (size_t i = 0; i < n; i++) {
-        const lg_clique_t *cl = &layout->cliques[order[i]];
-        uint64_t w = m->clique_weight[order[i]];
+        const lg_clique_t *cl = &layout->cliques[order[i].index];
+        uint64_t w = order[i].weight;
         if (i >= shown) {
             rest_bytes += cl->bytes;
             rest_hits += cl->hits;
@@ -200,7 +183,7 @@ static lg_err_t write_clique_table(const lg_report_input_t *in, const lg_report_
         }
         fprintf(out,
                 "  %-8zu %9zu %12" PRIu64 " %6.1f%% %16" PRIu64 " %6.1f%% %16" PRIu64 " %6.1f%%\n",
-                order[i] + 1, cl->nfns, cl->bytes, lg_report_pct(cl->bytes, cache), cl->hits,
+                order[i].index + 1, cl->nfns, cl->bytes, lg_report_pct(cl->bytes, cache), cl->hits,
                 lg_report_pct(cl->hits, m->total_hits), w, lg_report_pct(w, m->total_weight));
     }
     if (shown < n)
@@ -222,12 +205,12 @@ static lg_err_t write_clique_table(const lg_report_input_t *in, const lg_report_
     return LG_OK;
 }
 
-static void write_edge_table(const lg_report_input_t *in, lg_report_row_t *rows, size_t n,
-                             bool boundary, FILE *out)
+static lg_err_t write_edge_table(const lg_report_input_t *in, lg_report_row_t *rows, size_t n,
+                                 bool boundary, FILE *out)
 {
     const lg_program_t *prog = in->prog;
     size_t shown = rows_shown(in, n);
-    lg_report_sort_rows(prog, rows, n, shown);
+    LG_CHECK(lg_report_sort_rows(prog, rows, n, shown));
     for (size_t i = 0; i < shown; i++) {
         const lg_arc_t *a = rows[i].arc;
         static const char arrow[] = " -> ";
@@ -249,6 +232,7 @@ static void write_edge_table(const lg_report_input_t *in, lg_report_row_t *rows,
     if (shown < n)
         fprintf(out, "    [%zu more, weight %" PRIu64 "]\n", n - shown,
                 lg_report_rows_weight(rows + shown, n - shown));
+    return LG_OK;
 }
 
 /* One clique's functions, hottest first, with their offset in the clique (link order). */
@@ -257,7 +241,7 @@ static lg_err_t write_members(const lg_report_input_t *in, const lg_report_model
 {
     const lg_program_t *prog = in->prog;
     size_t n = cl->nfns;
-    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    lg_report_key_t *order = malloc((n ? n : 1) * sizeof *order);
     uint64_t *offsets = malloc((n ? n : 1) * sizeof *offsets);
     if (order == NULL || offsets == NULL) {
         free(order);
@@ -272,7 +256,7 @@ static lg_err_t write_members(const lg_report_input_t *in, const lg_report_model
     size_t shown = rows_shown(in, n);
     uint64_t bytes = 0, rest_bytes = 0, rest_hits = 0, rest_weight = 0;
     for (size_t i = 0; i < n; i++) {
-        const lg_fn_t *fn = &prog->fns[cl->fns[order[i]]];
+        const lg_fn_t *fn = &prog->fns[cl->fns[order[i].index]];
         uint64_t fw = lg_report_fn_weight(m, fn);
         bytes += fn->size;
         if (i >= shown) {
@@ -284,7 +268,7 @@ static lg_err_t write_members(const lg_report_input_t *in, const lg_report_model
         fputs("  ", out);
         put_name(out, fn->symbol, w);
         fprintf(out, " %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %6.1f%% %14" PRIu64 " %6.1f%%  ",
-                offsets[order[i]], fn->size, fn->hits, lg_report_pct(fn->hits, cl->hits), fw,
+                offsets[order[i].index], fn->size, fn->hits, lg_report_pct(fn->hits, cl->hits), fw,
                 lg_report_pct(fw, cl_weight));
         put_name(out, fn->section, 0);
         fputs((fn->flags & LG_FN_SECTION_INFERRED) ? " (inferred)\n" : "\n", out);
@@ -330,29 +314,18 @@ static lg_err_t write_cliques(const lg_report_input_t *in, const lg_report_model
         err = write_members(in, m, cl, m->clique_weight[c], out);
         lg_report_row_t *rows = m->rows + m->first[c];
         size_t nin = m->ninside[c], nacross = m->first[c + 1] - m->first[c] - nin;
-        if (nin > 0) {
+        if (err == LG_OK && nin > 0) {
             fprintf(out, "  %-*s %12s\n", LG_REPORT_PAIR_WIDTH + 2, "calls inside", "weight");
-            write_edge_table(in, rows, nin, false, out);
+            err = write_edge_table(in, rows, nin, false, out);
         }
-        if (nacross > 0) {
+        if (err == LG_OK && nacross > 0) {
             fprintf(out, "  %-*s %12s\n", LG_REPORT_PAIR_WIDTH + 2, "calls across its boundary",
                     "weight");
-            write_edge_table(in, rows + nin, nacross, true, out);
+            err = write_edge_table(in, rows + nin, nacross, true, out);
         }
         fputc('\n', out);
     }
     return err;
-}
-
-static const lg_program_t *g_excluded_prog; /* qsort context for cmp_excluded */
-
-static int cmp_excluded(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    uint64_t hx = g_excluded_prog->fns[x].hits, hy = g_excluded_prog->fns[y].hits;
-    if (hx != hy)
-        return hx > hy ? -1 : 1;
-    return x < y ? -1 : x > y;
 }
 
 /* Functions that some linker outputs leave out because their names cannot be said in that
@@ -410,16 +383,17 @@ static lg_err_t write_left_out(const lg_report_input_t *in, FILE *out)
         fprintf(out, "  [%zu more unbound]\n", prog->nunbound - shown);
     /* Hottest first, like every other table. */
     size_t n = layout->nexcluded;
-    uint32_t *excluded = malloc((n ? n : 1) * sizeof *excluded);
+    lg_report_key_t *excluded = malloc((n ? n : 1) * sizeof *excluded);
     if (excluded == NULL)
         return LG_ENOMEM;
-    if (n > 0)
-        memcpy(excluded, layout->excluded, n * sizeof *excluded);
-    g_excluded_prog = prog;
-    qsort(excluded, n, sizeof *excluded, cmp_excluded);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t hits = prog->fns[layout->excluded[i]].hits;
+        excluded[i] = (lg_report_key_t){hits, hits, layout->excluded[i]};
+    }
+    qsort(excluded, n, sizeof *excluded, lg_report_key_cmp);
     shown = rows_shown(in, n);
     for (size_t i = 0; i < shown; i++) {
-        const lg_fn_t *fn = &prog->fns[excluded[i]];
+        const lg_fn_t *fn = &prog->fns[excluded[i].index];
         fputs("  not movable  ", out);
         put_name(out, fn->symbol, 32);
         fprintf(out, " %12" PRIu64 " hits  ", fn->hits);

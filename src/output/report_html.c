@@ -163,20 +163,21 @@ uint32_t lg_report_html_cells(const lg_geometry_t *g)
     return per ? (sets + per - 1) / per : 0;
 }
 
-static const lg_program_t *g_sort_prog; /* qsort context */
-static const lg_report_model_t *g_sort_model;
-static const uint64_t *g_sort_addr;
-
-static const uint32_t *g_sort_clique_of;
+/* What the cache map sorts its functions by: clique, then address, then function index. */
+typedef struct map_key {
+    uint32_t clique; /* lg_report_model_t.clique_of */
+    uint32_t fn;
+    uint64_t addr;
+} map_key_t;
 
 static int cmp_by_clique_address(const void *a, const void *b)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    if (g_sort_clique_of[x] != g_sort_clique_of[y])
-        return g_sort_clique_of[x] < g_sort_clique_of[y] ? -1 : 1;
-    if (g_sort_addr[x] != g_sort_addr[y])
-        return g_sort_addr[x] < g_sort_addr[y] ? -1 : 1;
-    return x < y ? -1 : x > y;
+    const map_key_t *x = a, *y = b;
+    if (x->clique != y->clique)
+        return x->clique < y->clique ? -1 : 1;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    return x->fn < y->fn ? -1 : x->fn > y->fn;
 }
 
 /* Hotter by placement's weight (lg_report_fn_weight), then hits, then input order: the map and
@@ -220,7 +221,7 @@ static lg_err_t build_map(const lg_program_t *prog, const lg_report_model_t *m,
     map->sets_per_cell = (sets + LG_HTML_MAP_MAX_CELLS - 1) / LG_HTML_MAP_MAX_CELLS;
     map->ncells = lg_report_html_cells(g);
     map->cells = malloc(map->ncells * sizeof *map->cells);
-    uint32_t *hot = malloc((prog->nfns ? prog->nfns : 1) * sizeof *hot);
+    map_key_t *hot = malloc((prog->nfns ? prog->nfns : 1) * sizeof *hot);
     uint32_t *stamp = malloc(sets * sizeof *stamp); /* per set: the clique counted last */
     uint32_t *lines = malloc(sets * sizeof *lines); /* its lines in the set so far */
     uint64_t *last_line = malloc(sets * sizeof *last_line);
@@ -245,15 +246,13 @@ static lg_err_t build_map(const lg_program_t *prog, const lg_report_model_t *m,
     for (size_t i = 0; i < prog->nfns; i++)
         if ((prog->fns[i].hits > 0 || lg_report_fn_weight(m, &prog->fns[i]) > 0) &&
             prog->fns[i].size > 0 && addr[i] != LG_ADDRESS_NONE)
-            hot[nhot++] = (uint32_t)i;
-    g_sort_addr = addr;
-    g_sort_clique_of = m->clique_of;
+            hot[nhot++] = (map_key_t){m->clique_of[i], (uint32_t)i, addr[i]};
     qsort(hot, nhot, sizeof *hot, cmp_by_clique_address);
     for (size_t h = 0; h < nhot; h++) {
-        const lg_fn_t *fn = &prog->fns[hot[h]];
-        uint32_t clique = m->clique_of[hot[h]];
-        uint64_t first = addr[hot[h]] / g->line_size;
-        uint64_t end = addr[hot[h]] > UINT64_MAX - fn->size ? UINT64_MAX : addr[hot[h]] + fn->size;
+        const lg_fn_t *fn = &prog->fns[hot[h].fn];
+        uint32_t clique = hot[h].clique;
+        uint64_t first = hot[h].addr / g->line_size;
+        uint64_t end = hot[h].addr > UINT64_MAX - fn->size ? UINT64_MAX : hot[h].addr + fn->size;
         uint64_t nlines = (end - 1) / g->line_size - first + 1;
         /* A function longer than the cache covers every set; visiting more lines adds nothing. */
         if (nlines > sets)
@@ -261,7 +260,7 @@ static lg_err_t build_map(const lg_program_t *prog, const lg_report_model_t *m,
         for (uint64_t l = first; l < first + nlines; l++) {
             uint32_t s = (uint32_t)(l % sets);
             map_cell_t *cell = &map->cells[s / map->sets_per_cell];
-            cell_add(prog, m, cell, hot[h]);
+            cell_add(prog, m, cell, hot[h].fn);
             if (clique == LG_REPORT_NO_CLIQUE)
                 continue;
             if (stamp[s] != clique) {
@@ -599,14 +598,14 @@ static void write_clique_table(const lg_report_input_t *in, const lg_report_mode
                 m->hot_fns, m->hot_bytes, m->weight_unit);
 }
 
-static void write_edge_list(const lg_report_input_t *in, lg_report_row_t *rows, size_t n,
-                            bool boundary, const char *title, FILE *out)
+static lg_err_t write_edge_list(const lg_report_input_t *in, lg_report_row_t *rows, size_t n,
+                                bool boundary, const char *title, FILE *out)
 {
     if (n == 0)
-        return;
+        return LG_OK;
     const lg_program_t *prog = in->prog;
     size_t shown = in->max_rows && n > in->max_rows ? in->max_rows : n;
-    lg_report_sort_rows(prog, rows, n, shown);
+    LG_CHECK(lg_report_sort_rows(prog, rows, n, shown));
     fprintf(out,
             "<table class=\"calls\"><thead><tr><th>%s</th><th>weight</th>%s</tr></thead>"
             "<tbody>\n",
@@ -631,6 +630,7 @@ static void write_edge_list(const lg_report_input_t *in, lg_report_row_t *rows, 
         fprintf(out, "<tr><td>[%zu more]</td><td class=\"n\">%" PRIu64 "</td>%s</tr>\n", n - shown,
                 lg_report_rows_weight(rows + shown, n - shown), boundary ? "<td></td>" : "");
     fputs("</tbody></table>\n", out);
+    return LG_OK;
 }
 
 /* Per clique: its members in link order with offsets, and its heaviest calls. */
@@ -673,8 +673,9 @@ static lg_err_t write_clique_details(const lg_report_input_t *in, lg_report_mode
         free(offsets);
         lg_report_row_t *rows = m->rows + m->first[c];
         size_t nin = m->ninside[c], nrows = m->first[c + 1] - m->first[c];
-        write_edge_list(in, rows, nin, false, "calls inside", out);
-        write_edge_list(in, rows + nin, nrows - nin, true, "calls across its boundary", out);
+        LG_CHECK(write_edge_list(in, rows, nin, false, "calls inside", out));
+        LG_CHECK(write_edge_list(in, rows + nin, nrows - nin, true, "calls across its boundary",
+                                 out));
         fputs("</details>\n", out);
     }
     fputs("</section>\n", out);
@@ -688,14 +689,6 @@ typedef struct graph_node {
     int x, y; /* top left of its box */
 } graph_node_t;
 
-static int cmp_hotter(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return hotter(g_sort_prog, g_sort_model, x, y)   ? -1
-           : hotter(g_sort_prog, g_sort_model, y, x) ? 1
-                                                     : 0;
-}
-
 /* Draws the hottest clique members, one column per clique in link order, members top down in
  * link order, and the heaviest calls among them. */
 static lg_err_t write_graph(const lg_report_input_t *in, const lg_report_model_t *m, FILE *out)
@@ -705,7 +698,7 @@ static lg_err_t write_graph(const lg_report_input_t *in, const lg_report_model_t
     size_t nmembers = 0;
     for (size_t c = 0; c < layout->ncliques; c++)
         nmembers += layout->cliques[c].nfns;
-    uint32_t *members = malloc((nmembers ? nmembers : 1) * sizeof *members);
+    lg_report_key_t *members = malloc((nmembers ? nmembers : 1) * sizeof *members);
     int32_t *slot = malloc((prog->nfns ? prog->nfns : 1) * sizeof *slot);
     graph_node_t *nodes = malloc((LG_HTML_GRAPH_MAX_NODES + 1) * sizeof *nodes);
     lg_report_row_t *edges = malloc((prog->narcs ? prog->narcs : 1) * sizeof *edges);
@@ -719,18 +712,20 @@ static lg_err_t write_graph(const lg_report_input_t *in, const lg_report_model_t
     size_t n = 0;
     for (size_t c = 0; c < layout->ncliques; c++)
         for (size_t i = 0; i < layout->cliques[c].nfns; i++)
-            if (prog->fns[layout->cliques[c].fns[i]].hits > 0)
-                members[n++] = layout->cliques[c].fns[i];
-    g_sort_prog = prog;
-    g_sort_model = m;
-    qsort(members, n, sizeof *members, cmp_hotter);
+            if (prog->fns[layout->cliques[c].fns[i]].hits > 0) {
+                const lg_fn_t *fn = &prog->fns[layout->cliques[c].fns[i]];
+                /* hotter()'s order: by weight, hits, then input order. */
+                members[n++] = (lg_report_key_t){lg_report_fn_weight(m, fn), fn->hits,
+                                                 layout->cliques[c].fns[i]};
+            }
+    qsort(members, n, sizeof *members, lg_report_key_cmp);
     size_t executed = n;
     if (n > LG_HTML_GRAPH_MAX_NODES)
         n = LG_HTML_GRAPH_MAX_NODES;
     for (size_t i = 0; i < prog->nfns; i++)
         slot[i] = -1;
     for (size_t i = 0; i < n; i++)
-        slot[members[i]] = 0;
+        slot[members[i].index] = 0;
     /* Lay out: walk the cliques in link order, a column for each that has chosen members. */
     size_t nnodes = 0;
     int col = 0, max_rows = 0;
@@ -764,7 +759,13 @@ static lg_err_t write_graph(const lg_report_input_t *in, const lg_report_model_t
             edges[nedges++] = (lg_report_row_t){a, LG_REPORT_NO_CLIQUE, true};
     }
     size_t shown = nedges > LG_HTML_GRAPH_MAX_EDGES ? LG_HTML_GRAPH_MAX_EDGES : nedges;
-    lg_report_sort_rows(prog, edges, nedges, shown);
+    if (lg_report_sort_rows(prog, edges, nedges, shown) != LG_OK) {
+        free(members);
+        free(slot);
+        free(nodes);
+        free(edges);
+        return LG_ENOMEM;
+    }
     uint64_t max_w = shown ? edges[0].arc->weight : 0, max_hits = 0;
     for (size_t i = 0; i < nnodes; i++)
         if (prog->fns[nodes[i].fn].hits > max_hits)

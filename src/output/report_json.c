@@ -235,10 +235,10 @@ static void write_summary(json_t *j, const lg_report_input_t *in, const lg_repor
     json_close(j, '}');
 }
 
-static void write_rows(json_t *j, const char *name, const lg_program_t *prog, lg_report_row_t *rows,
-                       size_t n, bool boundary)
+static lg_err_t write_rows(json_t *j, const char *name, const lg_program_t *prog,
+                           lg_report_row_t *rows, size_t n, bool boundary)
 {
-    lg_report_sort_rows(prog, rows, n, n);
+    LG_CHECK(lg_report_sort_rows(prog, rows, n, n));
     json_open(j, name, '[', false);
     for (size_t i = 0; i < n; i++) {
         const lg_arc_t *a = rows[i].arc;
@@ -256,6 +256,7 @@ static void write_rows(json_t *j, const char *name, const lg_program_t *prog, lg
         json_close(j, '}');
     }
     json_close(j, ']');
+    return LG_OK;
 }
 
 static lg_err_t write_cliques(json_t *j, const lg_report_input_t *in, lg_report_model_t *m,
@@ -303,8 +304,12 @@ static lg_err_t write_cliques(json_t *j, const lg_report_input_t *in, lg_report_
         json_close(j, ']');
         free(offsets);
         size_t nin = m->ninside[c], nrows = m->first[c + 1] - m->first[c];
-        write_rows(j, "calls_inside", prog, m->rows + m->first[c], nin, false);
-        write_rows(j, "calls_across", prog, m->rows + m->first[c] + nin, nrows - nin, true);
+        lg_err_t err = write_rows(j, "calls_inside", prog, m->rows + m->first[c], nin, false);
+        if (err == LG_OK)
+            err = write_rows(j, "calls_across", prog, m->rows + m->first[c] + nin, nrows - nin,
+                             true);
+        if (err != LG_OK)
+            return err;
         json_close(j, '}');
     }
     json_close(j, ']');

@@ -9,47 +9,62 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const lg_program_t *g_prog; /* qsort context for cmp_rows */
+/* A row with what its order compares: the symbols of its arc's caller and callee. */
+typedef struct row_key {
+    const char *caller, *callee;
+    lg_report_row_t row;
+} row_key_t;
 
+/* Heaviest first, then by caller and callee symbol, then by caller and callee index. */
 static int cmp_rows(const void *a, const void *b)
 {
-    const lg_arc_t *x = ((const lg_report_row_t *)a)->arc, *y = ((const lg_report_row_t *)b)->arc;
+    const row_key_t *kx = a, *ky = b;
+    const lg_arc_t *x = kx->row.arc, *y = ky->row.arc;
     if (x->weight != y->weight)
         return x->weight > y->weight ? -1 : 1;
-    int c = strcmp(g_prog->fns[x->caller].symbol, g_prog->fns[y->caller].symbol);
+    int c = strcmp(kx->caller, ky->caller);
     if (c != 0)
         return c;
-    c = strcmp(g_prog->fns[x->callee].symbol, g_prog->fns[y->callee].symbol);
+    c = strcmp(kx->callee, ky->callee);
     if (c != 0)
         return c;
     return x->caller != y->caller ? (x->caller < y->caller ? -1 : 1)
                                   : (x->callee < y->callee ? -1 : x->callee > y->callee);
 }
 
-void lg_report_sort_rows(const lg_program_t *prog, lg_report_row_t *rows, size_t n, size_t k)
+lg_err_t lg_report_sort_rows(const lg_program_t *prog, lg_report_row_t *rows, size_t n, size_t k)
 {
-    g_prog = prog;
-    if (k == 0)
-        return;
+    if (k == 0 || n == 0)
+        return LG_OK;
+    row_key_t *keys = malloc(n * sizeof *keys);
+    if (keys == NULL)
+        return LG_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        keys[i] = (row_key_t){prog->fns[rows[i].arc->caller].symbol,
+                              prog->fns[rows[i].arc->callee].symbol, rows[i]};
     if (k >= n) {
-        qsort(rows, n, sizeof *rows, cmp_rows);
-        return;
-    }
-    /* A sorted window of the best k seen: a row worse than the window's last is rejected with
-     * one comparison, so this is about O(n) for the few rows a report shows. */
-    qsort(rows, k, sizeof *rows, cmp_rows);
-    for (size_t i = k; i < n; i++) {
-        if (cmp_rows(&rows[i], &rows[k - 1]) >= 0)
-            continue;
-        lg_report_row_t row = rows[i];
-        rows[i] = rows[k - 1];
-        size_t j = k - 1;
-        while (j > 0 && cmp_rows(&row, &rows[j - 1]) < 0) {
-            rows[j] = rows[j - 1];
-            j--;
+        qsort(keys, n, sizeof *keys, cmp_rows);
+    } else {
+        /* A sorted window of the best k seen: a row worse than the window's last is rejected
+         * with one comparison, so this is about O(n) for the few rows a report shows. */
+        qsort(keys, k, sizeof *keys, cmp_rows);
+        for (size_t i = k; i < n; i++) {
+            if (cmp_rows(&keys[i], &keys[k - 1]) >= 0)
+                continue;
+            row_key_t key = keys[i];
+            keys[i] = keys[k - 1];
+            size_t j = k - 1;
+            while (j > 0 && cmp_rows(&key, &keys[j - 1]) < 0) {
+                keys[j] = keys[j - 1];
+                j--;
+            }
+            keys[j] = key;
         }
-        rows[j] = row;
     }
+    for (size_t i = 0; i < n; i++)
+        rows[i] = keys[i].row;
+    free(keys);
+    return LG_OK;
 }
 
 uint64_t lg_report_rows_weight(const lg_report_row_t *rows, size_t n)
@@ -75,33 +90,24 @@ void lg_report_clique_offsets(const lg_program_t *prog, const lg_clique_t *cl, u
     }
 }
 
-static const lg_program_t *g_members_prog; /* qsort context for cmp_members */
-static const lg_clique_t *g_members_clique;
-static const lg_report_model_t *g_members_model;
-
-static int cmp_members(const void *a, const void *b)
+int lg_report_key_cmp(const void *a, const void *b)
 {
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    const lg_fn_t *fx = &g_members_prog->fns[g_members_clique->fns[x]];
-    const lg_fn_t *fy = &g_members_prog->fns[g_members_clique->fns[y]];
-    uint64_t wx = lg_report_fn_weight(g_members_model, fx);
-    uint64_t wy = lg_report_fn_weight(g_members_model, fy);
-    if (wx != wy)
-        return wx > wy ? -1 : 1;
-    if (fx->hits != fy->hits)
-        return fx->hits > fy->hits ? -1 : 1;
-    return x < y ? -1 : x > y;
+    const lg_report_key_t *x = a, *y = b;
+    if (x->weight != y->weight)
+        return x->weight > y->weight ? -1 : 1;
+    if (x->hits != y->hits)
+        return x->hits > y->hits ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
 }
 
 void lg_report_members_by_weight(const lg_report_model_t *m, const lg_program_t *prog,
-                                 const lg_clique_t *cl, size_t *order)
+                                 const lg_clique_t *cl, lg_report_key_t *order)
 {
-    for (size_t i = 0; i < cl->nfns; i++)
-        order[i] = i;
-    g_members_prog = prog;
-    g_members_clique = cl;
-    g_members_model = m;
-    qsort(order, cl->nfns, sizeof *order, cmp_members);
+    for (size_t i = 0; i < cl->nfns; i++) {
+        const lg_fn_t *fn = &prog->fns[cl->fns[i]];
+        order[i] = (lg_report_key_t){lg_report_fn_weight(m, fn), fn->hits, i};
+    }
+    qsort(order, cl->nfns, sizeof *order, lg_report_key_cmp);
 }
 
 /* Buckets every arc by the clique(s) it touches, in two passes: count, then fill. O(arcs). */

@@ -40,6 +40,17 @@ typedef struct lg_report_row {
     bool outgoing;         /* boundary rows: the caller is inside the clique */
 } lg_report_row_t;
 
+/* A sort key for the report's hottest-first orders (cliques, members, functions): weight, then
+ * hits, both descending, then index ascending, so that every order is total. */
+typedef struct lg_report_key {
+    uint64_t weight; /* placement's weight (lg_report_fn_weight, a clique's), or hits again */
+    uint64_t hits;
+    size_t index; /* what is sorted: a clique, a function, a member's position */
+} lg_report_key_t;
+
+/* The qsort comparison of lg_report_key_t: hottest first. */
+int lg_report_key_cmp(const void *a, const void *b);
+
 typedef struct lg_report_model {
     uint32_t *clique_of; /* per function: its clique, or LG_REPORT_NO_CLIQUE */
     uint64_t total_hits; /* summed over the cliques */
@@ -99,9 +110,10 @@ double lg_report_unreplayed_pct(const lg_report_model_t *m);
 void lg_report_model_destroy(lg_report_model_t *m);
 
 /* Moves the first k of the n rows in row order to rows[0 .. k), sorted (k <= n; k == n sorts
- * them all). About O(n) for small k, O(n log n) for k == n. Not reentrant: the comparison reads
- * the program through a file-scope pointer (qsort has no context argument in C11). */
-void lg_report_sort_rows(const lg_program_t *prog, lg_report_row_t *rows, size_t n, size_t k);
+ * them all). About O(n) for small k, O(n log n) for k == n. Returns LG_OK, or LG_ENOMEM (the
+ * rows left as they were) when there is no room for the sort keys, which carry each row's
+ * caller and callee symbols. */
+lg_err_t lg_report_sort_rows(const lg_program_t *prog, lg_report_row_t *rows, size_t n, size_t k);
 
 /* Summed weight of rows (saturating). */
 uint64_t lg_report_rows_weight(const lg_report_row_t *rows, size_t n);
@@ -113,10 +125,10 @@ double lg_report_pct(uint64_t part, uint64_t whole);
  * (lg_place_after from offset 0): offsets[i] for cl->fns[i]. */
 void lg_report_clique_offsets(const lg_program_t *prog, const lg_clique_t *cl, uint64_t *offsets);
 
-/* Fills order (cl->nfns entries) with the positions 0 .. nfns-1 of the clique's members sorted
- * by weight (lg_report_fn_weight) descending, then hits descending, then link order.
- * O(n log n). Not reentrant (qsort context at file scope). */
+/* Fills order (cl->nfns entries) with the clique's members sorted by weight (lg_report_fn_weight)
+ * descending, then hits descending, then link order: order[i].index is a position in cl->fns.
+ * O(n log n). */
 void lg_report_members_by_weight(const lg_report_model_t *m, const lg_program_t *prog,
-                                 const lg_clique_t *cl, size_t *order);
+                                 const lg_clique_t *cl, lg_report_key_t *order);
 
 #endif

@@ -1,0 +1,559 @@
+/* options.c - the option table, the parser and the help that come from it (options.h).
+ *
+ * Each row of `options` is one option: its names, the word its value shows as in the help (none
+ * for a flag), its help and default, and the handler that sets its field. The parser finds a word
+ * in the table, takes the value when the row has one (--name=value or --name value), and calls
+ * the handler; the help prints the rows in table order under their section headings.
+ */
+#include "options.h"
+
+#include "algorithms.h"
+#include "outfile.h"
+#include "report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Largest --weight: beyond it a profile's counts would saturate the 64-bit counters. */
+#define LG_WEIGHT_MAX 1e6
+
+/* Bytes in one unit of a size suffix. */
+#define LG_KIB 1024ull
+#define LG_MIB (1024ull * 1024ull)
+
+/* Longest option name the parser looks up; a longer --name=value is an unknown option. */
+#define LG_OPTION_NAME_MAX 64
+
+/* The column the help of an option starts in; a longer head is followed by two spaces. */
+#define LG_HELP_COLUMN 25
+
+/* The parser's state between words: what applies to the next profile. */
+typedef struct parser {
+    lg_cli_options_t *o;
+    const char *pending_format; /* --format given, no profile yet */
+    double pending_weight;      /* --weight given, no profile yet; 0: none */
+} parser_t;
+
+typedef struct option option_t;
+
+/* Applies one option. name is the spelling given ("-n" or "--rows"), value its value (NULL for
+ * a flag). Returns LG_CLI_RUN to go on, or the status that ends parsing. */
+typedef lg_cli_status_t (*handler_t)(parser_t *p, const option_t *opt, const char *name,
+                                     const char *value);
+
+struct option {
+    const char *section;  /* the heading that starts before it in the help, or NULL */
+    const char *names[2]; /* as typed: "-o", "--output"; the help shows both */
+    const char *alias;    /* also accepted, named only in the help text ("--ld"), or NULL */
+    const char *value;    /* its value in the help ("FILE", "N"); NULL: a flag */
+    const char *help;     /* lines after the first are indented under it; a trailing newline
+                             puts the default on a line of its own */
+    const char *fallback; /* shown as "[default: ...]", or NULL */
+    handler_t apply;
+    size_t field; /* offsetof the field in lg_cli_options_t the handler sets */
+    int arg;      /* for the handler: the verbosity -q and -v set */
+};
+
+/* ---- Errors ---------------------------------------------------------------------------------- */
+
+static lg_cli_status_t usage(lg_cli_options_t *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Records a usage error in o->error; returns LG_CLI_USAGE (LG_CLI_NOMEM if it cannot). */
+static lg_cli_status_t usage(lg_cli_options_t *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    free(o->error);
+    o->error = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (o->error == NULL)
+        return LG_CLI_NOMEM;
+    va_start(ap, fmt);
+    vsnprintf(o->error, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return LG_CLI_USAGE;
+}
+
+/* ---- Handlers -------------------------------------------------------------------------------- */
+
+static void *field(parser_t *p, const option_t *opt)
+{
+    return (char *)p->o + opt->field;
+}
+
+static lg_cli_status_t set_string(parser_t *p, const option_t *opt, const char *name,
+                                  const char *value)
+{
+    (void)name;
+    *(const char **)field(p, opt) = value;
+    return LG_CLI_RUN;
+}
+
+static lg_cli_status_t clear_flag(parser_t *p, const option_t *opt, const char *name,
+                                  const char *value)
+{
+    (void)name, (void)value;
+    *(bool *)field(p, opt) = false;
+    return LG_CLI_RUN;
+}
+
+static lg_cli_status_t set_verbosity(parser_t *p, const option_t *opt, const char *name,
+                                     const char *value)
+{
+    (void)name, (void)value;
+    p->o->verbosity = opt->arg;
+    return LG_CLI_RUN;
+}
+
+static lg_cli_status_t show_help(parser_t *p, const option_t *opt, const char *name,
+                                 const char *value)
+{
+    (void)p, (void)opt, (void)name, (void)value;
+    return LG_CLI_HELP;
+}
+
+static lg_cli_status_t show_version(parser_t *p, const option_t *opt, const char *name,
+                                    const char *value)
+{
+    (void)p, (void)opt, (void)name, (void)value;
+    return LG_CLI_VERSION;
+}
+
+/* Parses a whole number of at most 64 bits, no sign; false if text is not one. */
+static bool parse_whole(const char *text, unsigned long long *v, char **end)
+{
+    errno = 0;
+    *v = strtoull(text, end, 10);
+    return *end != text && errno == 0 && *text != '-';
+}
+
+/* A byte count: digits with an optional K/M (KiB/MiB) suffix, from 1 to UINT32_MAX bytes. */
+static lg_cli_status_t set_size(parser_t *p, const option_t *opt, const char *name,
+                                const char *value)
+{
+    char *end;
+    unsigned long long v;
+    if (!parse_whole(value, &v, &end))
+        return usage(p->o, "%s: expected a number of bytes, found '%s'", name, value);
+    unsigned long long unit = 1;
+    if (*end == 'K' || *end == 'k') {
+        unit = LG_KIB;
+        end++;
+    } else if (*end == 'M' || *end == 'm') {
+        unit = LG_MIB;
+        end++;
+    }
+    if (strcmp(end, "") != 0 && strcmp(end, "iB") != 0 && strcmp(end, "B") != 0)
+        return usage(p->o, "%s: expected a number with an optional K or M suffix, found '%s'", name,
+                     value);
+    /* Compared before multiplying: the product could wrap around 64 bits. */
+    if (v == 0 || v > UINT32_MAX / unit)
+        return usage(p->o, "%s: %s is out of range: expected 1 to %" PRIu32 " bytes", name, value,
+                     UINT32_MAX);
+    *(uint32_t *)field(p, opt) = (uint32_t)(v * unit);
+    return LG_CLI_RUN;
+}
+
+/* A whole number, no suffix. */
+static lg_cli_status_t parse_count(parser_t *p, const char *name, const char *value,
+                                   unsigned long long *v)
+{
+    char *end;
+    if (!parse_whole(value, v, &end) || *end != '\0')
+        return usage(p->o, "%s: expected a whole number, found '%s'", name, value);
+    return LG_CLI_RUN;
+}
+
+static lg_cli_status_t set_count(parser_t *p, const option_t *opt, const char *name,
+                                 const char *value)
+{
+    unsigned long long v;
+    lg_cli_status_t status = parse_count(p, name, value, &v);
+    if (status == LG_CLI_RUN)
+        *(size_t *)field(p, opt) = (size_t)v;
+    return status;
+}
+
+/* A count of cache ways: from 1 to UINT32_MAX, no suffix (a way is not a number of bytes). */
+static lg_cli_status_t set_ways(parser_t *p, const option_t *opt, const char *name,
+                                const char *value)
+{
+    unsigned long long v;
+    lg_cli_status_t status = parse_count(p, name, value, &v);
+    if (status != LG_CLI_RUN)
+        return status;
+    if (v == 0 || (size_t)v > UINT32_MAX)
+        return usage(p->o, "%s: %s is out of range: expected 1 to %" PRIu32 " ways", name, value,
+                     UINT32_MAX);
+    *(uint32_t *)field(p, opt) = (uint32_t)v;
+    return LG_CLI_RUN;
+}
+
+static lg_cli_status_t set_bin_version(parser_t *p, const option_t *opt, const char *name,
+                                       const char *value)
+{
+    (void)opt, (void)name;
+    if (strcmp(value, "1.0") == 0)
+        p->o->load.bin_version = 10;
+    else if (strcmp(value, "1.1") == 0)
+        p->o->load.bin_version = 11;
+    else
+        return usage(p->o, "--bin-version: expected 1.0 or 1.1, found '%s'", value);
+    return LG_CLI_RUN;
+}
+
+static lg_cli_status_t set_algorithm(parser_t *p, const option_t *opt, const char *name,
+                                     const char *value)
+{
+    (void)opt, (void)name;
+    size_t n;
+    const char *const *names = lg_algorithm_names(&n);
+    for (size_t k = 0; k < n; k++) {
+        if (strcmp(names[k], value) == 0) {
+            p->o->algorithm = value;
+            return LG_CLI_RUN;
+        }
+    }
+    return usage(p->o,
+                 "--algorithm: unknown algorithm '%s' (cliques, input, hot-first, "
+                 "pettis-hansen, c3)",
+                 value);
+}
+
+static lg_cli_status_t set_weight(parser_t *p, const option_t *opt, const char *name,
+                                  const char *value)
+{
+    (void)opt, (void)name;
+    char *end;
+    errno = 0;
+    double w = strtod(value, &end);
+    if (end == value || *end != '\0' || errno != 0 || !(w > 0.0) || w > LG_WEIGHT_MAX)
+        return usage(p->o, "--weight: expected a number above 0 and at most %g, found '%s'",
+                     LG_WEIGHT_MAX, value);
+    p->pending_weight = w;
+    return LG_CLI_RUN;
+}
+
+static lg_cli_status_t set_format(parser_t *p, const option_t *opt, const char *name,
+                                  const char *value)
+{
+    (void)opt, (void)name;
+    if (lg_loader_find(value) == NULL)
+        return usage(p->o, "--format: unknown format '%s' (see 'lorgen formats')", value);
+    p->pending_format = value;
+    return LG_CLI_RUN;
+}
+
+/* ---- The table ------------------------------------------------------------------------------- */
+
+#define FIELD(f) offsetof(lg_cli_options_t, f)
+#define OUTPUT(kind) (FIELD(outputs) + (size_t)(kind) * sizeof(const char *))
+
+/* Each option once, in the order the help shows them (a row or two per option, not a line per
+ * field). */
+/* clang-format off */
+static const option_t options[] = {
+    {.section = "Outputs:", .names = {"-o", "--output"}, .value = "FILE",
+     .help = "the .LOR link-order file (callgraph: the call graph)",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LOR)},
+    {.names = {"--ld-script"}, .alias = "--ld", .value = "FILE",
+     .help = "GNU ld script for the default linker script: -Wl,-T,FILE\n(--ld is the same)",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LD_SCRIPT)},
+    {.names = {"--ld-include"}, .value = "FILE",
+     .help = "input-section lines to INCLUDE inside .text of a custom script",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LD_INCLUDE)},
+    {.names = {"--section-ordering"}, .value = "FILE",
+     .help = "GNU ld 2.43+: -Wl,--section-ordering-file,FILE",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_SECTION_ORDERING)},
+    {.names = {"--gold"}, .value = "FILE",
+     .help = "gold: -Wl,--section-ordering-file,FILE (input-section names)",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_GOLD)},
+    {.names = {"--lld"}, .value = "FILE",
+     .help = "lld: -Wl,--symbol-ordering-file,FILE (symbol names)",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LLD)},
+    {.names = {"--report"}, .value = "FILE", .help = "the clique report for people",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_REPORT)},
+    {.names = {"--report-html"}, .value = "FILE",
+     .help = "the same as one HTML page: cache map before and after,\n"
+             "sortable cliques, call graph of the hot code",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_REPORT_HTML)},
+    {.names = {"--report-json"}, .value = "FILE",
+     .help = "the same facts for tools (docs/report-json.md)",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_REPORT_JSON)},
+    {.names = {"--dot"}, .value = "FILE", .help = "callgraph: the weighted call graph for Graphviz",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_DOT)},
+    {.names = {"--graphml"}, .value = "FILE",
+     .help = "callgraph: the weighted call graph as GraphML (Gephi)",
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_GRAPHML)},
+
+    {.section = "Ordering:", .names = {"--algorithm"}, .value = "NAME",
+     .help = "cliques (call-proximity cliques, cache-sized), c3 (lld's\n"
+             "C3/hfsort), pettis-hansen, hot-first, input (keep the ELF's\n"
+             "order)",
+     .fallback = "cliques", .apply = set_algorithm},
+    {.names = {"--no-place"},
+     .help = "cliques: skip the cache-aware placement that moves each clique\n"
+             "to the cache sets where it conflicts least with hotter ones",
+     .apply = clear_flag, .field = FIELD(place)},
+    {.names = {"--no-safeguard"},
+     .help = "cliques: write the new layout even when the cache model\n"
+             "predicts it to miss more than the linked ELF's order (by\n"
+             "default the input order is then kept, with a warning)",
+     .apply = clear_flag, .field = FIELD(safeguard)},
+
+    {.section = "Cache geometry (default: SH-4, 8K, 32-byte lines, direct-mapped):",
+     .names = {"--cache-size"}, .value = "N", .help = "bytes; K and M suffixes accepted",
+     .fallback = "8K", .apply = set_size, .field = FIELD(geometry.cache_size)},
+    {.names = {"--line-size"}, .value = "N", .help = "bytes", .fallback = "32", .apply = set_size,
+     .field = FIELD(geometry.line_size)},
+    {.names = {"--ways"}, .value = "N", .help = "associativity", .fallback = "1",
+     .apply = set_ways, .field = FIELD(geometry.ways)},
+
+    {.section = "Inputs:", .names = {"--format"}, .value = "NAME",
+     .help = "read the next profile as NAME (see `lorgen formats`)", .apply = set_format},
+    {.names = {"--weight"}, .value = "W", .help = "count the next profile W times when merging",
+     .fallback = "1", .apply = set_weight},
+    {.names = {"--event"}, .value = "NAME",
+     .help = "perf script: read only this event when several are\n"
+             "interleaved",
+     .fallback = "the first one seen", .apply = set_string, .field = FIELD(load.event)},
+    {.names = {"--bin-version"}, .value = "V",
+     .help = "winIDEA binary timeline (.BIN) layout, 1.0 or 1.1\n",
+     .fallback = "detected from the records", .apply = set_bin_version},
+    {.names = {"--no-normalize"},
+     .help = "merge profiles as read; by default each is first scaled to\n"
+             "the largest one's volume, so a long run does not drown a\n"
+             "short one",
+     .apply = clear_flag, .field = FIELD(normalize)},
+
+    {.section = "Other:", .names = {"-n", "--rows"}, .value = "N",
+     .help = "rows per table in the report, 0 for all", .fallback = "10", .apply = set_count,
+     .field = FIELD(rows)},
+    {.names = {"-q", "--quiet"}, .help = "errors only", .apply = set_verbosity, .arg = 0},
+    {.names = {"-v", "--verbose"},
+     .help = "also progress and statistics\n"
+             "(on a terminal, long loads always show how far they got)",
+     .apply = set_verbosity, .arg = 2},
+    {.names = {"-h", "--help"}, .help = "this text", .apply = show_help},
+    {.names = {"--version"}, .help = "the version", .apply = show_version},
+    /* eval: the order to estimate; not in the help, whose usage lines name it. */
+    {.names = {"--lor"}, .value = "FILE", .apply = set_string, .field = FIELD(lor)},
+};
+/* clang-format on */
+
+enum { NOPTIONS = sizeof options / sizeof *options };
+
+static const option_t *find_option(const char *name)
+{
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        const option_t *opt = &options[i];
+        for (size_t k = 0; k < 2; k++)
+            if (opt->names[k] != NULL && strcmp(name, opt->names[k]) == 0)
+                return opt;
+        if (opt->alias != NULL && strcmp(name, opt->alias) == 0)
+            return opt;
+    }
+    return NULL;
+}
+
+const char *lg_cli_output_option(lg_output_t kind)
+{
+    for (size_t i = 0; i < NOPTIONS; i++)
+        if (options[i].field == OUTPUT(kind))
+            return options[i].names[0];
+    return NULL;
+}
+
+/* ---- Help ------------------------------------------------------------------------------------ */
+
+static const char usage_lines[] =
+    "usage: lorgen [options] PROFILE... ELF... -o OUT.lor [LINKER OUTPUTS] [--report F]\n"
+    "       lorgen script FILE.lor ELF... [LINKER OUTPUTS]\n"
+    "       lorgen check FILE.lor RELINKED-ELF [OBJECTS...]\n"
+    "       lorgen callgraph PROFILE... [ELF...] [-o FILE] [--dot F] [--graphml F]\n"
+    "       lorgen eval PROFILE... ELF... [--lor FILE]\n"
+    "       lorgen formats\n"
+    "\n"
+    "Reads profiles and the program's ELF (linked executable and/or its object files and\n"
+    "archives) and writes the link order that keeps functions calling each other together in\n"
+    "the instruction cache.\n"
+    "\n";
+
+void lg_cli_write_help(FILE *out)
+{
+    fputs(usage_lines, out);
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        const option_t *opt = &options[i];
+        if (opt->help == NULL)
+            continue;
+        if (opt->section != NULL)
+            fprintf(out, "%s\n", opt->section);
+        int head = fprintf(out, "  %s%s%s%s%s", opt->names[0], opt->names[1] ? ", " : "",
+                           opt->names[1] ? opt->names[1] : "", opt->value ? " " : "",
+                           opt->value ? opt->value : "");
+        fprintf(out, "%*s", head + 2 > LG_HELP_COLUMN ? 2 : LG_HELP_COLUMN - head, "");
+        for (const char *line = opt->help; *line != '\0';) {
+            size_t n = strcspn(line, "\n");
+            fprintf(out, "%.*s", (int)n, line);
+            line += n;
+            if (*line == '\n')
+                line++;
+            if (*line != '\0')
+                fprintf(out, "\n%*s", LG_HELP_COLUMN, "");
+        }
+        if (opt->fallback != NULL && opt->help[strlen(opt->help) - 1] == '\n')
+            fprintf(out, "\n%*s[default: %s]", LG_HELP_COLUMN, "", opt->fallback);
+        else if (opt->fallback != NULL)
+            fprintf(out, "  [default: %s]", opt->fallback);
+        fputc('\n', out);
+    }
+}
+
+/* ---- Parsing --------------------------------------------------------------------------------- */
+
+static const char *const command_names[] = {
+    [LG_CLI_SCRIPT] = "script", [LG_CLI_CALLGRAPH] = "callgraph", [LG_CLI_FORMATS] = "formats",
+    [LG_CLI_EVAL] = "eval",     [LG_CLI_CHECK] = "check",
+};
+
+/* The command word names, or LG_CLI_OPTIMIZE when it names none. */
+static lg_cli_command_t find_command(const char *word)
+{
+    for (size_t i = 0; i < sizeof command_names / sizeof *command_names; i++)
+        if (command_names[i] != NULL && strcmp(word, command_names[i]) == 0)
+            return (lg_cli_command_t)i;
+    return LG_CLI_OPTIMIZE;
+}
+
+/* One option word (and its value, which may be the next word: *i moves past it). */
+static lg_cli_status_t parse_option(parser_t *p, int argc, char **argv, int *i)
+{
+    const char *arg = argv[*i];
+    /* --name=value or --name value */
+    char name[LG_OPTION_NAME_MAX];
+    const char *value = NULL;
+    const char *eq = strchr(arg, '=');
+    if (eq != NULL && strncmp(arg, "--", 2) == 0) {
+        size_t n = (size_t)(eq - arg);
+        if (n >= sizeof name)
+            return usage(p->o, "unknown option '%s'", arg);
+        memcpy(name, arg, n);
+        name[n] = '\0';
+        value = eq + 1;
+    } else {
+        snprintf(name, sizeof name, "%s", arg);
+    }
+    const option_t *opt = find_option(name);
+    if (opt == NULL)
+        return usage(p->o, "unknown option '%s'", arg);
+    if (opt->value == NULL)
+        return opt->apply(p, opt, name, NULL); /* a flag: a value after '=' is ignored */
+    if (value == NULL) {
+        if (*i + 1 >= argc)
+            return usage(p->o, "%s needs a value", name);
+        value = argv[++*i];
+    }
+    return opt->apply(p, opt, name, value);
+}
+
+lg_cli_status_t lg_cli_parse(int argc, char **argv, lg_cli_options_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->geometry = (lg_geometry_t){LG_CACHE_SIZE_DEFAULT, LG_LINE_SIZE_DEFAULT, LG_WAYS_DEFAULT};
+    o->rows = LG_REPORT_ROWS_DEFAULT;
+    o->verbosity = 1;
+    o->normalize = true;
+    o->algorithm = "cliques";
+    o->place = true;
+    o->safeguard = true;
+    o->inputs = calloc(argc > 0 ? (size_t)argc : 1, sizeof *o->inputs);
+    if (o->inputs == NULL)
+        return LG_CLI_NOMEM;
+    parser_t p = {o, NULL, 0.0};
+    int i = 1;
+    if (argc > 1 && find_command(argv[1]) != LG_CLI_OPTIMIZE) {
+        o->command = find_command(argv[1]);
+        i = 2;
+    }
+    bool options_done = false;
+    for (; i < argc; i++) {
+        const char *arg = argv[i];
+        if (options_done || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            /* "lorgen -q eval ...": a command after options, unless a file has its name. */
+            if (o->command == LG_CLI_OPTIMIZE && o->ninputs == 0 && !options_done &&
+                find_command(arg) != LG_CLI_OPTIMIZE && access(arg, F_OK) != 0) {
+                o->command = find_command(arg);
+                continue;
+            }
+            o->inputs[o->ninputs++] = (lg_cli_input_t){
+                arg, p.pending_format, p.pending_weight > 0.0 ? p.pending_weight : 1.0};
+            p.pending_format = NULL;
+            p.pending_weight = 0.0;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            options_done = true;
+            continue;
+        }
+        lg_cli_status_t status = parse_option(&p, argc, argv, &i);
+        if (status != LG_CLI_RUN)
+            return status;
+    }
+    if (p.pending_format != NULL)
+        return usage(o, "--format %s is not followed by a profile", p.pending_format);
+    if (p.pending_weight > 0.0)
+        return usage(o, "--weight is not followed by a profile");
+    return LG_CLI_RUN;
+}
+
+void lg_cli_options_destroy(lg_cli_options_t *o)
+{
+    free(o->inputs);
+    free(o->error);
+    o->inputs = NULL;
+    o->error = NULL;
+}
+
+/* ---- Files named twice ----------------------------------------------------------------------- */
+
+lg_cli_status_t lg_cli_check_files(lg_cli_options_t *o)
+{
+    lg_file_id_t ids[LG_CLI_OUTPUTS];
+    for (size_t i = 0; i < LG_CLI_OUTPUTS; i++) {
+        const char *path = o->outputs[i];
+        if (path == NULL)
+            continue;
+        bool on_stdout = strcmp(path, "-") == 0;
+        ids[i] = on_stdout ? (lg_file_id_t){0} : lg_file_id(path);
+        for (size_t j = 0; j < i; j++) {
+            if (o->outputs[j] == NULL)
+                continue;
+            bool both_stdout = on_stdout && strcmp(o->outputs[j], "-") == 0;
+            if (both_stdout || (!ids[i].device && lg_file_id_same(&ids[i], &ids[j])))
+                return usage(o, "%s %s and %s %s name one file: give each output its own",
+                             lg_cli_output_option((lg_output_t)j), o->outputs[j],
+                             lg_cli_output_option((lg_output_t)i), path);
+        }
+        if (on_stdout || ids[i].device || ids[i].leaf != NULL)
+            continue; /* not a file that exists: no input can be it */
+        for (size_t k = 0; k <= o->ninputs; k++) {
+            const char *input = k < o->ninputs ? o->inputs[k].path : o->lor;
+            if (input == NULL)
+                continue;
+            lg_file_id_t in = lg_file_id(input);
+            if (in.leaf == NULL && lg_file_id_same(&ids[i], &in))
+                return usage(o,
+                             "%s %s is the input %s (one file, two names): lorgen does not "
+                             "write over its inputs",
+                             lg_cli_output_option((lg_output_t)i), path, input);
+        }
+    }
+    return LG_CLI_RUN;
+}

@@ -1,0 +1,87 @@
+/* options.h - lorgen's command line: one table holds every option once (its names, whether it
+ * takes a value, its help and default, the handler that sets its field); `--help`, parsing and
+ * the usage errors all come from it.
+ *
+ * Nothing here prints or exits: parsing returns a status, and for a usage error the message,
+ * which main.c prints with "Try 'lorgen --help'." and exit status 2.
+ */
+#ifndef LG_CLI_OPTIONS_H
+#define LG_CLI_OPTIONS_H
+
+#include "layout.h"
+#include "registry.h"
+#include "writers.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* What lorgen is asked to do: the first word that names a command, else optimize. */
+typedef enum lg_cli_command {
+    LG_CLI_OPTIMIZE,  /* lorgen [options] PROFILE... ELF... -o OUT.lor */
+    LG_CLI_SCRIPT,    /* lorgen script FILE.lor ELF... */
+    LG_CLI_CALLGRAPH, /* lorgen callgraph PROFILE... [ELF...] */
+    LG_CLI_FORMATS,   /* lorgen formats */
+    LG_CLI_EVAL,      /* lorgen eval PROFILE... ELF... */
+    LG_CLI_CHECK,     /* lorgen check FILE.lor RELINKED-ELF */
+} lg_cli_command_t;
+
+/* Output options: one path per kind a command line can name, -o at LG_OUTPUT_LOR (the command's
+ * main output: the .LOR, or callgraph's call graph). */
+#define LG_CLI_OUTPUTS (LG_OUTPUT_GRAPHML + 1)
+
+typedef struct lg_cli_input {
+    const char *path;
+    const char *format; /* --format given before it, or NULL */
+    double weight;      /* --weight given before it, or 1.0 */
+} lg_cli_input_t;
+
+typedef struct lg_cli_options {
+    lg_cli_command_t command;
+    lg_cli_input_t *inputs; /* the positional arguments, in order */
+    size_t ninputs;
+    const char *outputs[LG_CLI_OUTPUTS]; /* NULL: not requested */
+    lg_geometry_t geometry;
+    size_t rows;            /* -n: rows per report table, 0 for all */
+    int verbosity;          /* 0 errors only (-q), 1 also warnings and notes, 2 also progress */
+    bool normalize;         /* scale merged profiles to one volume (lg_bind_normalize) */
+    lg_load_options_t load; /* options for the loaders that take them (--event, ...) */
+    const char *algorithm;  /* --algorithm, one of lg_algorithm_names */
+    bool place;             /* cache-aware placement after the cliques (--no-place) */
+    bool safeguard;         /* keep the input order when predicted better (--no-safeguard) */
+    const char *lor;        /* eval: the order to estimate (default: the one lorgen computes) */
+    char *error;            /* LG_CLI_USAGE: what is wrong, without "lorgen: " */
+} lg_cli_options_t;
+
+typedef enum lg_cli_status {
+    LG_CLI_RUN,     /* run the command */
+    LG_CLI_HELP,    /* -h, --help: show lg_cli_write_help, exit 0 */
+    LG_CLI_VERSION, /* --version: show LG_CLI_VERSION_TEXT, exit 0 */
+    LG_CLI_USAGE,   /* a usage error: the message in error */
+    LG_CLI_NOMEM,   /* out of memory */
+} lg_cli_status_t;
+
+#define LG_CLI_VERSION_TEXT "lorgen " LORGEN_VERSION
+
+/* Parses argv into o, which lg_cli_options_destroy frees whatever the status. Stops at the first
+ * option that asks for help or the version, or at the first usage error. o's strings point into
+ * argv. */
+lg_cli_status_t lg_cli_parse(int argc, char **argv, lg_cli_options_t *o);
+
+void lg_cli_options_destroy(lg_cli_options_t *o);
+
+/* Refuses, as a usage error found before anything is read, two names for one file among the
+ * outputs, and an output that is also an input: an output over an input destroys the input, and
+ * of two outputs over one file only the last would remain. Names are compared as files (device
+ * and inode, through hard and symbolic links), or for a file not made yet as a directory entry.
+ * Character devices (/dev/null) are written in place and may be named more than once. Returns
+ * LG_CLI_RUN, or LG_CLI_USAGE with the message in o->error. */
+lg_cli_status_t lg_cli_check_files(lg_cli_options_t *o);
+
+/* The option that names output kind (its first name: "-o", "--ld-script"). */
+const char *lg_cli_output_option(lg_output_t kind);
+
+/* Writes the --help text to out. */
+void lg_cli_write_help(FILE *out);
+
+#endif
