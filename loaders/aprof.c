@@ -33,6 +33,7 @@
  */
 #include "aprof.h"
 
+#include "intmap.h"
 #include "mem.h"
 
 #include <errno.h>
@@ -54,8 +55,6 @@
 #define NO_INDEX UINT32_MAX
 /* A layout field a version does not write. */
 #define FIELD_NONE (-1)
-/* First capacity of an id map, in slots (a power of two). */
-#define IDMAP_MIN_SLOTS 16u
 
 /* ---- Versions ----------------------------------------------------------------------------- */
 
@@ -156,13 +155,6 @@ typedef struct context {
     uint64_t calls, cost_total, cost_self;
 } context_t;
 
-/* Open addressing map from a 64-bit id to an index; slots hold index + 1, 0 when empty. */
-typedef struct idmap {
-    uint64_t *keys;
-    uint32_t *slots;
-    size_t count, capacity; /* capacity: 0 or a power of two */
-} idmap_t;
-
 typedef struct reader {
     lg_source_t *src;  /* while probing, one without a diagnostic sink */
     lg_profile_t *out; /* NULL while probing */
@@ -177,10 +169,10 @@ typedef struct reader {
 
     routine_t *routines;
     size_t nroutines, routines_cap;
-    idmap_t routine_ids;
+    lg_intmap_t routine_ids; /* routine id -> index into routines */
     context_t *contexts;
     size_t ncontexts, contexts_cap;
-    idmap_t context_ids;
+    lg_intmap_t context_ids; /* context id -> index into contexts */
     size_t declared_contexts; /* contexts with an x line */
 
     /* Warnings, reported only when the whole file has loaded. */
@@ -210,72 +202,11 @@ static lg_err_t out_of_memory(const reader_t *r)
 
 /* ---- Id maps ------------------------------------------------------------------------------ */
 
-/* splitmix64's finalizer: ids are often small and consecutive, the slots must not be. */
-static size_t id_hash(uint64_t key, size_t capacity)
+/* The index stored for id, or NO_INDEX. O(1) expected. */
+static uint32_t index_of(const lg_intmap_t *m, uint64_t id)
 {
-    key ^= key >> 30;
-    key *= 0xbf58476d1ce4e5b9u;
-    key ^= key >> 27;
-    key *= 0x94d049bb133111ebu;
-    key ^= key >> 31;
-    return (size_t)key & (capacity - 1);
-}
-
-static void idmap_destroy(idmap_t *m)
-{
-    free(m->keys);
-    free(m->slots);
-    *m = (idmap_t){0};
-}
-
-/* The index stored for key, or NO_INDEX. O(1) expected. */
-static uint32_t idmap_get(const idmap_t *m, uint64_t key)
-{
-    if (m->capacity == 0)
-        return NO_INDEX;
-    for (size_t i = id_hash(key, m->capacity);; i = (i + 1) & (m->capacity - 1)) {
-        if (m->slots[i] == 0)
-            return NO_INDEX;
-        if (m->keys[i] == key)
-            return m->slots[i] - 1;
-    }
-}
-
-static void idmap_place(uint64_t *keys, uint32_t *slots, size_t capacity, uint64_t key,
-                        uint32_t slot)
-{
-    size_t i = id_hash(key, capacity);
-    while (slots[i] != 0)
-        i = (i + 1) & (capacity - 1);
-    keys[i] = key;
-    slots[i] = slot;
-}
-
-/* Stores key -> index; key must be absent and index < NO_INDEX. False when memory runs out.
- * Amortized O(1): the map doubles when it would be more than half full. */
-static bool idmap_put(idmap_t *m, uint64_t key, uint32_t index)
-{
-    if ((m->count + 1) * 2 > m->capacity) {
-        size_t capacity = m->capacity ? m->capacity * 2 : IDMAP_MIN_SLOTS;
-        uint64_t *keys = calloc(capacity, sizeof *keys);
-        uint32_t *slots = calloc(capacity, sizeof *slots);
-        if (keys == NULL || slots == NULL) {
-            free(keys);
-            free(slots);
-            return false;
-        }
-        for (size_t i = 0; i < m->capacity; i++)
-            if (m->slots[i] != 0)
-                idmap_place(keys, slots, capacity, m->keys[i], m->slots[i]);
-        free(m->keys);
-        free(m->slots);
-        m->keys = keys;
-        m->slots = slots;
-        m->capacity = capacity;
-    }
-    idmap_place(m->keys, m->slots, m->capacity, key, index + 1);
-    m->count++;
-    return true;
+    uint64_t index;
+    return lg_intmap_get(m, id, &index) ? (uint32_t)index : NO_INDEX;
 }
 
 /* ---- Words and numbers -------------------------------------------------------------------- */
@@ -437,7 +368,7 @@ static lg_err_t add_routine(reader_t *r, uint64_t id, const char *name, const ch
     bool has_image = *image != '\0' && strcmp(image, "NONE") != 0;
     rt->image = has_image ? strdup(image) : NULL;
     if (rt->name == NULL || (has_image && rt->image == NULL) ||
-        !idmap_put(&r->routine_ids, id, (uint32_t)r->nroutines)) {
+        !lg_intmap_set(&r->routine_ids, id, r->nroutines)) {
         free(rt->name);
         free(rt->image);
         return out_of_memory(r);
@@ -449,7 +380,7 @@ static lg_err_t add_routine(reader_t *r, uint64_t id, const char *name, const ch
 /* The context with this id, added (without an x line yet) when new; *index receives it. */
 static lg_err_t find_or_add_context(reader_t *r, uint64_t id, uint32_t *index)
 {
-    *index = idmap_get(&r->context_ids, id);
+    *index = index_of(&r->context_ids, id);
     if (*index != NO_INDEX)
         return LG_OK;
     if (r->ncontexts >= LG_APROF_MAX_CONTEXTS)
@@ -460,7 +391,7 @@ static lg_err_t find_or_add_context(reader_t *r, uint64_t id, uint32_t *index)
     if (!lg_grow((void **)&r->contexts, &r->contexts_cap, r->ncontexts + 1, sizeof *r->contexts))
         return out_of_memory(r);
     r->contexts[r->ncontexts] = (context_t){.id = id, .routine = NO_INDEX, .parent = NO_INDEX};
-    if (!idmap_put(&r->context_ids, id, (uint32_t)r->ncontexts))
+    if (!lg_intmap_set(&r->context_ids, id, r->ncontexts))
         return out_of_memory(r);
     *index = (uint32_t)r->ncontexts++;
     return LG_OK;
@@ -553,7 +484,7 @@ static lg_err_t read_routine(reader_t *r, char *s)
     name = unquote(name);
     if (*name == '\0')
         return FAIL(r, "expected a routine name, found an empty one");
-    uint32_t earlier = idmap_get(&r->routine_ids, id);
+    uint32_t earlier = index_of(&r->routine_ids, id);
     if (earlier != NO_INDEX)
         return FAIL(r, "routine id %" PRIu64 " is already declared at line %zu", id,
                     r->routines[earlier].line);
@@ -563,7 +494,7 @@ static lg_err_t read_routine(reader_t *r, char *s)
 /* The routine a u, d or p line names by its id; fails when no r line declared it. */
 static lg_err_t declared_routine(const reader_t *r, char tag, uint64_t id, uint32_t *index)
 {
-    *index = idmap_get(&r->routine_ids, id);
+    *index = index_of(&r->routine_ids, id);
     if (*index == NO_INDEX)
         return FAIL(r, "%c line for routine id %" PRIu64 ", which no earlier r line declares", tag,
                     id);
@@ -768,13 +699,13 @@ static lg_err_t read_context(reader_t *r, char *s)
                     "expected 3 numbers after 'x' (routine context parent), found more: "
                     "'%s'",
                     QUOTE(extra, q));
-    uint32_t routine = idmap_get(&r->routine_ids, routine_id);
+    uint32_t routine = index_of(&r->routine_ids, routine_id);
     if (routine == NO_INDEX)
         return FAIL(r, "x line for routine id %" PRIu64 ", which no earlier r line declares",
                     routine_id);
     uint32_t parent = NO_INDEX;
     if (!root) {
-        parent = idmap_get(&r->context_ids, parent_id);
+        parent = index_of(&r->context_ids, parent_id);
         if (parent == NO_INDEX || r->contexts[parent].x_line == 0)
             return FAIL(r,
                         "x line for context %" PRIu64 " names parent context %" PRIu64
@@ -963,8 +894,8 @@ static void reader_destroy(reader_t *r)
     }
     free(r->routines);
     free(r->contexts);
-    idmap_destroy(&r->routine_ids);
-    idmap_destroy(&r->context_ids);
+    lg_intmap_destroy(&r->routine_ids);
+    lg_intmap_destroy(&r->context_ids);
     free(r->unknown_metric);
 }
 

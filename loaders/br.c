@@ -6,9 +6,9 @@
  * so a corrupt file cannot move a read outside the input or make the reader allocate much.
  *
  * The records of one group are gathered into a stack of function indices; at END CURRENT LINE
- * the sample is credited (hits, counters, edges, the line cost) and the stack is emptied. Edges
- * and line costs are summed in two hash tables keyed by (function, callee or line), so memory
- * grows with the distinct pairs, not with the samples; they go into the profile once, at the end.
+ * the sample is credited (hits, counters, edges, the line cost) and the stack is emptied. The
+ * profile sums repeated edges, and line costs are summed where they stand through a map keyed by
+ * (function, line), so memory grows with the distinct pairs, not with the samples.
  *
  * Definitions:
  *   group    a CURRENT LINE record, the records after it and the END CURRENT LINE closing it;
@@ -32,6 +32,7 @@
  */
 #include "br.h"
 
+#include "intmap.h"
 #include "mem.h"
 #include "strmap.h"
 
@@ -64,9 +65,6 @@
 /* Placeholder functions per module, for frames without a FUNCTION NAME. */
 enum { PLACE_MAIN, PLACE_GOSUB, PLACE_UNKNOWN, PLACE_COUNT };
 
-/* Hash table sizing: slots are a power of two, at most half of them in use. */
-#define TALLY_MIN_SLOTS 64u
-#define TALLY_MAX_ENTRIES (UINT32_MAX - 1u)
 
 typedef struct record_kind {
     const char *name; /* as the BR Wiki names the record */
@@ -107,100 +105,14 @@ static uint64_t be64(const uint8_t *p)
     return (uint64_t)be32(p) << 32 | be32(p + 4);
 }
 
-/* ---- Sums keyed by (function, key) ------------------------------------------------------ */
-
-typedef struct tally_entry {
-    uint32_t func;
-    uint64_t key; /* callee index, or line number */
-    uint64_t value;
-} tally_entry_t;
-
-/* Entries in first-seen order, and an open-addressing index over them. */
-typedef struct tally {
-    tally_entry_t *entries;
-    size_t count, cap;
-    uint32_t *slots; /* 1 + entry index; 0 marks an empty slot */
-    size_t nslots;   /* a power of two, or 0 */
-} tally_t;
-
-static size_t tally_hash(uint32_t func, uint64_t key)
+/* Line costs in the order the profile's lg_pcost_t are written: by function, then line. */
+static int compare_costs(const void *a, const void *b)
 {
-    /* splitmix64's finaliser over both halves: consecutive lines and indices spread well. */
-    uint64_t h = key ^ ((uint64_t)func << 32 | func) * UINT64_C(0x9E3779B97F4A7C15);
-    h ^= h >> 30;
-    h *= UINT64_C(0xBF58476D1CE4E5B9);
-    h ^= h >> 27;
-    h *= UINT64_C(0x94D049BB133111EB);
-    h ^= h >> 31;
-    return (size_t)h;
-}
-
-static void tally_place(tally_t *t, size_t index)
-{
-    const tally_entry_t *e = &t->entries[index];
-    size_t mask = t->nslots - 1;
-    size_t i = tally_hash(e->func, e->key) & mask;
-    while (t->slots[i] != 0)
-        i = (i + 1) & mask;
-    t->slots[i] = (uint32_t)(index + 1);
-}
-
-static bool tally_rehash(tally_t *t)
-{
-    size_t n = t->nslots ? t->nslots : TALLY_MIN_SLOTS / 2;
-    if (n > SIZE_MAX / 2 / sizeof *t->slots)
-        return false;
-    n *= 2;
-    uint32_t *slots = calloc(n, sizeof *slots);
-    if (slots == NULL)
-        return false;
-    free(t->slots);
-    t->slots = slots;
-    t->nslots = n;
-    for (size_t i = 0; i < t->count; i++)
-        tally_place(t, i);
-    return true;
-}
-
-/* Adds value (saturating) to the entry (func, key), creating it. False when memory runs out.
- * O(1) expected. */
-static bool tally_add(tally_t *t, uint32_t func, uint64_t key, uint64_t value)
-{
-    if (t->nslots > 0) {
-        size_t mask = t->nslots - 1;
-        for (size_t i = tally_hash(func, key) & mask; t->slots[i] != 0; i = (i + 1) & mask) {
-            tally_entry_t *e = &t->entries[t->slots[i] - 1];
-            if (e->func == func && e->key == key) {
-                e->value = lg_sat_add(e->value, value);
-                return true;
-            }
-        }
-    }
-    if (t->count >= TALLY_MAX_ENTRIES)
-        return false;
-    if ((t->count + 1) > t->nslots / 2 && !tally_rehash(t))
-        return false;
-    if (!lg_grow((void **)&t->entries, &t->cap, t->count + 1, sizeof *t->entries))
-        return false;
-    t->entries[t->count] = (tally_entry_t){func, key, value};
-    tally_place(t, t->count++);
-    return true;
-}
-
-static void tally_destroy(tally_t *t)
-{
-    free(t->entries);
-    free(t->slots);
-    memset(t, 0, sizeof *t);
-}
-
-static int compare_entries(const void *a, const void *b)
-{
-    const tally_entry_t *x = a, *y = b;
+    const lg_pcost_t *x = a, *y = b;
     if (x->func != y->func)
         return x->func < y->func ? -1 : 1;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
+    if (x->position != y->position)
+        return x->position < y->position ? -1 : 1;
     return 0;
 }
 
@@ -256,8 +168,7 @@ typedef struct reader {
     uint64_t samples;
     uint64_t *seen; /* per function: the last sample (from 1) that counted it in counter1_total */
     size_t seen_cap;
-    tally_t edges; /* (caller, callee) -> weight */
-    tally_t lines; /* (function, line) -> weight */
+    lg_intmap_t line_cost; /* (function, line) -> index into out->costs */
 } reader_t;
 
 /* Fails at the record being decoded. */
@@ -484,10 +395,14 @@ static lg_err_t end_group(reader_t *r)
         funcs[f].counter1_total = lg_sat_add(funcs[f].counter1_total, weight);
     }
     for (size_t i = 0; i + 1 < r->depth; i++)
-        if (!tally_add(&r->edges, r->stack[i + 1], r->stack[i], weight))
+        if (lg_profile_add_edge(r->out, r->stack[i + 1], r->stack[i], weight) != LG_OK)
             return FAIL(r, LG_ENOMEM, "out of memory adding a call edge");
-    if (!tally_add(&r->lines, r->stack[0], r->leaf_line, weight))
+    bool added;
+    uint64_t *cost = lg_intmap_find_or_add(&r->line_cost, lg_intmap_pair(r->stack[0], r->leaf_line),
+                                           r->out->ncosts, &added);
+    if (cost == NULL || (added && lg_profile_add_cost(r->out, r->stack[0], r->leaf_line, 0) != LG_OK))
         return FAIL(r, LG_ENOMEM, "out of memory adding a line cost");
+    r->out->costs[*cost].cost = lg_sat_add(r->out->costs[*cost].cost, weight);
     if (r->depth >= 2)
         r->out->has_call_edges = true;
     r->in_group = false;
@@ -605,28 +520,6 @@ static lg_err_t read_records(reader_t *r)
     return LG_OK;
 }
 
-/* Moves the summed edges and line costs into the profile, sorted. */
-static lg_err_t emit_sums(reader_t *r)
-{
-    lg_profile_t *out = r->out;
-    if (r->edges.count > 0)
-        qsort(r->edges.entries, r->edges.count, sizeof *r->edges.entries, compare_entries);
-    for (size_t i = 0; i < r->edges.count; i++) {
-        const tally_entry_t *e = &r->edges.entries[i];
-        if (lg_profile_add_edge(out, e->func, (uint32_t)e->key, e->value) != LG_OK)
-            return lg_diag_fail(r->src->d, LG_ENOMEM, r->src->path, "out of memory adding call edges");
-    }
-    lg_profile_finish_edges(out);
-    if (r->lines.count > 0)
-        qsort(r->lines.entries, r->lines.count, sizeof *r->lines.entries, compare_entries);
-    for (size_t i = 0; i < r->lines.count; i++) {
-        const tally_entry_t *e = &r->lines.entries[i];
-        if (lg_profile_add_cost(out, e->func, e->key, e->value) != LG_OK)
-            return lg_diag_fail(r->src->d, LG_ENOMEM, r->src->path, "out of memory adding line costs");
-    }
-    return LG_OK;
-}
-
 static lg_err_t read_profile(reader_t *r)
 {
     lg_profile_t *out = r->out;
@@ -637,7 +530,9 @@ static lg_err_t read_profile(reader_t *r)
         return lg_diag_fail(r->src->d, LG_ENOMEM, r->src->path, "out of memory");
     memset(r->module_of_number, 0xFF, MODULE_NUMBERS * sizeof *r->module_of_number);
     LG_CHECK(read_records(r));
-    LG_CHECK(emit_sums(r));
+    lg_profile_finish_edges(out);
+    if (out->ncosts > 0)
+        qsort(out->costs, out->ncosts, sizeof *out->costs, compare_costs);
     out->format = "br";
     out->kind = LG_PROFILE_STATISTICAL;
     out->total_hits = r->samples;
@@ -658,8 +553,7 @@ static void reader_destroy(reader_t *r)
     free(r->module_of_number);
     free(r->stack);
     free(r->seen);
-    tally_destroy(&r->edges);
-    tally_destroy(&r->lines);
+    lg_intmap_destroy(&r->line_cost);
 }
 
 lg_err_t lg_br_read(lg_source_t *src, const lg_load_options_t *options, lg_profile_t *out)

@@ -49,6 +49,7 @@
  */
 #include "callgrind.h"
 
+#include "intmap.h"
 #include "mem.h"
 
 #include <errno.h>
@@ -72,89 +73,10 @@
 /* The two lines that state a part's total cost: "summary:" in its header, "totals:" at its end. */
 enum { STATED_SUMMARY, STATED_TOTALS, STATED_KINDS };
 static const char *const stated_keys[STATED_KINDS] = {"summary", "totals"};
-/* Slots a pair map starts with; it doubles at half load. */
-#define PAIRMAP_MIN_CAPACITY 64u
 #define UTF8_BOM "\xEF\xBB\xBF"
 #define UTF8_BOM_LEN 3u
 
 static const lg_line_rules_t line_rules = {LG_CALLGRIND_MAX_LINE, "LG_CALLGRIND_MAX_LINE", true};
-
-/* ---- A hash map from a pair of integers to an integer ------------------------------------ */
-
-typedef struct pair_slot {
-    uint64_t a, b;
-    uint64_t value;
-    bool used;
-} pair_slot_t;
-
-typedef struct pairmap {
-    pair_slot_t *slots;
-    size_t count, capacity; /* capacity: a power of two, or 0 */
-} pairmap_t;
-
-static uint64_t pair_hash(uint64_t a, uint64_t b)
-{
-    /* splitmix64's finalizer over a mix of both halves */
-    uint64_t h = a * 0x9e3779b97f4a7c15u ^ b;
-    h ^= h >> 30;
-    h *= 0xbf58476d1ce4e5b9u;
-    h ^= h >> 27;
-    h *= 0x94d049bb133111ebu;
-    h ^= h >> 31;
-    return h;
-}
-
-/* The slot holding (a, b), or the empty slot where it belongs. capacity must be > 0. */
-static pair_slot_t *pair_slot(const pairmap_t *m, uint64_t a, uint64_t b)
-{
-    size_t mask = m->capacity - 1;
-    for (size_t i = (size_t)pair_hash(a, b) & mask;; i = (i + 1) & mask) {
-        pair_slot_t *s = &m->slots[i];
-        if (!s->used || (s->a == a && s->b == b))
-            return s;
-    }
-}
-
-static bool pair_get(const pairmap_t *m, uint64_t a, uint64_t b, uint64_t *value)
-{
-    if (m->capacity == 0)
-        return false;
-    const pair_slot_t *s = pair_slot(m, a, b);
-    if (!s->used)
-        return false;
-    *value = s->value;
-    return true;
-}
-
-/* Sets (a, b) -> value; false when memory runs out. Amortized O(1). */
-static bool pair_put(pairmap_t *m, uint64_t a, uint64_t b, uint64_t value)
-{
-    if (2 * (m->count + 1) > m->capacity) {
-        size_t cap = m->capacity == 0 ? PAIRMAP_MIN_CAPACITY : 2 * m->capacity;
-        if (cap < m->capacity)
-            return false;
-        pair_slot_t *slots = calloc(cap, sizeof *slots); /* calloc checks cap * size */
-        if (slots == NULL)
-            return false;
-        pairmap_t grown = {slots, m->count, cap};
-        for (size_t i = 0; i < m->capacity; i++)
-            if (m->slots[i].used)
-                *pair_slot(&grown, m->slots[i].a, m->slots[i].b) = m->slots[i];
-        free(m->slots);
-        *m = grown;
-    }
-    pair_slot_t *s = pair_slot(m, a, b);
-    if (!s->used)
-        m->count++;
-    *s = (pair_slot_t){a, b, value, true};
-    return true;
-}
-
-static void pair_destroy(pairmap_t *m)
-{
-    free(m->slots);
-    *m = (pairmap_t){0};
-}
 
 /* ---- Text helpers ------------------------------------------------------------------------ */
 
@@ -175,7 +97,7 @@ static lg_number_status_t parse_number(lg_span_t t, uint64_t *value)
 
 /* ---- The reader -------------------------------------------------------------------------- */
 
-enum { TABLE_OBJECT, TABLE_FILE, TABLE_FUNCTION };
+enum { TABLE_OBJECT, TABLE_FILE, TABLE_FUNCTION, TABLES };
 
 static const char *const table_names[] = {"object", "file", "function"};
 
@@ -215,10 +137,11 @@ typedef struct reader {
     char **names;
     size_t nnames, names_cap;
     lg_strmap_t name_index; /* name -> index; keys borrowed from names */
-    pairmap_t ids;          /* (table, id) -> name index */
-    pairmap_t func_of;      /* (function name, qualifier) -> index into out->funcs */
-    pairmap_t edge_of;      /* (caller, callee) -> index into out->edges */
-    pairmap_t cost_of;      /* (function, position) -> index into out->costs */
+    lg_intmap_t ids[TABLES]; /* per table: id -> name index */
+    size_t nids;             /* ids defined, all tables */
+    lg_intmap_t func_of;     /* (function name, qualifier) -> index into out->funcs */
+    lg_intmap_t position_no; /* position -> its number, in first-seen order */
+    lg_intmap_t cost_of;     /* (function, position number) -> index into out->costs */
     uint8_t *ran;           /* per function: 1 once it has run (cost or calls made) */
     size_t ran_cap;
 
@@ -318,7 +241,7 @@ static size_t base_length(const char *name)
 static lg_err_t resolve(reader_t *r, uint32_t name, uint32_t qual, uint32_t object, uint32_t *id)
 {
     uint64_t v;
-    if (pair_get(&r->func_of, name, qual, &v)) {
+    if (lg_intmap_get(&r->func_of, lg_intmap_pair(name, qual), &v)) {
         *id = (uint32_t)v;
         return LG_OK;
     }
@@ -344,7 +267,7 @@ static lg_err_t resolve(reader_t *r, uint32_t name, uint32_t qual, uint32_t obje
         if (has_apostrophe && r->apostrophe_funcs++ == 0)
             r->first_apostrophe_func = *id;
     }
-    if (!pair_put(&r->func_of, name, qual, *id))
+    if (!lg_intmap_set(&r->func_of, lg_intmap_pair(name, qual), *id))
         return FAIL(r, LG_ENOMEM, "out of memory adding function '%s'", full);
     /* Binding names the shared object of a function the program does not define. */
     if (object != NONE && lg_profile_set_object(out, *id, r->names[object]) != LG_OK)
@@ -381,7 +304,7 @@ static lg_err_t read_name(reader_t *r, lg_span_t key, lg_span_t value, uint8_t t
                         (int)key.n, key.s);
         lg_span_t name = lg_span_skip_blanks((lg_span_t){value.s + close + 1, value.n - close - 1});
         uint64_t known;
-        bool defined = pair_get(&r->ids, table, id, &known);
+        bool defined = lg_intmap_get(&r->ids[table], id, &known);
         if (name.n == 0 && defined) {
             *index = (uint32_t)known;
             return LG_OK;
@@ -409,11 +332,12 @@ static lg_err_t read_name(reader_t *r, lg_span_t key, lg_span_t value, uint8_t t
                             table_names[table], id, r->names[*index], r->names[known]);
             return LG_OK;
         }
-        if (r->ids.count >= LG_CALLGRIND_MAX_NAMES)
+        if (r->nids >= LG_CALLGRIND_MAX_NAMES)
             return FAIL(r, LG_ELIMIT, "more than %u name ids (LG_CALLGRIND_MAX_NAMES)",
                         LG_CALLGRIND_MAX_NAMES);
-        if (!pair_put(&r->ids, table, id, *index))
+        if (!lg_intmap_set(&r->ids[table], id, *index))
             return FAIL(r, LG_ENOMEM, "out of memory adding a name id");
+        r->nids++;
         return LG_OK;
     }
     if (value.n == 0)
@@ -825,15 +749,18 @@ static lg_err_t add_position_cost(reader_t *r, uint32_t func, uint64_t cost)
     uint64_t position = r->pos[col];
     if (r->pos_kind == LG_POS_LINE && (r->file != r->fn_file || position == 0))
         return LG_OK;
+    /* (function, position) is wider than a key: positions are numbered first. Cost lines are
+     * fewer than 2^32 by far before memory runs out, and so are their positions. */
     lg_profile_t *out = r->out;
-    uint64_t i;
-    if (pair_get(&r->cost_of, func, position, &i)) {
-        out->costs[i].cost = lg_sat_add(out->costs[i].cost, cost);
-        return LG_OK;
-    }
-    if (lg_profile_add_cost(out, func, position, cost) != LG_OK ||
-        !pair_put(&r->cost_of, func, position, out->ncosts - 1))
+    uint64_t *number = lg_intmap_find_or_add(&r->position_no, position, r->position_no.count, NULL);
+    if (number == NULL)
         return FAIL(r, LG_ENOMEM, "out of memory adding a position cost");
+    bool added;
+    uint64_t *i = lg_intmap_find_or_add(&r->cost_of, lg_intmap_pair(func, (uint32_t)*number),
+                                        out->ncosts, &added);
+    if (i == NULL || (added && lg_profile_add_cost(out, func, position, 0) != LG_OK))
+        return FAIL(r, LG_ENOMEM, "out of memory adding a position cost");
+    out->costs[*i].cost = lg_sat_add(out->costs[*i].cost, cost);
     return LG_OK;
 }
 
@@ -877,13 +804,8 @@ static lg_err_t call_cost(reader_t *r)
     LG_CHECK(current_func(r, &caller));
     LG_CHECK(resolve(r, r->callee_name, r->callee_qual, r->callee_ob, &callee));
     lg_profile_t *out = r->out;
-    uint64_t i;
-    if (pair_get(&r->edge_of, caller, callee, &i)) {
-        out->edges[i].weight = lg_sat_add(out->edges[i].weight, r->call_count);
-    } else if (lg_profile_add_edge(out, caller, callee, r->call_count) != LG_OK ||
-               !pair_put(&r->edge_of, caller, callee, out->nedges - 1)) {
+    if (lg_profile_add_edge(out, caller, callee, r->call_count) != LG_OK)
         return FAIL(r, LG_ENOMEM, "out of memory adding a call edge");
-    }
     lg_pfunc_t *to = &out->funcs[callee], *from = &out->funcs[caller];
     to->hits = lg_sat_add(to->hits, r->call_count);
     /* A recursive call's inclusive cost is already in the function's own costs. */
@@ -1067,10 +989,11 @@ static void reader_destroy(reader_t *r)
         free(r->names[i]);
     free(r->names);
     lg_strmap_destroy(&r->name_index);
-    pair_destroy(&r->ids);
-    pair_destroy(&r->func_of);
-    pair_destroy(&r->edge_of);
-    pair_destroy(&r->cost_of);
+    for (size_t i = 0; i < TABLES; i++)
+        lg_intmap_destroy(&r->ids[i]);
+    lg_intmap_destroy(&r->func_of);
+    lg_intmap_destroy(&r->position_no);
+    lg_intmap_destroy(&r->cost_of);
     free(r->ran);
     free(r->values);
     free(r->counter_names[0]);

@@ -22,8 +22,8 @@
  *              per sample, however deep it recurses). counter1_unit names the period's unit
  *   edge       frame i+1 -> frame i for every adjacent pair of the chain (gprof2dot's method, not
  *              hfsort's leaf-and-caller only), weight +1 per occurrence; recursion gives self
- *              edges. Edges are summed in a hash map and added once each at the end, so memory
- *              grows with distinct pairs, not with samples
+ *              edges. The profile sums repeated pairs as they come, so memory grows with
+ *              distinct pairs, not with samples
  *
  * Definitions:
  *   leaf            the sampled function: the first frame that is not an inlined frame
@@ -69,13 +69,9 @@
 #define SHOWN_EVENTS 8u
 #define SHOWN_EVENT_NAME_BYTES 64u
 #define EVENT_LIST_BUFFER (SHOWN_EVENTS * (SHOWN_EVENT_NAME_BYTES + 48u) + 64u)
-/* Edge map slots when it is first used (a power of two); it doubles when half full. */
-#define EDGE_MAP_MIN_SLOTS 64u
 
 /* No function: the previous frame was unknown, or there was none. */
 #define NO_FUNC UINT32_MAX
-/* An edge map slot holding no edge. */
-#define FREE_SLOT SIZE_MAX
 
 static const char UNKNOWN_SYMBOL[] = "[unknown]";
 static const char INLINED_DSO[] = "inlined";
@@ -133,13 +129,6 @@ typedef struct event {
     bool selected;
 } event_t;
 
-/* (caller, callee) -> index into the profile's edges; open addressing, linear probing. */
-typedef struct edge_map {
-    uint64_t *keys;
-    size_t *slots; /* FREE_SLOT or an edge index */
-    size_t capacity, count;
-} edge_map_t;
-
 enum { PERIOD_UNSEEN, PERIOD_PRESENT, PERIOD_ABSENT };
 
 typedef struct reader {
@@ -169,7 +158,6 @@ typedef struct reader {
 
     uint64_t *stamps; /* per function: the last sample counted into its counter1_total */
     size_t stamps_cap;
-    edge_map_t edges;
 
     /* For the note on unknown frames (selected samples only). */
     uint64_t frames_read, unknown_frames, leafless_samples;
@@ -587,73 +575,6 @@ static char *terminate(char *line, lg_span_t s)
     return line + at;
 }
 
-static uint64_t mix64(uint64_t x)
-{
-    /* splitmix64's finaliser: spreads (caller, callee) keys over the slots. */
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    x ^= x >> 31;
-    return x;
-}
-
-static bool edge_map_grow(edge_map_t *m)
-{
-    size_t capacity = m->capacity ? m->capacity * 2 : EDGE_MAP_MIN_SLOTS;
-    if (capacity < m->capacity || capacity > SIZE_MAX / sizeof(uint64_t))
-        return false;
-    uint64_t *keys = malloc(capacity * sizeof *keys);
-    size_t *slots = malloc(capacity * sizeof *slots);
-    if (keys == NULL || slots == NULL) {
-        free(keys);
-        free(slots);
-        return false;
-    }
-    for (size_t i = 0; i < capacity; i++)
-        slots[i] = FREE_SLOT;
-    size_t mask = capacity - 1;
-    for (size_t i = 0; i < m->capacity; i++) {
-        if (m->slots[i] == FREE_SLOT)
-            continue;
-        size_t h = (size_t)mix64(m->keys[i]) & mask;
-        while (slots[h] != FREE_SLOT)
-            h = (h + 1) & mask;
-        keys[h] = m->keys[i];
-        slots[h] = m->slots[i];
-    }
-    free(m->keys);
-    free(m->slots);
-    m->keys = keys;
-    m->slots = slots;
-    m->capacity = capacity;
-    return true;
-}
-
-/* One more sample in which caller called callee. */
-static lg_err_t count_edge(reader_t *r, uint32_t caller, uint32_t callee)
-{
-    edge_map_t *m = &r->edges;
-    if (m->count + 1 > m->capacity / 2 && !edge_map_grow(m))
-        return FAIL_AT(r, LG_ENOMEM, r->line, "out of memory counting call edges");
-    uint64_t key = (uint64_t)caller << 32 | callee;
-    size_t mask = m->capacity - 1;
-    size_t h = (size_t)mix64(key) & mask;
-    for (; m->slots[h] != FREE_SLOT; h = (h + 1) & mask) {
-        if (m->keys[h] == key) {
-            lg_pedge_t *e = &r->out->edges[m->slots[h]];
-            e->weight = lg_sat_add(e->weight, 1);
-            return LG_OK;
-        }
-    }
-    if (lg_profile_add_edge(r->out, caller, callee, 1) != LG_OK)
-        return FAIL_AT(r, LG_ENOMEM, r->line, "out of memory adding a call edge");
-    m->keys[h] = key;
-    m->slots[h] = r->out->nedges - 1;
-    m->count++;
-    return LG_OK;
-}
-
 /* The DSO as qualified name: its basename, without " (deleted)". */
 static lg_span_t dso_qualifier(lg_span_t dso)
 {
@@ -719,8 +640,9 @@ static lg_err_t add_frame(reader_t *r, char *line, const frame_t *f)
         r->stamps[id] = r->sample_number;
         fn->counter1_total = lg_sat_add(fn->counter1_total, r->weight);
     }
-    if (r->prev != NO_FUNC)
-        LG_CHECK(count_edge(r, id, r->prev));
+    /* One more sample in which this function called the previous frame's. */
+    if (r->prev != NO_FUNC && lg_profile_add_edge(out, id, r->prev, 1) != LG_OK)
+        return FAIL_AT(r, LG_ENOMEM, r->line, "out of memory adding a call edge");
     r->prev = id;
     return LG_OK;
 }
@@ -893,8 +815,6 @@ static void reader_destroy(reader_t *r)
     free(r->events);
     lg_strmap_destroy(&r->event_ids);
     free(r->stamps);
-    free(r->edges.keys);
-    free(r->edges.slots);
 }
 
 lg_err_t lg_perf_script_read(lg_source_t *src, const lg_load_options_t *options,

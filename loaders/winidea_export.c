@@ -16,14 +16,6 @@
 #define NONE UINT32_MAX
 /* Most hexadecimal digits of a handle (32 bits). */
 #define HANDLE_DIGITS 8u
-/* Slots the stream table starts with; it doubles at half load. */
-#define STREAM_MIN_CAPACITY 16u
-
-struct lg_wi_stream_slot {
-    int64_t core;
-    uint32_t context; /* index into context_names, or NONE */
-    uint32_t stream;  /* NONE marks a free slot */
-};
 
 /* ---- Field syntax ------------------------------------------------------------------------- */
 
@@ -175,7 +167,8 @@ void lg_wi_export_destroy(lg_wi_export_t *x)
     for (size_t i = 0; i < x->ncontexts; i++)
         free(x->context_names[i]);
     free(x->context_names);
-    free(x->streams);
+    lg_intmap_destroy(&x->core_no);
+    lg_intmap_destroy(&x->streams);
     free(x->last_context_text);
     memset(x, 0, sizeof *x);
 }
@@ -215,21 +208,6 @@ static lg_err_t context_id(lg_wi_export_t *x, const char *t, size_t n, uint32_t 
     return LG_OK;
 }
 
-static size_t stream_index(int64_t core, uint32_t context, size_t cap)
-{
-    uint64_t h = ((uint64_t)core * 0x9e3779b97f4a7c15u) ^ ((uint64_t)context * 0xbf58476d1ce4e5b9u);
-    return (size_t)(h >> 32) & (cap - 1);
-}
-
-static lg_wi_stream_slot_t *stream_slot(lg_wi_stream_slot_t *slots, size_t cap, int64_t core,
-                                        uint32_t context)
-{
-    size_t i = stream_index(core, context, cap);
-    while (slots[i].stream != NONE && (slots[i].core != core || slots[i].context != context))
-        i = (i + 1) & (cap - 1);
-    return &slots[i];
-}
-
 lg_err_t lg_wi_export_stream(lg_wi_export_t *x, int64_t core, const char *context, size_t n,
                              uint32_t *stream)
 {
@@ -241,33 +219,27 @@ lg_err_t lg_wi_export_stream(lg_wi_export_t *x, int64_t core, const char *contex
     uint32_t ctx = NONE;
     if (n > 0)
         LG_CHECK(context_id(x, context, n, &ctx));
-    if (2 * (x->nstreams + 1) > x->streams_cap) {
-        size_t cap = x->streams_cap == 0 ? STREAM_MIN_CAPACITY : 2 * x->streams_cap;
-        lg_wi_stream_slot_t *slots = malloc(cap * sizeof *slots);
-        if (slots == NULL)
-            return LG_ENOMEM;
-        for (size_t i = 0; i < cap; i++)
-            slots[i].stream = NONE;
-        for (size_t i = 0; i < x->streams_cap; i++)
-            if (x->streams[i].stream != NONE)
-                *stream_slot(slots, cap, x->streams[i].core, x->streams[i].context) = x->streams[i];
-        free(x->streams);
-        x->streams = slots;
-        x->streams_cap = cap;
-    }
-    lg_wi_stream_slot_t *s = stream_slot(x->streams, x->streams_cap, core, ctx);
-    if (s->stream == NONE) {
-        if (x->nstreams >= LG_TL_MAX_STREAMS)
+    /* (core, context) is wider than a key: cores are numbered first. Each stream has one core,
+     * so there are at most LG_TL_MAX_STREAMS + 1 core numbers before the limit fails the load. */
+    uint64_t *core_no = lg_intmap_find_or_add(&x->core_no, (uint64_t)core, x->core_no.count, NULL);
+    if (core_no == NULL)
+        return LG_ENOMEM;
+    uint64_t key = lg_intmap_pair((uint32_t)*core_no, ctx);
+    uint64_t s;
+    if (!lg_intmap_get(&x->streams, key, &s)) {
+        if (x->streams.count >= LG_TL_MAX_STREAMS)
             return LG_ELIMIT;
-        *s = (lg_wi_stream_slot_t){core, ctx, (uint32_t)x->nstreams++};
+        s = x->streams.count;
+        if (!lg_intmap_set(&x->streams, key, s))
+            return LG_ENOMEM;
     }
     if (!lg_grow((void **)&x->last_context_text, &x->last_context_cap, n + 1, 1))
         return LG_ENOMEM;
     memcpy(x->last_context_text, context, n);
     x->last_context_len = n;
     x->last_core = core;
-    x->last_stream = s->stream;
-    *stream = s->stream;
+    x->last_stream = (uint32_t)s;
+    *stream = (uint32_t)s;
     return LG_OK;
 }
 

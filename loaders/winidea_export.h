@@ -18,6 +18,7 @@
 #define LG_WINIDEA_EXPORT_H
 
 #include "diag.h"
+#include "intmap.h"
 #include "profile.h"
 #include "source.h"
 #include "strmap.h"
@@ -52,8 +53,6 @@ typedef struct lg_wi_stat {
     uint64_t count, net, gross;
 } lg_wi_stat_t;
 
-typedef struct lg_wi_stream_slot lg_wi_stream_slot_t;
-
 typedef struct lg_wi_export {
     lg_profile_t *out;
     lg_wi_map_t *map;
@@ -67,8 +66,8 @@ typedef struct lg_wi_export {
     lg_strmap_t contexts;
     char **context_names;
     size_t ncontexts, context_names_cap;
-    lg_wi_stream_slot_t *streams;
-    size_t nstreams, streams_cap;
+    lg_intmap_t core_no; /* core -> its number, in first-seen order */
+    lg_intmap_t streams; /* (core number, context or NONE) -> stream */
     /* The last stream looked up: consecutive events mostly share one. */
     int64_t last_core;
     uint32_t last_context, last_stream;

@@ -4,8 +4,8 @@
  * so the lookup is an array index whenever it can be: winIDEA numbers the handles of each area
  * type from 0 (0x00000000, 0x00000001, ... for functions, 0x10000000, ... for lines), so per
  * area type (the top nibble) a dense table indexed by the low 28 bits holds them. A handle far
- * past the others of its type (a sparse numbering, or a corrupt entry) goes to an
- * open-addressing hash table instead, so that memory stays proportional to the handles listed.
+ * past the others of its type (a sparse numbering, or a corrupt entry) goes to an integer map
+ * (intmap.h) instead, so that memory stays proportional to the handles listed.
  *
  * Definitions:
  *   slot       what a handle maps to: a profile function index (function areas), an index into
@@ -15,6 +15,7 @@
  */
 #include "winidea_map.h"
 
+#include "intmap.h"
 #include "mem.h"
 
 #include <inttypes.h>
@@ -26,10 +27,8 @@
 #define EMPTY UINT32_MAX
 /* Slots a dense table may always have, whatever its count: 16 KiB per area type. */
 #define DENSE_MIN 4096u
-/* Most slots per listed handle a dense table may have: beyond it, handles go to the hash. */
+/* Most slots per listed handle a dense table may have: beyond it, handles go to the map. */
 #define DENSE_FACTOR 4u
-/* Slots the hash table starts with; it doubles at half load. */
-#define HASH_MIN_CAPACITY 64u
 
 typedef struct line_area {
     uint32_t func; /* profile index of the parent function */
@@ -39,94 +38,47 @@ typedef struct line_area {
 typedef struct dense_table {
     uint32_t *slots; /* indexed by the low 28 bits; EMPTY when unmapped */
     size_t n;        /* slots */
-    size_t count;    /* distinct handles of this type, dense or hashed */
+    size_t count;    /* distinct handles of this type, dense or sparse */
 } dense_table_t;
 
 struct lg_wi_map {
     lg_profile_t *profile;
     dense_table_t areas[AREA_TYPES];
-    uint32_t *hash_keys;  /* handles past their dense table */
-    uint32_t *hash_slots; /* EMPTY marks a free entry */
-    size_t hash_count, hash_cap;
+    lg_intmap_t sparse; /* handles past their dense table -> slot */
     line_area_t *lines;
     size_t nlines, lines_cap;
     size_t count; /* distinct handles */
 };
 
-/* ---- The hash table for sparse handles ---------------------------------------------------- */
+/* ---- Sparse handles ---------------------------------------------------------------------- */
 
-static size_t hash_index(uint32_t handle, size_t cap)
+static uint32_t sparse_get(const lg_wi_map_t *m, uint32_t handle)
 {
-    /* Fibonacci hashing: the high bits of the product are well mixed. */
-    return (size_t)(((uint64_t)handle * 0x9e3779b97f4a7c15u) >> 32) & (cap - 1);
+    uint64_t slot;
+    return lg_intmap_get(&m->sparse, handle, &slot) ? (uint32_t)slot : EMPTY;
 }
 
-static uint32_t hash_get(const lg_wi_map_t *m, uint32_t handle)
+/* Moves the sparse handles that fit their dense table now into it: growing a dense table takes
+ * its handles out of the map. The order of the walk does not matter: each handle goes to one
+ * place. */
+static bool sparse_rebuild(lg_wi_map_t *m)
 {
-    if (m->hash_count == 0)
-        return EMPTY;
-    size_t mask = m->hash_cap - 1;
-    for (size_t i = hash_index(handle, m->hash_cap);; i = (i + 1) & mask) {
-        if (m->hash_slots[i] == EMPTY)
-            return EMPTY;
-        if (m->hash_keys[i] == handle)
-            return m->hash_slots[i];
-    }
-}
-
-/* Stores handle -> slot in a table of cap entries that has room. */
-static void hash_store(uint32_t *keys, uint32_t *slots, size_t cap, uint32_t handle, uint32_t slot)
-{
-    size_t mask = cap - 1;
-    size_t i = hash_index(handle, cap);
-    while (slots[i] != EMPTY && keys[i] != handle)
-        i = (i + 1) & mask;
-    keys[i] = handle;
-    slots[i] = slot;
-}
-
-/* Rebuilds the hash table with cap entries (a power of two), keeping the handles that do not
- * fit a dense table now: growing a dense table takes its handles out of the hash. */
-static bool hash_rebuild(lg_wi_map_t *m, size_t cap)
-{
-    uint32_t *keys = malloc(cap * sizeof *keys);
-    uint32_t *slots = malloc(cap * sizeof *slots);
-    if (keys == NULL || slots == NULL) {
-        free(keys);
-        free(slots);
-        return false;
-    }
-    memset(slots, 0xff, cap * sizeof *slots); /* EMPTY */
-    size_t count = 0;
-    for (size_t i = 0; i < m->hash_cap; i++) {
-        if (m->hash_slots[i] == EMPTY)
-            continue;
-        uint32_t handle = m->hash_keys[i];
-        dense_table_t *t = &m->areas[lg_wi_handle_area(handle)];
-        uint32_t low = handle & LOW_MASK;
+    lg_intmap_t kept;
+    lg_intmap_init(&kept);
+    size_t cursor = 0;
+    uint64_t handle, slot;
+    while (lg_intmap_next(&m->sparse, &cursor, &handle, &slot)) {
+        dense_table_t *t = &m->areas[lg_wi_handle_area((uint32_t)handle)];
+        uint32_t low = (uint32_t)handle & LOW_MASK;
         if (low < t->n) {
-            t->slots[low] = m->hash_slots[i];
-            continue;
+            t->slots[low] = (uint32_t)slot;
+        } else if (!lg_intmap_set(&kept, handle, slot)) {
+            lg_intmap_destroy(&kept);
+            return false;
         }
-        hash_store(keys, slots, cap, handle, m->hash_slots[i]);
-        count++;
     }
-    free(m->hash_keys);
-    free(m->hash_slots);
-    m->hash_keys = keys;
-    m->hash_slots = slots;
-    m->hash_cap = cap;
-    m->hash_count = count;
-    return true;
-}
-
-static bool hash_put(lg_wi_map_t *m, uint32_t handle, uint32_t slot)
-{
-    if (2 * (m->hash_count + 1) > m->hash_cap &&
-        !hash_rebuild(m, m->hash_cap == 0 ? HASH_MIN_CAPACITY : 2 * m->hash_cap))
-        return false;
-    hash_store(m->hash_keys, m->hash_slots, m->hash_cap, handle, slot);
-    m->hash_count++; /* only new handles are put */
+    lg_intmap_destroy(&m->sparse);
+    m->sparse = kept;
     return true;
 }
 
@@ -136,10 +88,10 @@ static uint32_t slot_of(const lg_wi_map_t *m, uint32_t handle)
 {
     const dense_table_t *t = &m->areas[lg_wi_handle_area(handle)];
     uint32_t low = handle & LOW_MASK;
-    return low < t->n ? t->slots[low] : hash_get(m, handle);
+    return low < t->n ? t->slots[low] : sparse_get(m, handle);
 }
 
-/* Grows area t's dense table to at least need slots (need within the limit), moving the hashed
+/* Grows area t's dense table to at least need slots (need within the limit), moving the sparse
  * handles that now fit into it. */
 static bool dense_grow(lg_wi_map_t *m, dense_table_t *t, size_t need, size_t limit)
 {
@@ -154,11 +106,11 @@ static bool dense_grow(lg_wi_map_t *m, dense_table_t *t, size_t need, size_t lim
     memset(slots + t->n, 0xff, (n - t->n) * sizeof *slots); /* EMPTY */
     t->slots = slots;
     t->n = n;
-    return m->hash_count == 0 || hash_rebuild(m, m->hash_cap);
+    return m->sparse.count == 0 || sparse_rebuild(m);
 }
 
 /* Sets a new handle's slot: in its dense table when its low bits are within what the table may
- * grow to, else in the hash table. */
+ * grow to, else in the sparse map. */
 static bool slot_set(lg_wi_map_t *m, uint32_t handle, uint32_t slot)
 {
     dense_table_t *t = &m->areas[lg_wi_handle_area(handle)];
@@ -170,7 +122,7 @@ static bool slot_set(lg_wi_map_t *m, uint32_t handle, uint32_t slot)
         return false;
     if (low < t->n)
         t->slots[low] = slot;
-    else if (!hash_put(m, handle, slot))
+    else if (!lg_intmap_set(&m->sparse, handle, slot))
         return false;
     t->count++;
     m->count++;
@@ -194,8 +146,7 @@ void lg_wi_map_destroy(lg_wi_map_t *m)
         return;
     for (size_t i = 0; i < AREA_TYPES; i++)
         free(m->areas[i].slots);
-    free(m->hash_keys);
-    free(m->hash_slots);
+    lg_intmap_destroy(&m->sparse);
     free(m->lines);
     free(m);
 }
@@ -331,7 +282,7 @@ uint32_t lg_wi_map_resolve(const lg_wi_map_t *m, uint32_t handle)
     unsigned area = lg_wi_handle_area(handle);
     const dense_table_t *t = &m->areas[area];
     uint32_t low = handle & LOW_MASK;
-    uint32_t slot = low < t->n ? t->slots[low] : hash_get(m, handle);
+    uint32_t slot = low < t->n ? t->slots[low] : sparse_get(m, handle);
     if (slot == EMPTY)
         return LG_WI_UNMAPPED;
     return area == LG_WI_FUNCTION ? slot : LG_WI_NOT_FUNCTION;

@@ -25,6 +25,8 @@ void lg_profile_destroy(lg_profile_t *p)
     free(p->funcs);
     free(p->edges);
     free(p->proximity);
+    lg_intmap_destroy(&p->edge_index);
+    lg_intmap_destroy(&p->proximity_index);
     free(p->costs);
     free(p->next_same_name);
     free(p->path);
@@ -107,29 +109,73 @@ int64_t lg_profile_find(const lg_profile_t *p, const char *name, const char *lin
     return -1;
 }
 
+/* Rebuilds index over calls[0..*n), summing repeated pairs into the first (saturating) and
+ * closing the gaps: the index is empty after lg_profile_finish_edges, or after memory ran out. On
+ * failure the calls hold the same sums, partly unmerged, and the index stays empty. */
+static lg_err_t reindex(lg_call_t *calls, size_t *n, lg_intmap_t *index)
+{
+    lg_intmap_destroy(index);
+    size_t out = 0;
+    for (size_t i = 0; i < *n; i++) {
+        bool added;
+        uint64_t *at = lg_intmap_find_or_add(index, lg_intmap_pair(calls[i].caller, calls[i].callee),
+                                             out, &added);
+        if (at == NULL) {
+            memmove(calls + out, calls + i, (*n - i) * sizeof *calls);
+            *n = out + (*n - i);
+            lg_intmap_destroy(index);
+            return LG_ENOMEM;
+        }
+        if (added)
+            calls[out++] = calls[i];
+        else
+            calls[*at].weight = lg_sat_add(calls[*at].weight, calls[i].weight);
+    }
+    *n = out;
+    return LG_OK;
+}
+
+/* Sums weight into the pair (a, b) of calls, adding it when new; index maps pairs to places. */
+static lg_err_t add_pair(lg_call_t **calls, size_t *n, size_t *cap, lg_intmap_t *index, uint32_t a,
+                         uint32_t b, uint64_t weight)
+{
+    if (index->count != *n)
+        LG_CHECK(reindex(*calls, n, index));
+    /* Room first, so that a failure leaves the index and the calls in step. */
+    if (!lg_grow((void **)calls, cap, *n + 1, sizeof **calls))
+        return LG_ENOMEM;
+    bool added;
+    uint64_t *at = lg_intmap_find_or_add(index, lg_intmap_pair(a, b), *n, &added);
+    if (at == NULL)
+        return LG_ENOMEM;
+    if (added)
+        (*calls)[(*n)++] = (lg_call_t){a, b, weight};
+    else
+        (*calls)[*at].weight = lg_sat_add((*calls)[*at].weight, weight);
+    return LG_OK;
+}
+
 lg_err_t lg_profile_add_edge(lg_profile_t *p, uint32_t caller, uint32_t callee, uint64_t weight)
 {
     if (caller >= p->nfuncs || callee >= p->nfuncs)
         return LG_EINVAL;
-    if (!lg_grow((void **)&p->edges, &p->edges_cap, p->nedges + 1, sizeof *p->edges))
-        return LG_ENOMEM;
-    p->edges[p->nedges++] = (lg_pedge_t){caller, callee, weight};
-    return LG_OK;
+    return add_pair(&p->edges, &p->nedges, &p->edges_cap, &p->edge_index, caller, callee, weight);
 }
 
 lg_err_t lg_profile_add_proximity(lg_profile_t *p, uint32_t a, uint32_t b, uint64_t weight)
 {
     if (a >= p->nfuncs || b >= p->nfuncs || a == b)
         return LG_EINVAL;
-    if (!lg_grow((void **)&p->proximity, &p->proximity_cap, p->nproximity + 1,
-                 sizeof *p->proximity))
-        return LG_ENOMEM;
-    p->proximity[p->nproximity++] = (lg_call_t){a < b ? a : b, a < b ? b : a, weight};
-    return LG_OK;
+    return add_pair(&p->proximity, &p->nproximity, &p->proximity_cap, &p->proximity_index,
+                    a < b ? a : b, a < b ? b : a, weight);
 }
 
 void lg_profile_finish_edges(lg_profile_t *p)
 {
+    /* The indices go first, so that the sort's memory can reuse theirs. The pairs are unique
+     * already (unless memory ran out while indexing): the merge only sorts them. */
+    lg_intmap_destroy(&p->edge_index);
+    lg_intmap_destroy(&p->proximity_index);
     lg_calls_merge(p->edges, &p->nedges);
     lg_calls_merge(p->proximity, &p->nproximity);
 }

@@ -17,6 +17,7 @@
 
 #include "calls.h"
 #include "diag.h"
+#include "intmap.h"
 #include "strmap.h"
 
 #include <stdbool.h>
@@ -74,14 +75,19 @@ typedef struct lg_profile {
 
     lg_pfunc_t *funcs;
     size_t nfuncs, funcs_cap;
-    lg_pedge_t *edges; /* after lg_profile_finish_edges: sorted by (caller, callee), unique */
+    lg_pedge_t *edges; /* unique (caller, callee) pairs, in the order first added; after
+                          lg_profile_finish_edges sorted by (caller, callee) */
     size_t nedges, edges_cap;
 
     /* Temporal proximity, from profiles with a timeline: unordered pairs of functions that ran
      * close together in time (the loader's rule is in its docs), caller < callee, weight = how
-     * often. Sorted and unique after lg_profile_finish_edges. Empty without a timeline. */
+     * often. Unique; sorted after lg_profile_finish_edges. Empty without a timeline. */
     lg_call_t *proximity;
     size_t nproximity, proximity_cap;
+    /* (caller, callee) -> index into edges, and the same for proximity, while pairs are added:
+     * repeated pairs are summed where they stand, so memory grows with distinct pairs, not with
+     * call records. lg_profile_finish_edges frees them. */
+    lg_intmap_t edge_index, proximity_index;
     bool has_timeline; /* the profile was made from a timeline (events in time order) */
 
     lg_pcost_t *costs; /* per-position costs, in the order added; may repeat a (func, position) */
@@ -124,15 +130,16 @@ lg_err_t lg_profile_add_cost(lg_profile_t *p, uint32_t func, uint64_t position, 
 int64_t lg_profile_find(const lg_profile_t *p, const char *name, const char *link_label,
                         const char *qual_name);
 
-/* Records weight more calls from caller to callee. Repeated pairs are summed (saturating) by
- * lg_profile_finish_edges. */
+/* Records weight more calls from caller to callee: a repeated pair is summed (saturating) into
+ * the edge it already has. O(1) expected. */
 lg_err_t lg_profile_add_edge(lg_profile_t *p, uint32_t caller, uint32_t callee, uint64_t weight);
 
-/* Records that functions a and b (a != b, either order) ran close together weight more times. */
+/* Records that functions a and b (a != b, either order) ran close together weight more times;
+ * summed like lg_profile_add_edge. */
 lg_err_t lg_profile_add_proximity(lg_profile_t *p, uint32_t a, uint32_t b, uint64_t weight);
 
-/* Sorts edges by (caller, callee) and merges repeated pairs; the same for proximity pairs. Call
- * once after loading. */
+/* Sorts edges by (caller, callee), and proximity pairs likewise, and frees the pair indices. Call
+ * once after loading; pairs added later are still merged (the index is rebuilt). */
 void lg_profile_finish_edges(lg_profile_t *p);
 
 #endif
