@@ -334,6 +334,7 @@ static inline uint32_t window_match(const uint32_t *w, uint32_t func)
     uint32_t match = 0;
 #ifdef __SSE2__
     __m128i f = _mm_set1_epi32((int)func);
+#pragma GCC unroll 4
     for (uint32_t i = 0; i < LG_TL_PROXIMITY_WINDOW; i += 4) {
         __m128i eq = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)(w + i)), f);
         match |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(eq)) << i;
@@ -417,6 +418,7 @@ static inline void window_insert(uint32_t *w, uint8_t *ws, uint32_t pos, uint32_
     /* Lane j of vector k is entry 4k + j; it takes its predecessor's value when 4k + j <= pos. */
     __m128i limit = _mm_set1_epi32((int)pos + 1);
     __m128i carry = _mm_cvtsi32_si128((int)func); /* what moves into entry 0 */
+#pragma GCC unroll 4
     for (uint32_t k = 0; k < LG_TL_PROXIMITY_WINDOW; k += 4) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(w + k));
         __m128i moved = _mm_or_si128(_mm_slli_si128(v, 4), carry);
@@ -477,6 +479,7 @@ static lg_err_t note_proximity(lg_timeline_t *t, stream_t *s, uint32_t func)
     /* Every window slot, adding 0 past pos: no branch on pos to mispredict. Slots past the
      * window's length hold slot numbers too (0 at first), so every address is in the row. */
     uint32_t *row = c->counts[slot];
+#pragma GCC unroll 16
     for (uint32_t i = 0; i < LG_TL_PROXIMITY_WINDOW; i++)
         row[ws[i]] += i < pos;
     /* A count grows by at most 1 per Entry: moving them all out this often means none wraps. */
