@@ -346,23 +346,25 @@ static inline uint32_t window_match(const uint32_t *w, uint32_t func)
     return match;
 }
 
-/* Moves the count of (slot a, slot b) of c to the per-function maps. */
-static lg_err_t move_count(lg_timeline_t *t, near_cache_t *c, uint32_t a, uint32_t b)
+/* Moves the count of (slot a, slot b) of c to the map of the function in slot a, or in slot b
+ * when to_b: pairs are unordered in the profile, so either function may hold the count. */
+static lg_err_t move_count(lg_timeline_t *t, near_cache_t *c, uint32_t a, uint32_t b, bool to_b)
 {
-    uint32_t fa = c->func[a], fb = c->func[b];
-    lg_err_t err = count_pair(t, &t->near[fa].partners, fa, fb, true, c->counts[a][b]);
+    uint32_t owner = c->func[to_b ? b : a], other = c->func[to_b ? a : b];
+    lg_err_t err = count_pair(t, &t->near[owner].partners, owner, other, true, c->counts[a][b]);
     c->counts[a][b] = 0;
     return err;
 }
 
-/* Gives slot v of c to another function: its counts with every other slot move out first. */
+/* Gives slot v of c to another function: its counts with every other slot move out first, all
+ * into the map of v's function (one map in cache rather than one per partner). */
 static lg_err_t evict(lg_timeline_t *t, near_cache_t *c, uint32_t v)
 {
     for (uint32_t j = 0; j < LG_TL_NEAR_TRACKED; j++) {
         if (c->counts[v][j] != 0)
-            LG_CHECK(move_count(t, c, v, j));
+            LG_CHECK(move_count(t, c, v, j, false));
         if (c->counts[j][v] != 0)
-            LG_CHECK(move_count(t, c, j, v));
+            LG_CHECK(move_count(t, c, j, v, true));
     }
     return LG_OK;
 }
@@ -404,7 +406,7 @@ static lg_err_t flush_cache(lg_timeline_t *t, near_cache_t *c)
     for (uint32_t a = 0; a < c->used; a++)
         for (uint32_t b = 0; b < c->used; b++)
             if (c->counts[a][b] != 0)
-                LG_CHECK(move_count(t, c, a, b));
+                LG_CHECK(move_count(t, c, a, b, false));
     return LG_OK;
 }
 
