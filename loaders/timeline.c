@@ -334,6 +334,7 @@ static inline uint32_t window_match(const uint32_t *w, uint32_t func)
     uint32_t match = 0;
 #ifdef __SSE2__
     __m128i f = _mm_set1_epi32((int)func);
+#pragma GCC unroll 4
     for (uint32_t i = 0; i < LG_TL_PROXIMITY_WINDOW; i += 4) {
         __m128i eq = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)(w + i)), f);
         match |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(eq)) << i;
@@ -345,23 +346,25 @@ static inline uint32_t window_match(const uint32_t *w, uint32_t func)
     return match;
 }
 
-/* Moves the count of (slot a, slot b) of c to the per-function maps. */
-static lg_err_t move_count(lg_timeline_t *t, near_cache_t *c, uint32_t a, uint32_t b)
+/* Moves the count of (slot a, slot b) of c to the map of the function in slot a, or in slot b
+ * when to_b: pairs are unordered in the profile, so either function may hold the count. */
+static lg_err_t move_count(lg_timeline_t *t, near_cache_t *c, uint32_t a, uint32_t b, bool to_b)
 {
-    uint32_t fa = c->func[a], fb = c->func[b];
-    lg_err_t err = count_pair(t, &t->near[fa].partners, fa, fb, true, c->counts[a][b]);
+    uint32_t owner = c->func[to_b ? b : a], other = c->func[to_b ? a : b];
+    lg_err_t err = count_pair(t, &t->near[owner].partners, owner, other, true, c->counts[a][b]);
     c->counts[a][b] = 0;
     return err;
 }
 
-/* Gives slot v of c to another function: its counts with every other slot move out first. */
+/* Gives slot v of c to another function: its counts with every other slot move out first, all
+ * into the map of v's function (one map in cache rather than one per partner). */
 static lg_err_t evict(lg_timeline_t *t, near_cache_t *c, uint32_t v)
 {
     for (uint32_t j = 0; j < LG_TL_NEAR_TRACKED; j++) {
         if (c->counts[v][j] != 0)
-            LG_CHECK(move_count(t, c, v, j));
+            LG_CHECK(move_count(t, c, v, j, false));
         if (c->counts[j][v] != 0)
-            LG_CHECK(move_count(t, c, j, v));
+            LG_CHECK(move_count(t, c, j, v, true));
     }
     return LG_OK;
 }
@@ -403,7 +406,7 @@ static lg_err_t flush_cache(lg_timeline_t *t, near_cache_t *c)
     for (uint32_t a = 0; a < c->used; a++)
         for (uint32_t b = 0; b < c->used; b++)
             if (c->counts[a][b] != 0)
-                LG_CHECK(move_count(t, c, a, b));
+                LG_CHECK(move_count(t, c, a, b, false));
     return LG_OK;
 }
 
@@ -417,6 +420,7 @@ static inline void window_insert(uint32_t *w, uint8_t *ws, uint32_t pos, uint32_
     /* Lane j of vector k is entry 4k + j; it takes its predecessor's value when 4k + j <= pos. */
     __m128i limit = _mm_set1_epi32((int)pos + 1);
     __m128i carry = _mm_cvtsi32_si128((int)func); /* what moves into entry 0 */
+#pragma GCC unroll 4
     for (uint32_t k = 0; k < LG_TL_PROXIMITY_WINDOW; k += 4) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(w + k));
         __m128i moved = _mm_or_si128(_mm_slli_si128(v, 4), carry);
@@ -477,6 +481,7 @@ static lg_err_t note_proximity(lg_timeline_t *t, stream_t *s, uint32_t func)
     /* Every window slot, adding 0 past pos: no branch on pos to mispredict. Slots past the
      * window's length hold slot numbers too (0 at first), so every address is in the row. */
     uint32_t *row = c->counts[slot];
+#pragma GCC unroll 16
     for (uint32_t i = 0; i < LG_TL_PROXIMITY_WINDOW; i++)
         row[ws[i]] += i < pos;
     /* A count grows by at most 1 per Entry: moving them all out this often means none wraps. */
