@@ -71,6 +71,10 @@ lg_err_t lg_order_c3(const lg_program_t *prog, const lg_geometry_t *geo, lg_layo
 
 /* ---- internal to the algorithms of this header (algorithms.c) ---------------------------- */
 
+/* Sentinel function index: "none" (lg_cg_new accepts at most UINT32_MAX functions, so no
+ * function has this index). */
+#define LG_I_NONE UINT32_MAX
+
 /* State one algorithm run shares with its body. */
 typedef struct lg_i_order {
     const lg_program_t *prog;
