@@ -84,6 +84,10 @@
 /* Alignment, in bytes, that "no padding" stands for in the fill bound. */
 #define LG_ALIGN_UNIT 1u
 
+/* How many entries ahead a loop over neighbours or seeds asks for the function record it will
+ * read: the records are scattered over the function table, and the misses then overlap. */
+#define LG_PREFETCH_AHEAD 8u
+
 /* Location the diagnostics of this pass carry, and how its oversized warning ends. */
 #define LG_CLIQUE_WHERE "clique pass"
 #define LG_CLIQUE_OVERSIZED_CONSEQUENCE "it gets a clique of its own"
@@ -114,10 +118,12 @@ typedef struct heap_entry {
     uint32_t pad, align; /* node.pad and node.align, so that a fit is checked on the entry */
 } heap_entry_t;
 
+/* A seed edge: weight and both ends, lo the lower-ranked (the radix sort sorts other records
+ * of this shape too: hits and a rank position). */
 typedef struct seed {
     uint64_t weight; /* undirected weight */
-    uint32_t lo;     /* rank position of the lower-ranked end */
-    uint32_t hi;     /* rank position of the other end */
+    uint32_t lo;     /* function index of the lower-ranked end */
+    uint32_t hi;     /* function index of the other end */
 } seed_t;
 
 /* Running fill bound of a clique under construction (see "fill bound" above). */
@@ -148,6 +154,17 @@ typedef struct work {
 } work_t;
 
 /* ---- small helpers ---------------------------------------------------------------------- */
+
+/* Asks the cache for the record of fn, which a loop will read a few steps later. */
+static void prefetch_node(const work_t *w, uint32_t fn)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(&w->node[fn]);
+#else
+    (void)w;
+    (void)fn;
+#endif
+}
 
 /* The alignment the fill bound uses: 0 and 1 both mean LG_ALIGN_UNIT. */
 static uint64_t unit_align(const lg_fn_t *f)
@@ -265,6 +282,8 @@ static lg_err_t join(work_t *w, uint32_t x, bool first)
     } else {
         const lg_cg_neighbour_t *best = NULL;
         for (size_t i = 0; i < n; i++) {
+            if (i + LG_PREFETCH_AHEAD < n)
+                prefetch_node(w, w->nb[i + LG_PREFETCH_AHEAD].node);
             const lg_cg_neighbour_t *e = &w->nb[i];
             if (w->node[e->node].state != ST_GROWING || e->weight < LG_MIN_GROUP_WEIGHT)
                 continue;
@@ -286,6 +305,8 @@ static lg_err_t join(work_t *w, uint32_t x, bool first)
     fill_add(&w->fill, &w->node[x]);
 
     for (size_t i = 0; i < n; i++) {
+        if (first && i + LG_PREFETCH_AHEAD < n) /* else the loop above asked for them */
+            prefetch_node(w, w->nb[i + LG_PREFETCH_AHEAD].node);
         const lg_cg_neighbour_t *e = &w->nb[i];
         node_t *v = &w->node[e->node];
         /* A neighbour that does not fit now never will: the fill bound only grows. */
@@ -435,7 +456,7 @@ static lg_err_t classify(work_t *w)
 }
 
 /* Ascending hi: the seeds one candidate offers, when its neighbours' ranks are not in index
- * order. */
+ * order (hi holding rank positions for the sort). */
 static int seed_hi_cmp(const void *pa, const void *pb)
 {
     const seed_t *a = pa, *b = pb;
@@ -463,18 +484,27 @@ static lg_err_t grow_from_edges(work_t *w)
             continue;
         size_t n = lg_cg_neighbours(w->cg, u, w->nb), first = nseeds;
         bool ascending = true;
+        uint32_t last_rank = 0;
         for (size_t i = 0; i < n; i++) {
+            if (i + LG_PREFETCH_AHEAD < n)
+                prefetch_node(w, w->nb[i + LG_PREFETCH_AHEAD].node);
             const node_t *v = &w->node[w->nb[i].node];
             /* Each pair once (from its lower-ranked end), both ends free candidates. */
             if (v->state != ST_FREE || v->rank_pos < k || w->nb[i].weight < LG_MIN_GROUP_WEIGHT)
                 continue;
             /* Every distinct pair has at least one non-self arc, so nseeds < cap. */
-            seeds[nseeds++] = (seed_t){w->nb[i].weight, (uint32_t)k, v->rank_pos};
-            if (nseeds - first > 1 && seeds[nseeds - 1].hi < seeds[nseeds - 2].hi)
+            seeds[nseeds++] = (seed_t){w->nb[i].weight, u, w->nb[i].node};
+            if (nseeds - first > 1 && v->rank_pos < last_rank)
                 ascending = false;
+            last_rank = v->rank_pos;
         }
-        if (!ascending)
+        if (!ascending) {
+            for (size_t i = first; i < nseeds; i++)
+                seeds[i].hi = w->node[seeds[i].hi].rank_pos;
             qsort(&seeds[first], nseeds - first, sizeof *seeds, seed_hi_cmp);
+            for (size_t i = first; i < nseeds; i++)
+                seeds[i].hi = w->cand[seeds[i].hi];
+        }
     }
     seed_t *tmp = malloc((nseeds ? nseeds : 1) * sizeof *tmp);
     size_t *count = malloc(LG_RADIX_PASSES * LG_RADIX_BUCKETS * sizeof *count);
@@ -490,7 +520,11 @@ static lg_err_t grow_from_edges(work_t *w)
 
     lg_err_t err = LG_OK;
     for (size_t i = 0; i < nseeds && err == LG_OK; i++) {
-        uint32_t a = w->cand[seeds[i].lo], b = w->cand[seeds[i].hi];
+        if (i + LG_PREFETCH_AHEAD < nseeds) {
+            prefetch_node(w, seeds[i + LG_PREFETCH_AHEAD].lo);
+            prefetch_node(w, seeds[i + LG_PREFETCH_AHEAD].hi);
+        }
+        uint32_t a = seeds[i].lo, b = seeds[i].hi;
         if (w->node[a].state != ST_FREE || w->node[b].state != ST_FREE)
             continue;
         fill_t pair = {0, 0, 0, 0};
