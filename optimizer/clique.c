@@ -153,6 +153,13 @@ typedef struct work {
     fill_t fill;   /* fill bound of the clique being grown */
 } work_t;
 
+/* The growth heap is swept of entries that no longer fit once the pops of such entries since
+ * the last sweep pass 1/LG_HEAP_SWEEP_SHARE of its size (so a sweep, O(size), costs a few
+ * steps per entry it could save a pop of O(log size)), and only when it holds at least
+ * LG_HEAP_SWEEP_MIN entries. */
+#define LG_HEAP_SWEEP_SHARE 8u
+#define LG_HEAP_SWEEP_MIN 256u /* entries */
+
 /* ---- small helpers ---------------------------------------------------------------------- */
 
 /* Asks the cache for the record of fn, which a loop will read a few steps later. */
@@ -225,27 +232,46 @@ static lg_err_t heap_push(work_t *w, uint32_t fn)
     return LG_OK;
 }
 
+/* Puts e at position i of the heap h[0..n) and moves it down to its place. */
+static void sift_down(heap_entry_t *h, size_t n, size_t i, heap_entry_t e)
+{
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && heap_before(&h[child + 1], &h[child]))
+            child++;
+        if (!heap_before(&h[child], &e))
+            break;
+        h[i] = h[child];
+        i = child;
+    }
+    h[i] = e;
+}
+
 static bool heap_pop(work_t *w, heap_entry_t *top)
 {
     if (w->nheap == 0)
         return false;
     *top = w->heap[0];
     heap_entry_t last = w->heap[--w->nheap];
-    size_t n = w->nheap, i = 0;
-    while (n > 0) {
-        size_t child = 2 * i + 1;
-        if (child >= n)
-            break;
-        if (child + 1 < n && heap_before(&w->heap[child + 1], &w->heap[child]))
-            child++;
-        if (!heap_before(&w->heap[child], &last))
-            break;
-        w->heap[i] = w->heap[child];
-        i = child;
-    }
-    if (n > 0)
-        w->heap[i] = last;
+    if (w->nheap > 0)
+        sift_down(w->heap, w->nheap, 0, last);
     return true;
+}
+
+/* Removes the entries that no longer fit the clique and rebuilds the heap from the rest, in
+ * O(heap size). The entries left come out in the same order: the heap orders by a total order
+ * on the entries, whatever else it holds. */
+static void heap_drop_unfitting(work_t *w)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->nheap; i++)
+        if (fill_with(&w->fill, w->heap[i].pad, w->heap[i].align) <= w->cache)
+            w->heap[n++] = w->heap[i];
+    w->nheap = n;
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(w->heap, n, i, w->heap[i]);
 }
 
 /* ---- growing a clique ------------------------------------------------------------------- */
@@ -349,10 +375,17 @@ static lg_err_t grow_clique(work_t *w, uint32_t lo, uint32_t hi)
     LG_CHECK(join(w, lo, true));
     LG_CHECK(join(w, hi, false));
     heap_entry_t e;
+    size_t dropped = 0; /* entries popped because they no longer fit, since the last filter */
     while (heap_pop(w, &e)) {
-        /* The fill bound only grows: an entry that does not fit now is done with. */
-        if (fill_with(&w->fill, e.pad, e.align) > w->cache)
+        /* The fill bound only grows: an entry that does not fit now is done with. Once many
+         * have come up, the rest of them leave in one sweep instead of one pop each. */
+        if (fill_with(&w->fill, e.pad, e.align) > w->cache) {
+            if (++dropped > w->nheap / LG_HEAP_SWEEP_SHARE && w->nheap >= LG_HEAP_SWEEP_MIN) {
+                heap_drop_unfitting(w);
+                dropped = 0;
+            }
             continue;
+        }
         const node_t *x = &w->node[e.fn];
         if (x->state != ST_FREE || e.conn != x->conn)
             continue; /* taken meanwhile, or a newer entry carries its current weight */
@@ -475,37 +508,46 @@ static lg_err_t grow_from_edges(work_t *w)
     if (cap == 0)
         return LG_OK;
     seed_t *seeds = malloc(cap * sizeof *seeds);
-    if (seeds == NULL)
+    /* Per function: its rank position + 1 if it is a free candidate, else 0. The only state
+     * the collection reads of a neighbour, 4 bytes where a function record takes 32: on a large
+     * program most of it stays in the cache. */
+    uint32_t *free_rank = calloc(w->o->prog->nfns ? w->o->prog->nfns : 1, sizeof *free_rank);
+    if (seeds == NULL || free_rank == NULL) {
+        free(seeds);
+        free(free_rank);
         return lg_i_nomem(w->o, "the seed edges");
+    }
+    for (size_t k = 0; k < w->ncand; k++)
+        if (w->node[w->cand[k]].state == ST_FREE)
+            free_rank[w->cand[k]] = (uint32_t)k + 1;
     size_t nseeds = 0;
     for (size_t k = 0; k < w->ncand; k++) {
         uint32_t u = w->cand[k];
-        if (w->node[u].state != ST_FREE)
+        if (free_rank[u] == 0)
             continue;
         size_t n = lg_cg_neighbours(w->cg, u, w->nb), first = nseeds;
         bool ascending = true;
         uint32_t last_rank = 0;
         for (size_t i = 0; i < n; i++) {
-            if (i + LG_PREFETCH_AHEAD < n)
-                prefetch_node(w, w->nb[i + LG_PREFETCH_AHEAD].node);
-            const node_t *v = &w->node[w->nb[i].node];
+            uint32_t rank = free_rank[w->nb[i].node];
             /* Each pair once (from its lower-ranked end), both ends free candidates. */
-            if (v->state != ST_FREE || v->rank_pos < k || w->nb[i].weight < LG_MIN_GROUP_WEIGHT)
+            if (rank <= k + 1 || w->nb[i].weight < LG_MIN_GROUP_WEIGHT)
                 continue;
             /* Every distinct pair has at least one non-self arc, so nseeds < cap. */
             seeds[nseeds++] = (seed_t){w->nb[i].weight, u, w->nb[i].node};
-            if (nseeds - first > 1 && v->rank_pos < last_rank)
+            if (nseeds - first > 1 && rank < last_rank)
                 ascending = false;
-            last_rank = v->rank_pos;
+            last_rank = rank;
         }
         if (!ascending) {
             for (size_t i = first; i < nseeds; i++)
-                seeds[i].hi = w->node[seeds[i].hi].rank_pos;
+                seeds[i].hi = free_rank[seeds[i].hi] - 1;
             qsort(&seeds[first], nseeds - first, sizeof *seeds, seed_hi_cmp);
             for (size_t i = first; i < nseeds; i++)
                 seeds[i].hi = w->cand[seeds[i].hi];
         }
     }
+    free(free_rank);
     seed_t *tmp = malloc((nseeds ? nseeds : 1) * sizeof *tmp);
     size_t *count = malloc(LG_RADIX_PASSES * LG_RADIX_BUCKETS * sizeof *count);
     if (tmp == NULL || count == NULL) {
