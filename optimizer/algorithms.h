@@ -75,6 +75,10 @@ lg_err_t lg_order_c3(const lg_program_t *prog, const lg_geometry_t *geo, lg_layo
  * function has this index). */
 #define LG_I_NONE UINT32_MAX
 
+/* How the oversized warning ends for the passes that cut cliques to the cache (lg_i_algorithm_t
+ * oversized_consequence): the function is not cut, it stands alone. */
+#define LG_I_OWN_CLIQUE "it gets a clique of its own"
+
 /* State one algorithm run shares with its body. */
 typedef struct lg_i_order {
     const lg_program_t *prog;

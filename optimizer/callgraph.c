@@ -84,8 +84,9 @@ static lg_err_t check_tables(const lg_program_t *prog, lg_diag_t *d)
 static lg_err_t bad_arc(const lg_program_t *prog, size_t i, lg_diag_t *d)
 {
     const lg_arc_t *a = &prog->arcs[i];
-    return lg_diag_fail(d, LG_EINVAL, LG_CG_WHERE, "arc %zu: %s index %u out of range (%zu functions)",
-                        i, a->caller >= prog->nfns ? "caller" : "callee",
+    return lg_diag_fail(d, LG_EINVAL, LG_CG_WHERE,
+                        "arc %zu: %s index %u out of range (%zu functions)", i,
+                        a->caller >= prog->nfns ? "caller" : "callee",
                         a->caller >= prog->nfns ? a->caller : a->callee, prog->nfns);
 }
 
@@ -136,8 +137,8 @@ static void run_starts(lg_callgraph_t *g)
  * two stable counting sorts (by callee, then by caller) through a copy. The callers come from
  * the callees, distributed by callee while the callers ascend. So the lists do not depend on
  * the order of the arcs. Time and memory O(V + E). */
-static lg_err_t fill_lists(lg_callgraph_t *g, const lg_program_t *prog, bool sorted,
-                           size_t nonself, lg_diag_t *d)
+static lg_err_t fill_lists(lg_callgraph_t *g, const lg_program_t *prog, bool sorted, size_t nonself,
+                           lg_diag_t *d)
 {
     size_t n = prog->nfns, narcs = prog->narcs;
     size_t *next = malloc((n ? n : 1) * sizeof *next); /* per vertex: where its next entry goes */

@@ -88,9 +88,8 @@
  * read: the records are scattered over the function table, and the misses then overlap. */
 #define LG_PREFETCH_AHEAD 8u
 
-/* Location the diagnostics of this pass carry, and how its oversized warning ends. */
+/* Location the diagnostics of this pass carry. */
 #define LG_CLIQUE_WHERE "clique pass"
-#define LG_CLIQUE_OVERSIZED_CONSEQUENCE "it gets a clique of its own"
 
 enum fn_state {
     ST_OTHER = 0,   /* not a free candidate: cold, excluded, oversized */
@@ -676,7 +675,7 @@ static lg_err_t clique_body(lg_i_order_t *o)
 }
 
 static const lg_i_algorithm_t clique_algorithm = {LG_CLIQUE_ALGORITHM, LG_CLIQUE_WHERE,
-                                                  LG_CLIQUE_OVERSIZED_CONSEQUENCE, clique_body};
+                                                  LG_I_OWN_CLIQUE, clique_body};
 
 lg_err_t lg_clique_partition(const lg_program_t *prog, const lg_geometry_t *geo, lg_layout_t *out,
                              lg_diag_t *d)
