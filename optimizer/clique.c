@@ -98,16 +98,17 @@ enum fn_state {
     ST_TAKEN = 3,   /* candidate in a closed clique */
 };
 
-/* What the growth reads of one function, in one record: a neighbour visit costs one cache miss
- * on a large program instead of one per array. pad and align are those of a candidate that
- * fits the cache (<= 64 MiB, layout.c); oversized candidates never grow a clique. */
+/* What the growth reads of a free candidate, in one record: a visit costs one cache miss on a
+ * large program instead of one per array. The state is apart, in a byte per function that
+ * mostly stays in the cache: most visits end at the state (a member, or taken). pad and align
+ * are those of a candidate that fits the cache (<= 64 MiB, layout.c); oversized candidates
+ * never grow a clique. */
 typedef struct node {
     uint64_t conn;     /* connection weight to the clique being grown (fitting candidates) */
     uint32_t pad;      /* padded size, bytes */
     uint32_t align;    /* unit_align, bytes */
     uint32_t rank_pos; /* index in the candidates' rank order */
     uint32_t hot_pos;  /* index in hot_order */
-    uint8_t state;     /* enum fn_state */
 } node_t;
 
 typedef struct heap_entry {
@@ -138,6 +139,7 @@ typedef struct work {
     const lg_callgraph_t *cg;
     uint64_t cache;        /* bytes */
     node_t *node;          /* per function */
+    uint8_t *state;        /* per function: enum fn_state */
     const uint32_t *cand;  /* the candidates in rank order (o->cls.candidates) */
     size_t ncand;          /* candidates */
     uint32_t *hot_order;   /* the candidates by hits descending, then rank */
@@ -161,15 +163,20 @@ typedef struct work {
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
-/* Asks the cache for the record of fn, which a loop will read a few steps later. */
-static void prefetch_node(const work_t *w, uint32_t fn)
+/* Asks the cache for what p points to, which a loop will read a few steps later. */
+static void prefetch(const void *p)
 {
 #if defined(__GNUC__)
-    __builtin_prefetch(&w->node[fn]);
+    __builtin_prefetch(p);
 #else
-    (void)w;
-    (void)fn;
+    (void)p;
 #endif
+}
+
+/* The same for the record of fn. */
+static void prefetch_node(const work_t *w, uint32_t fn)
+{
+    prefetch(&w->node[fn]);
 }
 
 /* The alignment the fill bound uses: 0 and 1 both mean LG_ALIGN_UNIT. */
@@ -307,10 +314,8 @@ static lg_err_t join(work_t *w, uint32_t x, bool first)
     } else {
         const lg_cg_neighbour_t *best = NULL;
         for (size_t i = 0; i < n; i++) {
-            if (i + LG_PREFETCH_AHEAD < n)
-                prefetch_node(w, w->nb[i + LG_PREFETCH_AHEAD].node);
             const lg_cg_neighbour_t *e = &w->nb[i];
-            if (w->node[e->node].state != ST_GROWING || e->weight < LG_MIN_GROUP_WEIGHT)
+            if (w->state[e->node] != ST_GROWING || e->weight < LG_MIN_GROUP_WEIGHT)
                 continue;
             if (best == NULL || e->weight > best->weight ||
                 (e->weight == best->weight &&
@@ -326,16 +331,18 @@ static lg_err_t join(work_t *w, uint32_t x, bool first)
         else
             chain_insert_before(w, best->node, x);
     }
-    w->node[x].state = ST_GROWING;
+    w->state[x] = ST_GROWING;
     fill_add(&w->fill, &w->node[x]);
 
     for (size_t i = 0; i < n; i++) {
-        if (first && i + LG_PREFETCH_AHEAD < n) /* else the loop above asked for them */
+        if (i + LG_PREFETCH_AHEAD < n && w->state[w->nb[i + LG_PREFETCH_AHEAD].node] == ST_FREE)
             prefetch_node(w, w->nb[i + LG_PREFETCH_AHEAD].node);
         const lg_cg_neighbour_t *e = &w->nb[i];
+        if (w->state[e->node] != ST_FREE || e->weight < LG_MIN_GROUP_WEIGHT)
+            continue;
         node_t *v = &w->node[e->node];
         /* A neighbour that does not fit now never will: the fill bound only grows. */
-        if (v->state != ST_FREE || e->weight < LG_MIN_GROUP_WEIGHT || !fits(w, &w->fill, v))
+        if (!fits(w, &w->fill, v))
             continue;
         if (v->conn == 0) {
             if (!lg_grow((void **)&w->touched, &w->touched_cap, w->ntouched + 1,
@@ -355,7 +362,7 @@ static lg_err_t close_chain(work_t *w)
     size_t k = 0;
     for (uint32_t x = w->head; x != LG_I_NONE && k < w->ncand; x = w->next[x]) {
         w->members[k++] = x;
-        w->node[x].state = ST_TAKEN;
+        w->state[x] = ST_TAKEN;
     }
     memset(&w->fill, 0, sizeof w->fill);
     for (size_t i = 0; i < w->ntouched; i++)
@@ -385,8 +392,7 @@ static lg_err_t grow_clique(work_t *w, uint32_t lo, uint32_t hi)
             }
             continue;
         }
-        const node_t *x = &w->node[e.fn];
-        if (x->state != ST_FREE || e.conn != x->conn)
+        if (w->state[e.fn] != ST_FREE || e.conn != w->node[e.fn].conn)
             continue; /* taken meanwhile, or a newer entry carries its current weight */
         LG_CHECK(join(w, e.fn, false));
     }
@@ -480,7 +486,7 @@ static lg_err_t classify(work_t *w)
             LG_CHECK(lg_i_add_clique(w->o, &w->cand[k], 1));
             continue;
         }
-        x->state = ST_FREE;
+        w->state[i] = ST_FREE;
         x->pad = (uint32_t)o->cls.padded[i];
         x->align = (uint32_t)unit_align(&o->prog->fns[i]);
     }
@@ -517,7 +523,7 @@ static lg_err_t grow_from_edges(work_t *w)
         return lg_i_nomem(w->o, "the seed edges");
     }
     for (size_t k = 0; k < w->ncand; k++)
-        if (w->node[w->cand[k]].state == ST_FREE)
+        if (w->state[w->cand[k]] == ST_FREE)
             free_rank[w->cand[k]] = (uint32_t)k + 1;
     size_t nseeds = 0;
     for (size_t k = 0; k < w->ncand; k++) {
@@ -562,11 +568,11 @@ static lg_err_t grow_from_edges(work_t *w)
     lg_err_t err = LG_OK;
     for (size_t i = 0; i < nseeds && err == LG_OK; i++) {
         if (i + LG_PREFETCH_AHEAD < nseeds) {
-            prefetch_node(w, seeds[i + LG_PREFETCH_AHEAD].lo);
-            prefetch_node(w, seeds[i + LG_PREFETCH_AHEAD].hi);
+            prefetch(&w->state[seeds[i + LG_PREFETCH_AHEAD].lo]);
+            prefetch(&w->state[seeds[i + LG_PREFETCH_AHEAD].hi]);
         }
         uint32_t a = seeds[i].lo, b = seeds[i].hi;
-        if (w->node[a].state != ST_FREE || w->node[b].state != ST_FREE)
+        if (w->state[a] != ST_FREE || w->state[b] != ST_FREE)
             continue;
         fill_t pair = {0, 0, 0, 0};
         fill_add(&pair, &w->node[a]);
@@ -584,7 +590,7 @@ static lg_err_t pack_leftovers(work_t *w)
 {
     size_t n = 0;
     for (size_t k = 0; k < w->ncand; k++)
-        if (w->node[w->hot_order[k]].state == ST_FREE)
+        if (w->state[w->hot_order[k]] == ST_FREE)
             w->members[n++] = w->hot_order[k];
     const uint32_t *left = w->members;
     size_t start = 0;
@@ -629,6 +635,7 @@ static lg_err_t order_cliques(work_t *w)
 static void work_free(work_t *w)
 {
     free(w->node);
+    free(w->state);
     free(w->hot_order);
     free(w->next);
     free(w->prev);
@@ -642,12 +649,13 @@ static lg_err_t work_alloc(work_t *w)
 {
     size_t n = w->o->prog->nfns ? w->o->prog->nfns : 1; /* calloc(0) may return NULL */
     size_t deg = lg_cg_max_degree_bound(w->cg);
-    w->node = calloc(n, sizeof *w->node); /* state ST_OTHER, conn 0 */
+    w->node = calloc(n, sizeof *w->node);   /* conn 0 */
+    w->state = calloc(n, sizeof *w->state); /* ST_OTHER */
     w->next = calloc(n, sizeof *w->next);
     w->prev = calloc(n, sizeof *w->prev);
     w->members = calloc(w->ncand ? w->ncand : 1, sizeof *w->members);
     w->nb = calloc(deg ? deg : 1, sizeof *w->nb);
-    if (!w->node || !w->next || !w->prev || !w->members || !w->nb)
+    if (!w->node || !w->state || !w->next || !w->prev || !w->members || !w->nb)
         return lg_i_nomem(w->o, "the clique pass");
     return LG_OK;
 }
