@@ -53,7 +53,7 @@ const char *const *lg_algorithm_names(size_t *n);
  * layout (freed by the caller with lg_layout_destroy) with out->algorithm the static name and
  * out->geometry = *geo. prog and geo are only read. Returns LG_OK; LG_EINVAL with a diagnostic
  * listing the names for a NULL or unknown name; otherwise what the algorithm returns (LG_EINVAL
- * for a bad geometry or arcs, LG_ELIMIT, LG_ENOMEM, LG_EGRAPH), leaving out empty. */
+ * for a bad geometry or arcs, LG_ELIMIT, LG_ENOMEM), leaving out empty. */
 lg_err_t lg_order(const char *name, const lg_program_t *prog, const lg_geometry_t *geo,
                   lg_layout_t *out, lg_diag_t *d);
 
@@ -70,6 +70,14 @@ lg_err_t lg_order_c3(const lg_program_t *prog, const lg_geometry_t *geo, lg_layo
                      lg_diag_t *d);
 
 /* ---- internal to the algorithms of this header (algorithms.c) ---------------------------- */
+
+/* Sentinel function index: "none" (lg_cg_new accepts at most UINT32_MAX functions, so no
+ * function has this index). */
+#define LG_I_NONE UINT32_MAX
+
+/* How the oversized warning ends for the passes that cut cliques to the cache (lg_i_algorithm_t
+ * oversized_consequence): the function is not cut, it stands alone. */
+#define LG_I_OWN_CLIQUE "it gets a clique of its own"
 
 /* State one algorithm run shares with its body. */
 typedef struct lg_i_order {

@@ -63,9 +63,6 @@
  * MAX_DENSITY_DEGRADATION, BOLT CallerDegradeFactor). */
 #define LG_C3_MAX_DENSITY_DEGRADATION 8u
 
-/* Sentinel function index: "none" (lg_cg_new accepts at most UINT32_MAX functions). */
-#define LG_NONE UINT32_MAX
-
 /* Where the diagnostics of this pass point, and how its oversized warning ends. */
 #define LG_C3_WHERE "c3 pass"
 #define LG_C3_OVERSIZED "the cluster holding it is marked oversized"
@@ -74,10 +71,10 @@ typedef struct work {
     lg_i_order_t *o;
     const lg_program_t *prog;
     uint64_t *fn_weight; /* per function: incoming weight (lld initialWeight) */
-    uint32_t *pred;      /* per function: predecessor, LG_NONE if none */
+    uint32_t *pred;      /* per function: predecessor, LG_I_NONE if none */
     uint64_t *pred_w;    /* per function: weight of the arc pred -> function */
     uint32_t *leader;    /* union-find: a cluster is named by its first function */
-    uint32_t *next;      /* per function: the next member of its cluster, LG_NONE at the end */
+    uint32_t *next;      /* per function: the next member of its cluster, LG_I_NONE at the end */
     uint32_t *tail;      /* per cluster: last member */
     uint64_t *weight;    /* per cluster: sum of its members' weights, saturating */
     uint64_t *size;      /* per cluster: bytes of padded sizes, saturating */
@@ -122,7 +119,7 @@ static void read_arcs(work_t *w)
         w->fn_weight[v] = lg_sat_add(w->fn_weight[v], a->weight);
         if (u == v)
             continue; /* a self arc weighs the function but is never its predecessor */
-        if (w->pred[v] == LG_NONE || a->weight > w->pred_w[v] ||
+        if (w->pred[v] == LG_I_NONE || a->weight > w->pred_w[v] ||
             (a->weight == w->pred_w[v] && lg_rank_key(p, u) < lg_rank_key(p, w->pred[v]))) {
             w->pred[v] = u;
             w->pred_w[v] = a->weight;
@@ -169,7 +166,7 @@ static lg_err_t cluster(work_t *w)
     for (size_t k = 0; k < n; k++) {
         uint32_t f = lg_rank_index(keys[k].rank);
         /* Only the visited cluster is ever absorbed, so f still names its own cluster. */
-        if (w->pred[f] == LG_NONE)
+        if (w->pred[f] == LG_I_NONE)
             continue;
         if (unlikely(w, f))
             continue;
@@ -209,7 +206,7 @@ static lg_err_t emit_clusters(work_t *w)
         if (w->leader[r] != r)
             continue;
         size_t len = 0;
-        for (uint32_t x = r; x != LG_NONE && len < n; x = w->next[x])
+        for (uint32_t x = r; x != LG_I_NONE && len < n; x = w->next[x])
             buf[len++] = x;
         num[o->ncliques] = w->weight[r];
         den[o->ncliques] = w->size[r]; /* > 0: candidates have bytes */
@@ -239,7 +236,7 @@ static lg_err_t work_alloc(work_t *w)
         !w->weight || !w->size)
         return lg_i_nomem(w->o, "the clusters");
     for (uint32_t i = 0; i < w->prog->nfns; i++) {
-        w->pred[i] = w->next[i] = LG_NONE;
+        w->pred[i] = w->next[i] = LG_I_NONE;
         w->leader[i] = w->tail[i] = i;
         w->size[i] = w->o->cls.padded[i];
     }

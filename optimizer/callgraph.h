@@ -1,4 +1,5 @@
-/* callgraph.h - the program's weighted call graph, held in igraph behind an opaque handle.
+/* callgraph.h - the program's weighted call graph behind an opaque handle: each function's
+ * neighbours with the weights between them, for the ordering passes.
  *
  * Node i is lg_program_t.fns[i]; every arc of the program is one directed edge caller -> callee
  * carrying its weight (self arcs included). The queries give each node's neighbours with the
@@ -12,16 +13,10 @@
  *   degree bound       the number of non-self arcs touching a node: no node has more neighbours,
  *                      so it sizes the buffer a neighbour query fills
  *
- * Weights are kept in igraph as doubles (igraph_real_t): weights up to 2^53 are exact, larger ones
- * are rounded to the nearest double and read back saturating at UINT64_MAX. Out and in totals are
- * summed exactly from the program's arcs.
- *
- * igraph's default error handler aborts the process and its default warning handler prints. The
- * first lg_cg_new() replaces both, once per process: the error handler only records igraph's
- * reason and frees igraph's temporaries, the warning handler stays silent. (A handler the program
- * installed itself before that is left in place.) Every igraph failure becomes LG_EGRAPH with a
- * diagnostic. igraph 0.10.2 is built without thread support: build and query call graphs from one
- * thread at a time.
+ * Weights are exact 64-bit integers, saturating at UINT64_MAX where they add up. The graph is
+ * lorgen's own compact lists, not an igraph_t: the neighbour query is the only one the passes
+ * make, and igraph serves where it does graph work, the DOT and GraphML exports
+ * (src/emit_graph.c; optimizer/callgraph.c says why).
  */
 #ifndef LG_CALLGRAPH_H
 #define LG_CALLGRAPH_H
@@ -32,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Opaque: the igraph graph, its weights, and each node's callees and callers in sorted lists
+/* Opaque: each node's callees and callers in sorted lists, and its weight totals
  * (optimizer/callgraph.c). */
 typedef struct lg_callgraph lg_callgraph_t;
 
@@ -47,7 +42,7 @@ typedef struct lg_cg_neighbour {
 /* Builds the call graph of prog into a new *out (the caller frees it with lg_cg_free); prog is
  * only read and may be destroyed afterwards. On error *out is NULL and d says why: LG_EINVAL for
  * an arc whose caller or callee is not a function of prog, LG_ELIMIT for more functions than
- * uint32_t indexes, LG_ENOMEM, LG_EGRAPH for an igraph failure.
+ * uint32_t indexes, LG_ENOMEM.
  * Time and memory: O(V + E) for V functions and E arcs. */
 lg_err_t lg_cg_new(const lg_program_t *prog, lg_callgraph_t **out, lg_diag_t *d);
 

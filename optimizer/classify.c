@@ -7,9 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Alignments at or below this, in bytes, add no padding (0 and 1 both mean "unaligned"). */
-#define LG_ALIGN_NO_PADDING 1u
-
 uint64_t lg_padded_size(const lg_fn_t *f)
 {
     if (f->align <= LG_ALIGN_NO_PADDING)

@@ -40,6 +40,9 @@ typedef struct lg_classes {
     size_t nexcluded;
 } lg_classes_t;
 
+/* Alignments at or below this, in bytes, add no padding (0 and 1 both mean "unaligned"). */
+#define LG_ALIGN_NO_PADDING 1u
+
 /* Rank key: input_order in the high half, the index in the low half. Distinct functions have
  * distinct keys, so comparing keys is a total order. */
 static inline uint64_t lg_rank_key(const lg_program_t *p, uint32_t i)

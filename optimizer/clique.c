@@ -56,7 +56,10 @@
  * candidates too large to share the cache, so packing them by hotness loses nothing.
  *
  * Cost: two neighbour queries per candidate, one sort of at most E edges and at most one heap
- * entry per (member, neighbour) pair: O((V + E) log (V + E)) time, O(V + E) memory.
+ * entry per (member, neighbour) pair: O((V + E) log (V + E)) time, O(V + E) memory. A
+ * neighbour that no longer fits the clique never enters the heap, and an entry that stopped
+ * fitting is dropped on what the entry carries, without reading the function's state: the
+ * fill bound only grows as members join, so neither could join this clique again.
  *
  * Reference: Cross Products Ltd, "CodeScape ASE Mode Trace Profiler Guide", release 2.3 (2000),
  * section "Using the Instruction Cache Optimizer"; the heaviest-edge-first
@@ -65,6 +68,7 @@
  */
 #include "clique.h"
 
+#include "algorithms.h"
 #include "callgraph.h"
 #include "classify.h"
 #include "mem.h"
@@ -73,9 +77,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Alignments at or below this, in bytes, add no padding (0 and 1 both mean "unaligned"). */
-#define LG_ALIGN_NO_PADDING 1u
-
 /* Lightest undirected weight, in calls, that may seed or grow a clique: an arc that was never
  * taken is no reason to place two functions together. */
 #define LG_MIN_GROUP_WEIGHT 1u
@@ -83,37 +84,47 @@
 /* Alignment, in bytes, that "no padding" stands for in the fill bound. */
 #define LG_ALIGN_UNIT 1u
 
-/* Sentinel function or clique index: "none". Function indexes are below UINT32_MAX because
- * lg_cg_new accepts at most UINT32_MAX functions. */
-#define LG_NONE UINT32_MAX
+/* How many entries ahead a loop over neighbours or seeds asks for the function record it will
+ * read: the records are scattered over the function table, and the misses then overlap. */
+#define LG_PREFETCH_AHEAD 8u
 
 /* Location the diagnostics of this pass carry. */
 #define LG_CLIQUE_WHERE "clique pass"
 
 enum fn_state {
-    ST_COLD = 0,     /* never executed */
-    ST_EXCLUDED = 1, /* executed, not movable */
-    ST_FREE = 2,     /* candidate not yet in a clique */
-    ST_TAKEN = 3,    /* candidate in a clique */
+    ST_OTHER = 0,   /* not a free candidate: cold, excluded, oversized */
+    ST_FREE = 1,    /* candidate not yet in a clique */
+    ST_GROWING = 2, /* member of the clique being grown */
+    ST_TAKEN = 3,   /* candidate in a closed clique */
 };
 
+/* What the growth reads of a free candidate, in one record: a visit costs one cache miss on a
+ * large program instead of one per array. The state is apart, in a byte per function that
+ * mostly stays in the cache: most visits end at the state (a member, or taken). pad and align
+ * are those of a candidate that fits the cache (<= 64 MiB, layout.c); oversized candidates
+ * never grow a clique. */
+typedef struct node {
+    uint64_t conn;     /* connection weight to the clique being grown (fitting candidates) */
+    uint32_t pad;      /* padded size, bytes */
+    uint32_t align;    /* unit_align, bytes */
+    uint32_t rank_pos; /* index in the candidates' rank order */
+    uint32_t hot_pos;  /* index in hot_order */
+} node_t;
+
 typedef struct heap_entry {
-    uint64_t conn; /* connection weight when pushed; stale once it differs from work.conn[node] */
-    uint32_t hot;  /* work.hot_pos[node], carried so that comparing entries reads nothing else */
-    uint32_t node;
+    uint64_t conn; /* connection weight when pushed; stale once it differs from node.conn */
+    uint32_t hot;  /* node.hot_pos, carried so that comparing entries reads nothing else */
+    uint32_t fn;
+    uint32_t pad, align; /* node.pad and node.align, so that a fit is checked on the entry */
 } heap_entry_t;
 
+/* A seed edge: weight and both ends, lo the lower-ranked (the radix sort sorts other records
+ * of this shape too: hits and a rank position). */
 typedef struct seed {
     uint64_t weight; /* undirected weight */
-    uint32_t lo;     /* rank position (work.rank_pos) of the lower-ranked end */
-    uint32_t hi;     /* rank position of the other end */
+    uint32_t lo;     /* function index of the lower-ranked end */
+    uint32_t hi;     /* function index of the other end */
 } seed_t;
-
-typedef struct hot_key {
-    uint64_t hits;
-    uint64_t rank; /* a function's rank key, or the rank key of a clique's first function */
-    size_t index;  /* clique index (clique sort only) */
-} hot_key_t;
 
 /* Running fill bound of a clique under construction (see "fill bound" above). */
 typedef struct fill {
@@ -124,33 +135,49 @@ typedef struct fill {
 } fill_t;
 
 typedef struct work {
-    const lg_program_t *prog;
+    lg_i_order_t *o;
     const lg_callgraph_t *cg;
-    uint64_t cache; /* bytes */
-    lg_diag_t *d;
+    uint64_t cache;        /* bytes */
+    node_t *node;          /* per function */
     uint8_t *state;        /* per function: enum fn_state */
-    uint64_t *pad;         /* per function: padded size in bytes (candidates only) */
-    uint64_t *align;       /* per function: unit_align (candidates only) */
-    uint32_t *cand;        /* the candidates in rank order */
+    const uint32_t *cand;  /* the candidates in rank order (o->cls.candidates) */
     size_t ncand;          /* candidates */
-    uint32_t *rank_pos;    /* per candidate: its index in cand */
     uint32_t *hot_order;   /* the candidates by hits descending, then rank */
-    uint32_t *hot_pos;     /* per candidate: its index in hot_order */
-    uint64_t *conn;        /* per function: connection weight to the clique being grown */
-    uint32_t *clique_of;   /* per function: its clique, LG_NONE if none */
     uint32_t *next, *prev; /* per function: chain links inside the clique being grown */
+    uint32_t *members;     /* the chain being closed, in order; ncand entries */
     lg_cg_neighbour_t *nb; /* neighbour buffer, lg_cg_max_degree_bound entries */
     heap_entry_t *heap;
     size_t nheap, heap_cap;
     uint32_t *touched; /* functions whose conn is non-zero, to reset when a clique closes */
     size_t ntouched, touched_cap;
-    lg_clique_t *cliques;
-    size_t ncliques, cliques_cap;
     uint32_t head; /* first function of the chain being grown */
     fill_t fill;   /* fill bound of the clique being grown */
 } work_t;
 
+/* The growth heap is swept of entries that no longer fit once the pops of such entries since
+ * the last sweep pass 1/LG_HEAP_SWEEP_SHARE of its size (so a sweep, O(size), costs a few
+ * steps per entry it could save a pop of O(log size)), and only when it holds at least
+ * LG_HEAP_SWEEP_MIN entries. */
+#define LG_HEAP_SWEEP_SHARE 8u
+#define LG_HEAP_SWEEP_MIN 256u /* entries */
+
 /* ---- small helpers ---------------------------------------------------------------------- */
+
+/* Asks the cache for what p points to, which a loop will read a few steps later. */
+static void prefetch(const void *p)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+
+/* The same for the record of fn. */
+static void prefetch_node(const work_t *w, uint32_t fn)
+{
+    prefetch(&w->node[fn]);
+}
 
 /* The alignment the fill bound uses: 0 and 1 both mean LG_ALIGN_UNIT. */
 static uint64_t unit_align(const lg_fn_t *f)
@@ -158,56 +185,27 @@ static uint64_t unit_align(const lg_fn_t *f)
     return f->align > LG_ALIGN_NO_PADDING ? f->align : LG_ALIGN_UNIT;
 }
 
-/* The fill bound of f's clique once x (not oversized) has joined it. Every term is at most a
- * few times the cache size (<= 64 MiB, layout.c), so nothing overflows. */
-static uint64_t fill_with(const work_t *w, const fill_t *f, uint32_t x)
+/* The fill bound of f's clique once a function of padded size pad and alignment a (not
+ * oversized) has joined it. Every term is at most a few times the cache size (<= 64 MiB,
+ * layout.c), so nothing overflows. */
+static uint64_t fill_with(const fill_t *f, uint64_t pad, uint64_t a)
 {
-    uint64_t a = w->align[x];
     uint64_t m = (f->n == 0 || a < f->align_min) ? a : f->align_min;
-    return f->pad_sum + w->pad[x] + (f->align_sum + a) - (f->n + 1) * m;
+    return f->pad_sum + pad + (f->align_sum + a) - (f->n + 1) * m;
 }
 
-static bool fits(const work_t *w, const fill_t *f, uint32_t x)
+static bool fits(const work_t *w, const fill_t *f, const node_t *x)
 {
-    return fill_with(w, f, x) <= w->cache;
+    return fill_with(f, x->pad, x->align) <= w->cache;
 }
 
-static void fill_add(const work_t *w, fill_t *f, uint32_t x)
+static void fill_add(fill_t *f, const node_t *x)
 {
-    uint64_t a = w->align[x];
-    f->pad_sum += w->pad[x];
-    f->align_sum += a;
-    if (f->n == 0 || a < f->align_min)
-        f->align_min = a;
+    f->pad_sum += x->pad;
+    f->align_sum += x->align;
+    if (f->n == 0 || x->align < f->align_min)
+        f->align_min = x->align;
     f->n++;
-}
-
-/* The fill of fns laid out in this order from a fresh, fully aligned start. */
-static uint64_t laid_out_bytes(const lg_program_t *p, const uint32_t *fns, size_t n)
-{
-    uint64_t end = 0;
-    for (size_t i = 0; i < n; i++)
-        end = lg_place_after(end, p->fns[fns[i]].size, p->fns[fns[i]].align);
-    return end;
-}
-
-static int cmp_u64_asc(uint64_t a, uint64_t b)
-{
-    return (a > b) - (a < b);
-}
-
-/* Hits descending, then rank ascending (ranks are distinct: a total order). */
-static int hot_cmp(const void *pa, const void *pb)
-{
-    const hot_key_t *a = pa, *b = pb;
-    if (a->hits != b->hits)
-        return a->hits > b->hits ? -1 : 1;
-    return cmp_u64_asc(a->rank, b->rank);
-}
-
-static lg_err_t out_of_memory(work_t *w, const char *what)
-{
-    return lg_diag_fail(w->d, LG_ENOMEM, LG_CLIQUE_WHERE, "out of memory for %s", what);
 }
 
 /* ---- the growth heap: max connection weight, then more hits, then lower rank ------------ */
@@ -222,12 +220,13 @@ static bool heap_before(const heap_entry_t *a, const heap_entry_t *b)
     return a->hot < b->hot;
 }
 
-static lg_err_t heap_push(work_t *w, uint64_t conn, uint32_t node)
+static lg_err_t heap_push(work_t *w, uint32_t fn)
 {
     if (!lg_grow((void **)&w->heap, &w->heap_cap, w->nheap + 1, sizeof *w->heap))
-        return out_of_memory(w, "the clique growth heap");
+        return lg_i_nomem(w->o, "the clique growth heap");
+    const node_t *x = &w->node[fn];
     size_t i = w->nheap++;
-    heap_entry_t e = {conn, w->hot_pos[node], node};
+    heap_entry_t e = {x->conn, x->hot_pos, fn, x->pad, x->align};
     while (i > 0) {
         size_t parent = (i - 1) / 2;
         if (!heap_before(&e, &w->heap[parent]))
@@ -239,57 +238,55 @@ static lg_err_t heap_push(work_t *w, uint64_t conn, uint32_t node)
     return LG_OK;
 }
 
+/* Puts e at position i of the heap h[0..n) and moves it down to its place. */
+static void sift_down(heap_entry_t *h, size_t n, size_t i, heap_entry_t e)
+{
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && heap_before(&h[child + 1], &h[child]))
+            child++;
+        if (!heap_before(&h[child], &e))
+            break;
+        h[i] = h[child];
+        i = child;
+    }
+    h[i] = e;
+}
+
 static bool heap_pop(work_t *w, heap_entry_t *top)
 {
     if (w->nheap == 0)
         return false;
     *top = w->heap[0];
     heap_entry_t last = w->heap[--w->nheap];
-    size_t n = w->nheap, i = 0;
-    while (n > 0) {
-        size_t child = 2 * i + 1;
-        if (child >= n)
-            break;
-        if (child + 1 < n && heap_before(&w->heap[child + 1], &w->heap[child]))
-            child++;
-        if (!heap_before(&w->heap[child], &last))
-            break;
-        w->heap[i] = w->heap[child];
-        i = child;
-    }
-    if (n > 0)
-        w->heap[i] = last;
+    if (w->nheap > 0)
+        sift_down(w->heap, w->nheap, 0, last);
     return true;
 }
 
-/* ---- cliques ---------------------------------------------------------------------------- */
-
-/* Appends an empty clique; *ci receives its index. */
-static lg_err_t open_clique(work_t *w, uint32_t *ci)
+/* Removes the entries that no longer fit the clique and rebuilds the heap from the rest, in
+ * O(heap size). The entries left come out in the same order: the heap orders by a total order
+ * on the entries, whatever else it holds. */
+static void heap_drop_unfitting(work_t *w)
 {
-    if (!lg_grow((void **)&w->cliques, &w->cliques_cap, w->ncliques + 1, sizeof *w->cliques))
-        return out_of_memory(w, "the cliques");
-    lg_clique_t *c = &w->cliques[w->ncliques];
-    memset(c, 0, sizeof *c);
-    *ci = (uint32_t)w->ncliques++;
-    return LG_OK;
+    size_t n = 0;
+    for (size_t i = 0; i < w->nheap; i++)
+        if (fill_with(&w->fill, w->heap[i].pad, w->heap[i].align) <= w->cache)
+            w->heap[n++] = w->heap[i];
+    w->nheap = n;
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(w->heap, n, i, w->heap[i]);
 }
 
-/* Accounts x as a member of clique ci (its bytes are computed once its order is final). */
-static void take(work_t *w, uint32_t ci, uint32_t x)
-{
-    lg_clique_t *c = &w->cliques[ci];
-    w->state[x] = ST_TAKEN;
-    w->clique_of[x] = ci;
-    c->nfns++;
-    c->hits = lg_sat_add(c->hits, w->prog->fns[x].hits);
-}
+/* ---- growing a clique ------------------------------------------------------------------- */
 
 static void chain_insert_after(work_t *w, uint32_t m, uint32_t x)
 {
     w->prev[x] = m;
     w->next[x] = w->next[m];
-    if (w->next[m] != LG_NONE)
+    if (w->next[m] != LG_I_NONE)
         w->prev[w->next[m]] = x;
     w->next[m] = x;
 }
@@ -298,29 +295,31 @@ static void chain_insert_before(work_t *w, uint32_t m, uint32_t x)
 {
     w->next[x] = m;
     w->prev[x] = w->prev[m];
-    if (w->prev[m] != LG_NONE)
+    if (w->prev[m] != LG_I_NONE)
         w->next[w->prev[m]] = x;
     else
         w->head = x;
     w->prev[m] = x;
 }
 
-/* Adds x to the clique ci being grown: places it in the chain next to its most connected member
- * (or starts the chain when first), then raises the connection weight of its free neighbours. */
-static lg_err_t join(work_t *w, uint32_t ci, uint32_t x, bool first)
+/* Adds x to the clique being grown: places it in the chain next to its most connected member
+ * (or starts the chain when first), then raises the connection weight of its free neighbours
+ * that still fit. */
+static lg_err_t join(work_t *w, uint32_t x, bool first)
 {
     size_t n = lg_cg_neighbours(w->cg, x, w->nb);
     if (first) {
         w->head = x;
-        w->next[x] = w->prev[x] = LG_NONE;
+        w->next[x] = w->prev[x] = LG_I_NONE;
     } else {
         const lg_cg_neighbour_t *best = NULL;
         for (size_t i = 0; i < n; i++) {
             const lg_cg_neighbour_t *e = &w->nb[i];
-            if (w->clique_of[e->node] != ci || e->weight < LG_MIN_GROUP_WEIGHT)
+            if (w->state[e->node] != ST_GROWING || e->weight < LG_MIN_GROUP_WEIGHT)
                 continue;
             if (best == NULL || e->weight > best->weight ||
-                (e->weight == best->weight && w->rank_pos[e->node] < w->rank_pos[best->node]))
+                (e->weight == best->weight &&
+                 w->node[e->node].rank_pos < w->node[best->node].rank_pos))
                 best = e;
         }
         /* x joined through a positive connection weight, so best exists; if it did not, the
@@ -332,88 +331,72 @@ static lg_err_t join(work_t *w, uint32_t ci, uint32_t x, bool first)
         else
             chain_insert_before(w, best->node, x);
     }
-    take(w, ci, x);
-    fill_add(w, &w->fill, x);
+    w->state[x] = ST_GROWING;
+    fill_add(&w->fill, &w->node[x]);
 
     for (size_t i = 0; i < n; i++) {
+        if (i + LG_PREFETCH_AHEAD < n && w->state[w->nb[i + LG_PREFETCH_AHEAD].node] == ST_FREE)
+            prefetch_node(w, w->nb[i + LG_PREFETCH_AHEAD].node);
         const lg_cg_neighbour_t *e = &w->nb[i];
-        uint32_t v = e->node;
-        if (w->state[v] != ST_FREE || e->weight < LG_MIN_GROUP_WEIGHT)
+        if (w->state[e->node] != ST_FREE || e->weight < LG_MIN_GROUP_WEIGHT)
             continue;
-        if (w->conn[v] == 0) {
+        node_t *v = &w->node[e->node];
+        /* A neighbour that does not fit now never will: the fill bound only grows. */
+        if (!fits(w, &w->fill, v))
+            continue;
+        if (v->conn == 0) {
             if (!lg_grow((void **)&w->touched, &w->touched_cap, w->ntouched + 1,
                          sizeof *w->touched))
-                return out_of_memory(w, "the clique growth state");
-            w->touched[w->ntouched++] = v;
+                return lg_i_nomem(w->o, "the clique growth state");
+            w->touched[w->ntouched++] = e->node;
         }
-        w->conn[v] = lg_sat_add(w->conn[v], e->weight);
-        LG_CHECK(heap_push(w, w->conn[v], v));
+        v->conn = lg_sat_add(v->conn, e->weight);
+        LG_CHECK(heap_push(w, e->node));
     }
     return LG_OK;
 }
 
-/* Copies the chain of clique ci into its fns array and clears the growth state. */
-static lg_err_t close_chain(work_t *w, uint32_t ci)
+/* Appends the chain as a clique, marks its members taken and clears the growth state. */
+static lg_err_t close_chain(work_t *w)
 {
-    lg_clique_t *c = &w->cliques[ci];
-    c->fns = malloc(c->nfns * sizeof *c->fns);
-    if (c->fns == NULL)
-        return out_of_memory(w, "a clique's functions");
     size_t k = 0;
-    for (uint32_t x = w->head; x != LG_NONE && k < c->nfns; x = w->next[x])
-        c->fns[k++] = x;
-    c->bytes = laid_out_bytes(w->prog, c->fns, c->nfns);
+    for (uint32_t x = w->head; x != LG_I_NONE && k < w->ncand; x = w->next[x]) {
+        w->members[k++] = x;
+        w->state[x] = ST_TAKEN;
+    }
     memset(&w->fill, 0, sizeof w->fill);
     for (size_t i = 0; i < w->ntouched; i++)
-        w->conn[w->touched[i]] = 0;
+        w->node[w->touched[i]].conn = 0;
     w->ntouched = 0;
     w->nheap = 0;
-    return LG_OK;
+    return lg_i_add_clique(w->o, w->members, k);
 }
 
 /* Grows one clique from the seed pair lo, hi (lo the lower-ranked; both free, fitting
  * together). */
 static lg_err_t grow_clique(work_t *w, uint32_t lo, uint32_t hi)
 {
-    uint32_t ci;
-    LG_CHECK(open_clique(w, &ci));
     /* The lower-ranked end starts the chain; join() then puts the other end after it unless
      * the other end is the heavier caller, so the caller comes first and ties keep rank order. */
-    LG_CHECK(join(w, ci, lo, true));
-    LG_CHECK(join(w, ci, hi, false));
+    LG_CHECK(join(w, lo, true));
+    LG_CHECK(join(w, hi, false));
     heap_entry_t e;
+    size_t dropped = 0; /* entries popped because they no longer fit, since the last filter */
     while (heap_pop(w, &e)) {
-        uint32_t x = e.node;
-        if (w->state[x] != ST_FREE || e.conn != w->conn[x])
+        /* The fill bound only grows: an entry that does not fit now is done with. Once many
+         * have come up, the rest of them leave in one sweep instead of one pop each. */
+        if (fill_with(&w->fill, e.pad, e.align) > w->cache) {
+            if (++dropped > w->nheap / LG_HEAP_SWEEP_SHARE && w->nheap >= LG_HEAP_SWEEP_MIN) {
+                heap_drop_unfitting(w);
+                dropped = 0;
+            }
+            continue;
+        }
+        if (w->state[e.fn] != ST_FREE || e.conn != w->node[e.fn].conn)
             continue; /* taken meanwhile, or a newer entry carries its current weight */
-        if (!fits(w, &w->fill, x))
-            continue; /* the fill bound only grows: x cannot fit this clique any more */
-        LG_CHECK(join(w, ci, x, false));
+        LG_CHECK(join(w, e.fn, false));
     }
-    return close_chain(w, ci);
-}
-
-/* A clique holding the single candidate x, larger than the cache. */
-static lg_err_t add_oversized(work_t *w, uint32_t x)
-{
-    const lg_fn_t *f = &w->prog->fns[x];
-    uint32_t ci;
-    LG_CHECK(open_clique(w, &ci));
-    lg_clique_t *c = &w->cliques[ci];
-    c->fns = malloc(sizeof *c->fns);
-    if (c->fns == NULL)
-        return out_of_memory(w, "a clique's functions");
-    c->fns[0] = x;
-    c->flags = LG_CLIQUE_OVERSIZED;
-    take(w, ci, x);
-    c->bytes = laid_out_bytes(w->prog, c->fns, 1);
-    lg_diag_add(w->d, LG_WARNING, LG_CLIQUE_WHERE,
-                "function %s (section %s) is %llu bytes (%llu with alignment padding), more than "
-                "the %llu-byte instruction cache: it gets a clique of its own",
-                f->symbol ? f->symbol : "?", f->section ? f->section : "?",
-                (unsigned long long)f->size, (unsigned long long)w->pad[x],
-                (unsigned long long)w->cache);
-    return LG_OK;
+    return close_chain(w);
 }
 
 /* ---- sorting by weight ----------------------------------------------------------------- */
@@ -460,8 +443,9 @@ static void sort_by_weight_desc(seed_t **a, seed_t **tmp, size_t n, size_t *coun
     }
 }
 
-/* hot_order and hot_pos: the candidates by hits descending, then rank (a stable sort of the
- * rank order by hits; a seed_t carries each candidate as weight = hits, lo = rank position). */
+/* hot_order and node.hot_pos: the candidates by hits descending, then rank (a stable sort of
+ * the rank order by hits; a seed_t carries each candidate as weight = hits, lo = rank
+ * position). */
 static lg_err_t order_by_hits(work_t *w)
 {
     size_t n = w->ncand;
@@ -471,14 +455,14 @@ static lg_err_t order_by_hits(work_t *w)
     w->hot_order = malloc((n ? n : 1) * sizeof *w->hot_order);
     lg_err_t err = LG_OK;
     if (keys == NULL || tmp == NULL || count == NULL || w->hot_order == NULL) {
-        err = out_of_memory(w, "ordering the functions by hits");
+        err = lg_i_nomem(w->o, "ordering the functions by hits");
     } else {
         for (size_t k = 0; k < n; k++)
-            keys[k] = (seed_t){w->prog->fns[w->cand[k]].hits, (uint32_t)k, 0};
+            keys[k] = (seed_t){w->o->prog->fns[w->cand[k]].hits, (uint32_t)k, 0};
         sort_by_weight_desc(&keys, &tmp, n, count);
         for (size_t k = 0; k < n; k++) {
             w->hot_order[k] = w->cand[keys[k].lo];
-            w->hot_pos[w->hot_order[k]] = (uint32_t)k;
+            w->node[w->hot_order[k]].hot_pos = (uint32_t)k;
         }
     }
     free(keys);
@@ -489,43 +473,28 @@ static lg_err_t order_by_hits(work_t *w)
 
 /* ---- the steps -------------------------------------------------------------------------- */
 
-/* Step 1: the shared classification (classify.h) gives the states and padded sizes; oversized
- * candidates get their cliques here. The cold and excluded lists move into the result. */
-static lg_err_t classify(work_t *w, lg_layout_t *res)
+/* Step 1: the frame classified (classify.h) and warned about the oversized candidates; they
+ * get their cliques here, every other candidate is free. */
+static lg_err_t classify(work_t *w)
 {
-    const lg_program_t *p = w->prog;
-    lg_classes_t classes;
-    lg_err_t err = lg_classify(p, w->cg, &classes, "", w->d);
-    for (uint32_t i = 0; err == LG_OK && i < p->nfns; i++) {
-        w->clique_of[i] = LG_NONE;
-        w->pad[i] = classes.padded[i];
-        w->state[i] = classes.cls[i] == LG_CLASS_COLD       ? ST_COLD
-                      : classes.cls[i] == LG_CLASS_EXCLUDED ? ST_EXCLUDED
-                                                            : ST_FREE;
-        if (w->state[i] == ST_FREE && w->pad[i] > w->cache)
-            err = add_oversized(w, i);
-    }
-    if (err == LG_OK) {
-        res->cold = classes.cold;
-        res->ncold = classes.ncold;
-        res->excluded = classes.excluded;
-        res->nexcluded = classes.nexcluded;
-        w->cand = classes.candidates;
-        w->ncand = classes.ncandidates;
-        classes.cold = classes.excluded = classes.candidates = NULL;
-    }
-    lg_classes_destroy(&classes);
-    if (err != LG_OK)
-        return err;
+    const lg_i_order_t *o = w->o;
     for (size_t k = 0; k < w->ncand; k++) {
-        w->rank_pos[w->cand[k]] = (uint32_t)k;
-        w->align[w->cand[k]] = unit_align(&p->fns[w->cand[k]]);
+        uint32_t i = w->cand[k];
+        node_t *x = &w->node[i];
+        x->rank_pos = (uint32_t)k;
+        if (o->cls.padded[i] > w->cache) {
+            LG_CHECK(lg_i_add_clique(w->o, &w->cand[k], 1));
+            continue;
+        }
+        w->state[i] = ST_FREE;
+        x->pad = (uint32_t)o->cls.padded[i];
+        x->align = (uint32_t)unit_align(&o->prog->fns[i]);
     }
     return order_by_hits(w);
 }
 
 /* Ascending hi: the seeds one candidate offers, when its neighbours' ranks are not in index
- * order. */
+ * order (hi holding rank positions for the sort). */
 static int seed_hi_cmp(const void *pa, const void *pb)
 {
     const seed_t *a = pa, *b = pb;
@@ -544,36 +513,53 @@ static lg_err_t grow_from_edges(work_t *w)
     if (cap == 0)
         return LG_OK;
     seed_t *seeds = malloc(cap * sizeof *seeds);
-    if (seeds == NULL)
-        return out_of_memory(w, "the seed edges");
+    /* Per function: its rank position + 1 if it is a free candidate, else 0. The only state
+     * the collection reads of a neighbour, 4 bytes where a function record takes 32: on a large
+     * program most of it stays in the cache. */
+    uint32_t *free_rank = calloc(w->o->prog->nfns ? w->o->prog->nfns : 1, sizeof *free_rank);
+    if (seeds == NULL || free_rank == NULL) {
+        free(seeds);
+        free(free_rank);
+        return lg_i_nomem(w->o, "the seed edges");
+    }
+    for (size_t k = 0; k < w->ncand; k++)
+        if (w->state[w->cand[k]] == ST_FREE)
+            free_rank[w->cand[k]] = (uint32_t)k + 1;
     size_t nseeds = 0;
     for (size_t k = 0; k < w->ncand; k++) {
         uint32_t u = w->cand[k];
-        if (w->state[u] != ST_FREE)
+        if (free_rank[u] == 0)
             continue;
         size_t n = lg_cg_neighbours(w->cg, u, w->nb), first = nseeds;
         bool ascending = true;
+        uint32_t last_rank = 0;
         for (size_t i = 0; i < n; i++) {
-            uint32_t v = w->nb[i].node;
+            uint32_t rank = free_rank[w->nb[i].node];
             /* Each pair once (from its lower-ranked end), both ends free candidates. */
-            if (w->state[v] != ST_FREE || w->rank_pos[v] < k ||
-                w->nb[i].weight < LG_MIN_GROUP_WEIGHT)
+            if (rank <= k + 1 || w->nb[i].weight < LG_MIN_GROUP_WEIGHT)
                 continue;
             /* Every distinct pair has at least one non-self arc, so nseeds < cap. */
-            seeds[nseeds++] = (seed_t){w->nb[i].weight, (uint32_t)k, w->rank_pos[v]};
-            if (nseeds - first > 1 && seeds[nseeds - 1].hi < seeds[nseeds - 2].hi)
+            seeds[nseeds++] = (seed_t){w->nb[i].weight, u, w->nb[i].node};
+            if (nseeds - first > 1 && rank < last_rank)
                 ascending = false;
+            last_rank = rank;
         }
-        if (!ascending)
+        if (!ascending) {
+            for (size_t i = first; i < nseeds; i++)
+                seeds[i].hi = free_rank[seeds[i].hi] - 1;
             qsort(&seeds[first], nseeds - first, sizeof *seeds, seed_hi_cmp);
+            for (size_t i = first; i < nseeds; i++)
+                seeds[i].hi = w->cand[seeds[i].hi];
+        }
     }
+    free(free_rank);
     seed_t *tmp = malloc((nseeds ? nseeds : 1) * sizeof *tmp);
     size_t *count = malloc(LG_RADIX_PASSES * LG_RADIX_BUCKETS * sizeof *count);
     if (tmp == NULL || count == NULL) {
         free(seeds);
         free(tmp);
         free(count);
-        return out_of_memory(w, "sorting the seed edges");
+        return lg_i_nomem(w->o, "sorting the seed edges");
     }
     sort_by_weight_desc(&seeds, &tmp, nseeds, count);
     free(tmp);
@@ -581,12 +567,16 @@ static lg_err_t grow_from_edges(work_t *w)
 
     lg_err_t err = LG_OK;
     for (size_t i = 0; i < nseeds && err == LG_OK; i++) {
-        uint32_t a = w->cand[seeds[i].lo], b = w->cand[seeds[i].hi];
+        if (i + LG_PREFETCH_AHEAD < nseeds) {
+            prefetch(&w->state[seeds[i + LG_PREFETCH_AHEAD].lo]);
+            prefetch(&w->state[seeds[i + LG_PREFETCH_AHEAD].hi]);
+        }
+        uint32_t a = seeds[i].lo, b = seeds[i].hi;
         if (w->state[a] != ST_FREE || w->state[b] != ST_FREE)
             continue;
         fill_t pair = {0, 0, 0, 0};
-        fill_add(w, &pair, a);
-        if (!fits(w, &pair, b))
+        fill_add(&pair, &w->node[a]);
+        if (!fits(w, &pair, &w->node[b]))
             continue;
         err = grow_clique(w, a, b);
     }
@@ -600,154 +590,103 @@ static lg_err_t pack_leftovers(work_t *w)
 {
     size_t n = 0;
     for (size_t k = 0; k < w->ncand; k++)
-        n += w->state[w->cand[k]] == ST_FREE;
-    if (n == 0)
-        return LG_OK;
-    uint32_t *left = malloc(n * sizeof *left);
-    if (left == NULL)
-        return out_of_memory(w, "the leftover functions");
-    n = 0;
-    for (size_t k = 0; k < w->ncand; k++)
         if (w->state[w->hot_order[k]] == ST_FREE)
-            left[n++] = w->hot_order[k];
-
-    lg_err_t err = LG_OK;
+            w->members[n++] = w->hot_order[k];
+    const uint32_t *left = w->members;
     size_t start = 0;
     fill_t fill = {0, 0, 0, 0};
-    for (size_t i = 0; i <= n && err == LG_OK; i++) {
-        uint32_t x = i < n ? left[i] : LG_NONE;
-        /* Close the run [start, i) at the end or when x would overflow it. */
-        if (i > start && (i == n || !fits(w, &fill, x))) {
-            uint32_t ci;
-            err = open_clique(w, &ci);
-            if (err != LG_OK)
-                break;
-            lg_clique_t *c = &w->cliques[ci];
-            c->flags = LG_CLIQUE_NO_CALLS;
-            c->fns = malloc((i - start) * sizeof *c->fns);
-            if (c->fns == NULL) {
-                err = out_of_memory(w, "a clique's functions");
-                break;
-            }
-            for (size_t k = start; k < i; k++) {
-                c->fns[k - start] = left[k];
-                take(w, ci, left[k]);
-            }
-            c->bytes = laid_out_bytes(w->prog, c->fns, c->nfns);
+    for (size_t i = 0; i <= n; i++) {
+        /* Close the run [start, i) at the end or when left[i] would overflow it. */
+        if (i > start && (i == n || !fits(w, &fill, &w->node[left[i]]))) {
+            LG_CHECK(lg_i_add_clique(w->o, &left[start], i - start));
+            w->o->cliques[w->o->ncliques - 1].flags |= LG_CLIQUE_NO_CALLS;
             start = i;
             memset(&fill, 0, sizeof fill);
         }
         if (i < n)
-            fill_add(w, &fill, x);
+            fill_add(&fill, &w->node[left[i]]);
     }
-    free(left);
-    return err;
-}
-
-/* Step 5: all cliques by hotness, then by the rank of their first function. */
-static lg_err_t order_cliques(work_t *w)
-{
-    size_t n = w->ncliques;
-    if (n < 2)
-        return LG_OK;
-    hot_key_t *keys = malloc(n * sizeof *keys);
-    lg_clique_t *sorted = malloc(n * sizeof *sorted);
-    if (keys == NULL || sorted == NULL) {
-        free(keys);
-        free(sorted);
-        return out_of_memory(w, "ordering the cliques");
-    }
-    for (size_t i = 0; i < n; i++)
-        keys[i] = (hot_key_t){w->cliques[i].hits, lg_rank_key(w->prog, w->cliques[i].fns[0]), i};
-    qsort(keys, n, sizeof *keys, hot_cmp);
-    for (size_t i = 0; i < n; i++)
-        sorted[i] = w->cliques[keys[i].index];
-    free(keys);
-    free(w->cliques);
-    w->cliques = sorted;
-    w->cliques_cap = n;
     return LG_OK;
 }
 
-static void work_free(work_t *w, bool keep_cliques)
+/* Step 5: all cliques by hotness, then by the rank of their first function: the density order
+ * with every size 1. */
+static lg_err_t order_cliques(work_t *w)
 {
+    lg_i_order_t *o = w->o;
+    size_t n = o->ncliques;
+    uint64_t *hits = malloc((n ? n : 1) * sizeof *hits);
+    uint64_t *ones = malloc((n ? n : 1) * sizeof *ones);
+    lg_err_t err = LG_OK;
+    if (hits == NULL || ones == NULL) {
+        err = lg_i_nomem(o, "ordering the cliques");
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            hits[i] = o->cliques[i].hits;
+            ones[i] = 1;
+        }
+        err = lg_i_sort_by_density(o, hits, ones);
+    }
+    free(hits);
+    free(ones);
+    return err;
+}
+
+static void work_free(work_t *w)
+{
+    free(w->node);
     free(w->state);
-    free(w->pad);
-    free(w->align);
-    free(w->cand);
-    free(w->rank_pos);
     free(w->hot_order);
-    free(w->hot_pos);
-    free(w->conn);
-    free(w->clique_of);
     free(w->next);
     free(w->prev);
+    free(w->members);
     free(w->nb);
     free(w->heap);
     free(w->touched);
-    if (!keep_cliques) {
-        for (size_t i = 0; i < w->ncliques; i++)
-            free(w->cliques[i].fns);
-        free(w->cliques);
-    }
 }
 
 static lg_err_t work_alloc(work_t *w)
 {
-    size_t n = w->prog->nfns ? w->prog->nfns : 1; /* calloc(0) may return NULL */
+    size_t n = w->o->prog->nfns ? w->o->prog->nfns : 1; /* calloc(0) may return NULL */
     size_t deg = lg_cg_max_degree_bound(w->cg);
-    w->state = calloc(n, sizeof *w->state);
-    w->pad = calloc(n, sizeof *w->pad);
-    w->align = calloc(n, sizeof *w->align);
-    w->rank_pos = calloc(n, sizeof *w->rank_pos);
-    w->hot_pos = calloc(n, sizeof *w->hot_pos);
-    w->conn = calloc(n, sizeof *w->conn);
-    w->clique_of = calloc(n, sizeof *w->clique_of);
+    w->node = calloc(n, sizeof *w->node);   /* conn 0 */
+    w->state = calloc(n, sizeof *w->state); /* ST_OTHER */
     w->next = calloc(n, sizeof *w->next);
     w->prev = calloc(n, sizeof *w->prev);
+    w->members = calloc(w->ncand ? w->ncand : 1, sizeof *w->members);
     w->nb = calloc(deg ? deg : 1, sizeof *w->nb);
-    if (!w->state || !w->pad || !w->align || !w->rank_pos || !w->hot_pos || !w->conn ||
-        !w->clique_of || !w->next || !w->prev || !w->nb)
-        return out_of_memory(w, "the clique pass");
+    if (!w->node || !w->state || !w->next || !w->prev || !w->members || !w->nb)
+        return lg_i_nomem(w->o, "the clique pass");
     return LG_OK;
 }
 
-static lg_err_t partition(work_t *w, lg_layout_t *res)
+static lg_err_t clique_body(lg_i_order_t *o)
 {
-    LG_CHECK(work_alloc(w));
-    LG_CHECK(classify(w, res));
-    LG_CHECK(grow_from_edges(w));
-    LG_CHECK(pack_leftovers(w));
-    return order_cliques(w);
+    work_t w;
+    memset(&w, 0, sizeof w);
+    w.o = o;
+    w.cg = o->cg;
+    w.cache = o->cache;
+    w.cand = o->cls.candidates;
+    w.ncand = o->cls.ncandidates;
+    lg_err_t err = work_alloc(&w);
+    if (err == LG_OK)
+        err = classify(&w);
+    if (err == LG_OK)
+        err = grow_from_edges(&w);
+    if (err == LG_OK)
+        err = pack_leftovers(&w);
+    if (err == LG_OK)
+        err = order_cliques(&w);
+    work_free(&w);
+    return err;
 }
+
+static const lg_i_algorithm_t clique_algorithm = {LG_CLIQUE_ALGORITHM, LG_CLIQUE_WHERE,
+                                                  LG_I_OWN_CLIQUE, clique_body};
 
 lg_err_t lg_clique_partition(const lg_program_t *prog, const lg_geometry_t *geo, lg_layout_t *out,
                              lg_diag_t *d)
 {
-    LG_CHECK(lg_geometry_check(geo, d));
-    lg_callgraph_t *cg;
-    LG_CHECK(lg_cg_new(prog, &cg, d));
-
-    work_t w;
-    memset(&w, 0, sizeof w);
-    w.prog = prog;
-    w.cg = cg;
-    w.cache = geo->cache_size;
-    w.d = d;
-    lg_layout_t res;
-    lg_layout_init(&res);
-    lg_err_t err = partition(&w, &res);
-    lg_cg_free(cg);
-    if (err != LG_OK) {
-        work_free(&w, false);
-        lg_layout_destroy(&res);
-        return err;
-    }
-    work_free(&w, true);
-    res.geometry = *geo;
-    res.algorithm = LG_CLIQUE_ALGORITHM;
-    res.cliques = w.cliques;
-    res.ncliques = w.ncliques;
-    *out = res;
-    return LG_OK;
+    return lg_i_order_run(&clique_algorithm, prog, geo, out, d);
 }

@@ -19,7 +19,7 @@
  * every clique has bytes <= geo->cache_size except single-function LG_CLIQUE_OVERSIZED ones,
  * each reported by a warning in d. prog and geo are only read; out's arrays belong to the caller
  * (lg_layout_destroy). The result depends only on prog and geo, never on memory addresses.
- * Returns LG_OK, or LG_EINVAL (bad geometry or arcs), LG_ELIMIT, LG_ENOMEM, LG_EGRAPH with a
+ * Returns LG_OK, or LG_EINVAL (bad geometry or arcs), LG_ELIMIT or LG_ENOMEM with a
  * diagnostic in d; on error out is left empty.
  * Time: O((V + E) log (V + E)) for V functions and E arcs; memory O(V + E). */
 lg_err_t lg_clique_partition(const lg_program_t *prog, const lg_geometry_t *geo, lg_layout_t *out,

@@ -34,9 +34,6 @@
 #define LG_INPUT_WHERE "input pass"
 #define LG_HOT_FIRST_WHERE "hot-first pass"
 
-/* How the warning for an oversized function ends. */
-#define LG_PACKED_OVERSIZED "it gets a clique of its own"
-
 /* Cuts seq[0..n) into consecutive cache-sized cliques (see "packing" above). */
 static lg_err_t pack(lg_i_order_t *o, const uint32_t *seq, size_t n)
 {
@@ -113,9 +110,9 @@ out:
 }
 
 static const lg_i_algorithm_t input_algorithm = {LG_ALGORITHM_INPUT, LG_INPUT_WHERE,
-                                                 LG_PACKED_OVERSIZED, input_body};
+                                                 LG_I_OWN_CLIQUE, input_body};
 static const lg_i_algorithm_t hot_first_algorithm = {LG_ALGORITHM_HOT_FIRST, LG_HOT_FIRST_WHERE,
-                                                     LG_PACKED_OVERSIZED, hot_first_body};
+                                                     LG_I_OWN_CLIQUE, hot_first_body};
 
 lg_err_t lg_order_input(const lg_program_t *prog, const lg_geometry_t *geo, lg_layout_t *out,
                         lg_diag_t *d)

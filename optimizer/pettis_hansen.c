@@ -70,9 +70,6 @@
  * reason to place two functions together. */
 #define LG_PH_MIN_EDGE_WEIGHT 1u
 
-/* Sentinel function index: "none" (lg_cg_new accepts at most UINT32_MAX functions). */
-#define LG_NONE UINT32_MAX
-
 /* Children per heap node: a 4-ary heap halves the depth of a binary one and reads the
  * children of a node from one or two cache lines. */
 #define LG_PH_HEAP_ARITY 4u
@@ -423,7 +420,7 @@ static lg_err_t adj_append(work_t *w, uint32_t to, uint32_t from)
 /* Puts y in a free link slot of x (an end of its chain, so one slot is free). */
 static void link_one(work_t *w, uint32_t x, uint32_t y)
 {
-    if (w->link[x][0] == LG_NONE)
+    if (w->link[x][0] == LG_I_NONE)
         w->link[x][0] = y;
     else
         w->link[x][1] = y;
@@ -542,8 +539,8 @@ static lg_err_t emit_chains(work_t *w)
         if (w->parent[r] != r)
             continue;
         size_t n = 0;
-        uint32_t prev = LG_NONE;
-        for (uint32_t x = w->head[r]; x != LG_NONE && n < o->cls.ncandidates;) {
+        uint32_t prev = LG_I_NONE;
+        for (uint32_t x = w->head[r]; x != LG_I_NONE && n < o->cls.ncandidates;) {
             buf[n++] = x;
             uint32_t next = w->link[x][0] != prev ? w->link[x][0] : w->link[x][1];
             prev = x;
@@ -588,7 +585,7 @@ static lg_err_t work_alloc(work_t *w)
     for (uint32_t i = 0; i < w->prog->nfns; i++) {
         w->parent[i] = w->head[i] = w->tail[i] = w->leader[i] = i;
         w->size[i] = w->o->cls.padded[i];
-        w->link[i][0] = w->link[i][1] = LG_NONE;
+        w->link[i][0] = w->link[i][1] = LG_I_NONE;
     }
     return LG_OK;
 }

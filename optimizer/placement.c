@@ -135,11 +135,21 @@
 /* Percent as a divisor. */
 #define LG_PERCENT 100u
 
+/* Candidate offsets whose conflict costs one pass over a fold computes side by side: each
+ * cost is still summed in the fold's order (so it comes out bit for bit as alone), but the
+ * independent sums overlap instead of each waiting on its previous addition. */
+#define LG_PLACE_COST_LANES 4u
+
 /* Per set: the lines placed there (see "occupancy"). */
 typedef struct occupancy {
     uint64_t ways;
+    uint32_t nsets;
     double *heat;    /* per set: summed heat of the lines placed */
     uint64_t *lines; /* per set: lines of heat > 0 placed */
+    /* Per set, twice over (set s + nsets mirrors s, so a shifted set needs no wrap): lines and
+     * heat once the set holds `ways` lines, 0 before, when it costs nothing (min(h x 0, 0 x k)
+     * adds 0 to a cost). */
+    double *full_lines, *full_heat;
 } occupancy_t;
 
 /* A clique's heat folded onto the sets, relative to the set of its first line. */
@@ -148,6 +158,8 @@ typedef struct fold {
     double *lines;  /* per relative set: lines folded there */
     uint32_t *sets; /* relative sets with heat, in first-touch order */
     uint32_t n;
+    /* heat and lines of sets[i] at [i], for the cost loop (fold_pack) */
+    double *packed_heat, *packed_lines;
 } fold_t;
 
 /* Receives `copies` lines of heat `heat_each` each, in set `set`. */
@@ -164,10 +176,12 @@ typedef struct line_walk {
     double heat;
 } line_walk_t;
 
-/* A cold movable function available as filler. */
+/* A cold movable function available as filler, with what a pick checks, so that scanning the
+ * pool reads the pool alone (the 1M-function benchmark scans about 15M entries). */
 typedef struct pool_entry {
-    uint64_t size; /* bytes */
-    uint64_t rank; /* input_order in the high half, function index in the low half */
+    uint64_t size;  /* bytes */
+    uint64_t align; /* bytes, as in lg_fn_t */
+    uint64_t rank;  /* input_order in the high half, function index in the low half */
     uint32_t fn;
 } pool_entry_t;
 
@@ -372,29 +386,44 @@ static void fold_clear(fold_t *f)
     f->n = 0;
 }
 
-/* Conflict cost of the folded heat with its relative set 0 at set `base`. */
-static double fold_cost(const work_t *w, const fold_t *f, uint32_t base)
+/* Lays the fold's heat and lines out in the order of its sets, for fold_costs. */
+static void fold_pack(fold_t *f)
 {
-    double cost = 0;
     for (uint32_t i = 0; i < f->n; i++) {
-        uint32_t s = f->sets[i] + base;
-        if (s >= w->nsets)
-            s -= w->nsets;
-        if (w->occ.lines[s] < w->occ.ways)
-            continue;
-        double ours = f->heat[f->sets[i]] * (double)w->occ.lines[s];
-        double theirs = w->occ.heat[s] * f->lines[f->sets[i]];
-        cost += ours < theirs ? ours : theirs; /* "conflict cost" */
+        f->packed_heat[i] = f->heat[f->sets[i]];
+        f->packed_lines[i] = f->lines[f->sets[i]];
     }
-    return cost;
 }
 
-/* `copies` lines of heat h each join set `set`. */
+/* Conflict costs of the packed fold with its relative set 0 at set base[j] (< nsets), into
+ * cost[j], for LG_PLACE_COST_LANES offsets at once. */
+static void fold_costs(const work_t *w, const fold_t *f, const uint32_t *base, double *cost)
+{
+    double sum[LG_PLACE_COST_LANES] = {0};
+    const double *lines = w->occ.full_lines, *heat = w->occ.full_heat;
+    for (uint32_t i = 0; i < f->n; i++) {
+        uint32_t set = f->sets[i];
+        double h = f->packed_heat[i], k = f->packed_lines[i];
+        for (unsigned j = 0; j < LG_PLACE_COST_LANES; j++) {
+            uint32_t s = set + base[j];
+            double ours = h * lines[s];
+            double theirs = heat[s] * k;
+            sum[j] += ours < theirs ? ours : theirs; /* "conflict cost" */
+        }
+    }
+    memcpy(cost, sum, sizeof sum);
+}
+
+/* `copies` lines of heat h each join set `set` (< nsets). */
 static void occupancy_sink(void *ctx, uint32_t set, uint64_t copies, double h)
 {
     occupancy_t *o = ctx;
     o->heat[set] += h * (double)copies;
     o->lines[set] += copies;
+    if (o->lines[set] >= o->ways) {
+        o->full_lines[set] = o->full_lines[set + o->nsets] = (double)o->lines[set];
+        o->full_heat[set] = o->full_heat[set + o->nsets] = o->heat[set];
+    }
 }
 
 /* ---- filler ----------------------------------------------------------------------------- */
@@ -425,7 +454,7 @@ static lg_err_t pool_build(work_t *w, const lg_layout_t *l)
         const lg_fn_t *f = &w->prog->fns[x];
         if (lg_fn_movable(f))
             w->pool.e[w->pool.n++] =
-                (pool_entry_t){f->size, ((uint64_t)f->input_order << 32) | x, x};
+                (pool_entry_t){f->size, f->align, ((uint64_t)f->input_order << 32) | x, x};
     }
     qsort(w->pool.e, w->pool.n, sizeof *w->pool.e, pool_cmp);
     return LG_OK;
@@ -472,8 +501,8 @@ static lg_err_t plan_fill(work_t *w, uint64_t from, uint64_t to, uint64_t *end)
             if (w->pool.taken[i])
                 continue;
             scanned++;
-            const lg_fn_t *f = &w->prog->fns[w->pool.e[i].fn];
-            if (lg_place_after(cur, f->size, f->align) <= to) {
+            const pool_entry_t *e = &w->pool.e[i];
+            if (lg_place_after(cur, e->size, e->align) <= to) {
                 found = i;
                 break;
             }
@@ -484,8 +513,7 @@ static lg_err_t plan_fill(work_t *w, uint64_t from, uint64_t to, uint64_t *end)
             return out_of_memory(w->d, "the filler functions");
         w->picks[w->npicks++] = (uint32_t)found;
         w->pool.taken[found] = true;
-        const lg_fn_t *f = &w->prog->fns[w->pool.e[found].fn];
-        cur = lg_place_after(cur, f->size, f->align);
+        cur = lg_place_after(cur, w->pool.e[found].size, w->pool.e[found].align);
     }
     *end = cur;
     return LG_OK;
@@ -590,7 +618,11 @@ static void choose_offset(work_t *w, const lg_clique_t *c, uint64_t end, uint64_
         c0 = temporal_cost(w, c, w->pos, base_nat, set_nat, &w->terms);
     } else {
         walk_clique(w, c, w->pos, base_nat, fold_sink, &w->fold_nat);
-        c0 = fold_cost(w, &w->fold_nat, set_nat);
+        fold_pack(&w->fold_nat);
+        uint32_t bases[LG_PLACE_COST_LANES] = {set_nat};
+        double costs[LG_PLACE_COST_LANES];
+        fold_costs(w, &w->fold_nat, bases, costs);
+        c0 = costs[0];
         w->terms += w->fold_nat.n;
         fold_clear(&w->fold_nat);
     }
@@ -622,15 +654,31 @@ static void choose_offset(work_t *w, const lg_clique_t *c, uint64_t end, uint64_
     }
     w->terms += ncand * per_candidate;
 
+    if (w->aff == NULL)
+        fold_pack(&w->fold_fresh);
     double best = c0;
     uint32_t step = (uint32_t)((g / w->line) % w->nsets);
     uint32_t set = (uint32_t)((first / w->line) % w->nsets);
+    uint32_t bases[LG_PLACE_COST_LANES];
+    double conflicts[LG_PLACE_COST_LANES];
     for (uint64_t k = 0; k < ncand; k++) {
+        unsigned lane = (unsigned)(k % LG_PLACE_COST_LANES);
+        if (lane == 0) { /* the sets of this candidate and the next lanes - 1 */
+            uint32_t next = set;
+            for (unsigned j = 0; j < LG_PLACE_COST_LANES; j++) {
+                bases[j] = next;
+                next += step;
+                if (next >= w->nsets)
+                    next -= w->nsets;
+            }
+            if (w->aff == NULL)
+                fold_costs(w, &w->fold_fresh, bases, conflicts);
+        }
         uint64_t s = first + k * g;
         if (s != end) { /* s == end lays the clique out exactly as the natural offset does */
             uint64_t unused = 0;
             double conflict = w->aff != NULL ? temporal_cost(w, c, w->pos_fresh, 0, set, &unused)
-                                             : fold_cost(w, &w->fold_fresh, set);
+                                             : conflicts[lane];
             double cost =
                 conflict + c0 * LG_PLACE_GAP_PENALTY_PER_WAY * (double)(s - end) / (double)w->way;
             if (cost < best) {
@@ -774,6 +822,12 @@ static void work_free(work_t *w)
 {
     free(w->occ.heat);
     free(w->occ.lines);
+    free(w->occ.full_lines);
+    free(w->occ.full_heat);
+    free(w->fold_nat.packed_heat);
+    free(w->fold_nat.packed_lines);
+    free(w->fold_fresh.packed_heat);
+    free(w->fold_fresh.packed_lines);
     free(w->fold_nat.heat);
     free(w->fold_nat.lines);
     free(w->fold_fresh.lines);
@@ -827,8 +881,15 @@ static lg_err_t work_alloc(work_t *w, const lg_layout_t *l, uint32_t ways)
             maxn = l->cliques[c].nfns;
     size_t nsets = w->nsets;
     w->occ.ways = ways;
+    w->occ.nsets = w->nsets;
     w->occ.heat = calloc(nsets, sizeof *w->occ.heat);
     w->occ.lines = calloc(nsets, sizeof *w->occ.lines);
+    w->occ.full_lines = calloc(2 * nsets, sizeof *w->occ.full_lines);
+    w->occ.full_heat = calloc(2 * nsets, sizeof *w->occ.full_heat);
+    w->fold_nat.packed_heat = calloc(nsets, sizeof *w->fold_nat.packed_heat);
+    w->fold_nat.packed_lines = calloc(nsets, sizeof *w->fold_nat.packed_lines);
+    w->fold_fresh.packed_heat = calloc(nsets, sizeof *w->fold_fresh.packed_heat);
+    w->fold_fresh.packed_lines = calloc(nsets, sizeof *w->fold_fresh.packed_lines);
     w->fold_nat.heat = calloc(nsets, sizeof *w->fold_nat.heat);
     w->fold_nat.sets = calloc(nsets, sizeof *w->fold_nat.sets);
     w->fold_nat.lines = calloc(nsets, sizeof *w->fold_nat.lines);
@@ -840,7 +901,9 @@ static lg_err_t work_alloc(work_t *w, const lg_layout_t *l, uint32_t ways)
     w->used = calloc(w->prog->nfns ? w->prog->nfns : 1, sizeof *w->used);
     /* At most one filler clique before each hot clique. */
     w->out = calloc(2 * l->ncliques, sizeof *w->out);
-    if (!w->occ.heat || !w->occ.lines || !w->fold_nat.heat || !w->fold_nat.sets ||
+    if (!w->occ.heat || !w->occ.lines || !w->occ.full_lines || !w->occ.full_heat ||
+        !w->fold_nat.packed_heat || !w->fold_nat.packed_lines || !w->fold_fresh.packed_heat ||
+        !w->fold_fresh.packed_lines || !w->fold_nat.heat || !w->fold_nat.sets ||
         !w->fold_nat.lines || !w->fold_fresh.lines || !w->fold_fresh.heat || !w->fold_fresh.sets ||
         !w->pos || !w->pos_fresh || !w->used || !w->out)
         return out_of_memory(w->d, "the cache placement");

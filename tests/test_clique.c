@@ -541,6 +541,45 @@ static void test_statistical_profile_packs_by_hotness(void **state)
     lg_program_destroy(&p);
 }
 
+static void test_entries_that_stop_fitting_leave_the_heap_but_fitting_ones_stay(void **state)
+{
+    (void)state;
+    /* h calls s (the seed), 400 functions of 100 bytes (heavier calls) and four of 4 bytes
+     * (lighter ones). The cache holds h, s, two of the large ones and the four small ones: once
+     * two large ones have joined, the other 398 entries no longer fit, and enough of them come
+     * up that the heap sheds the rest in one sweep. The small ones must still join, in order of
+     * their weights, each right after h, which calls them. */
+    enum { NBIG = 400, NSMALL = 4 };
+    fn_spec_t fns[2 + NBIG + NSMALL];
+    arc_spec_t arcs[1 + NBIG + NSMALL];
+    char names[2 + NBIG + NSMALL][16];
+    size_t nf = 0, na = 0;
+    fns[nf++] = (fn_spec_t){"h", 16, 1, 1, 0};
+    fns[nf++] = (fn_spec_t){"s", 16, 1, 1, 0};
+    arcs[na++] = (arc_spec_t){"h", "s", 1000000};
+    for (int i = 0; i < NBIG; i++) {
+        snprintf(names[nf], sizeof names[nf], "b%d", i);
+        fns[nf] = (fn_spec_t){names[nf], 100, 1, 1, 0};
+        arcs[na++] = (arc_spec_t){"h", names[nf++], 1000 + (uint64_t)i};
+    }
+    for (int j = 0; j < NSMALL; j++) {
+        snprintf(names[nf], sizeof names[nf], "t%d", j);
+        fns[nf] = (fn_spec_t){names[nf], 4, 1, 1, 0};
+        arcs[na++] = (arc_spec_t){"h", names[nf++], 10 - (uint64_t)j};
+    }
+    lg_program_t p;
+    make_program(&p, fns, nf, arcs, na);
+    lg_layout_t l;
+    partition_ok(&p, 16 + 16 + 2 * 100 + NSMALL * 4, &l, NULL);
+    /* The grouped clique is the hottest (8 hits); the other large ones follow, packed. */
+    assert_string_equal(clique_names(&p, &l, 0), "h t3 t2 t1 t0 b398 b399 s");
+    assert_int_equal(l.cliques[0].bytes, 16 + 16 + 2 * 100 + NSMALL * 4);
+    for (size_t c = 1; c < l.ncliques; c++)
+        assert_int_equal(l.cliques[c].flags, LG_CLIQUE_NO_CALLS);
+    lg_layout_destroy(&l);
+    lg_program_destroy(&p);
+}
+
 static void test_errors_leave_the_layout_empty(void **state)
 {
     (void)state;
@@ -690,6 +729,7 @@ int main(void)
         cmocka_unit_test(test_seed_pair_puts_heavier_caller_first),
         cmocka_unit_test(test_equal_hot_cliques_follow_input_order),
         cmocka_unit_test(test_statistical_profile_packs_by_hotness),
+        cmocka_unit_test(test_entries_that_stop_fitting_leave_the_heap_but_fitting_ones_stay),
         cmocka_unit_test(test_errors_leave_the_layout_empty),
         cmocka_unit_test(test_large_random_program),
     };
