@@ -39,18 +39,18 @@ lg_err_t lg_affinity_create(const lg_program_t *prog, uint32_t nsets, uint64_t l
     for (size_t f = 0; f < n; f++)
         a->offset[f] = UINT64_MAX;
     for (size_t i = 0; i < prog->nproximity; i++) {
-        a->first[prog->proximity[i].caller + 1]++;
-        a->first[prog->proximity[i].callee + 1]++;
+        a->first[prog->proximity[i].a + 1]++;
+        a->first[prog->proximity[i].b + 1]++;
     }
     for (size_t f = 0; f < n; f++)
         a->first[f + 1] += a->first[f];
     for (size_t i = 0; i < prog->nproximity; i++) {
-        const lg_arc_t *p = &prog->proximity[i];
-        size_t at = a->first[p->caller] + fill[p->caller]++;
-        a->nbr[at] = p->callee;
+        const lg_pair_t *p = &prog->proximity[i];
+        size_t at = a->first[p->a] + fill[p->a]++;
+        a->nbr[at] = p->b;
         a->weight[at] = (double)p->weight;
-        at = a->first[p->callee] + fill[p->callee]++;
-        a->nbr[at] = p->caller;
+        at = a->first[p->b] + fill[p->b]++;
+        a->nbr[at] = p->a;
         a->weight[at] = (double)p->weight;
     }
     free(fill);

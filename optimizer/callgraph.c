@@ -17,7 +17,7 @@
  * 1M-function benchmark). The lists are built in O(V + E) by counting sorts that read and write
  * in sequence, and a query merges two sorted runs (docs/benchmarks.md, "Optimizer scale").
  * igraph does the work it is good at where lorgen needs it: the DOT and GraphML exports
- * (src/emit_graph.c).
+ * (src/output/emit_graph.c).
  */
 #include "callgraph.h"
 

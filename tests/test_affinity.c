@@ -22,8 +22,8 @@ static void test_affinity_follows_placed_neighbours(void **state)
     MAKE_NO_ARCS(&p, fns);
     p.proximity = malloc(2 * sizeof *p.proximity);
     assert_non_null(p.proximity);
-    p.proximity[0] = (lg_arc_t){0, 1, 5};
-    p.proximity[1] = (lg_arc_t){0, 2, 2};
+    p.proximity[0] = (lg_pair_t){0, 1, 5};
+    p.proximity[1] = (lg_pair_t){0, 2, 2};
     p.nproximity = 2;
 
     lg_affinity_t *a;

@@ -753,7 +753,7 @@ static void make_random_program(lg_program_t *p, uint32_t n, size_t narcs, uint6
         p->arcs[k] = lg_test_rng() % 2 ? (lg_arc_t){a, b, w} : (lg_arc_t){b, a, w};
     }
     p->narcs = narcs;
-    lg_calls_merge(p->arcs, &p->narcs);
+    lg_arcs_merge(p->arcs, &p->narcs);
 }
 
 static void test_large_random_program(void **state)
@@ -841,7 +841,7 @@ static void make_small_random_program(lg_program_t *p, uint64_t seed)
         p->arcs[k] = (lg_arc_t){a, b, w};
     }
     p->narcs = narcs;
-    lg_calls_merge(p->arcs, &p->narcs);
+    lg_arcs_merge(p->arcs, &p->narcs);
     /* Input order differs from the index order: reverse halves. */
     for (uint32_t i = 0; i < n; i++)
         p->fns[i].input_order = i < n / 2 ? n / 2 - 1 - i : i;

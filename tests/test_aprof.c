@@ -428,7 +428,7 @@ static void test_tree_with_recursion(void **state)
     lg_test_loaded_t r;
     load_file(&r, FIXTURES "tree_recursion.aprof");
     for (size_t i = 1; i < r.p.nedges; i++) {
-        const lg_pedge_t *a = &r.p.edges[i - 1], *b = &r.p.edges[i];
+        const lg_arc_t *a = &r.p.edges[i - 1], *b = &r.p.edges[i];
         assert_true(a->caller < b->caller || (a->caller == b->caller && a->callee < b->callee));
     }
     lg_test_loaded_destroy(&r);

@@ -100,7 +100,7 @@ static uint64_t sum_self(const lg_profile_t *p)
 static void assert_edges_finished(const lg_profile_t *p)
 {
     for (size_t i = 1; i < p->nedges; i++) {
-        const lg_pedge_t *a = &p->edges[i - 1], *b = &p->edges[i];
+        const lg_arc_t *a = &p->edges[i - 1], *b = &p->edges[i];
         assert_true(a->caller < b->caller || (a->caller == b->caller && a->callee < b->callee));
     }
 }

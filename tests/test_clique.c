@@ -657,7 +657,7 @@ static void make_random_program(lg_program_t *p, uint32_t n, size_t narcs, uint6
     }
     /* program.h: arcs sorted by (caller, callee) and unique. */
     p->narcs = narcs;
-    lg_calls_merge(p->arcs, &p->narcs);
+    lg_arcs_merge(p->arcs, &p->narcs);
     p->has_call_edges = true;
 }
 

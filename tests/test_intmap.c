@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "calls.h"
+#include "arcs.h"
 #include "intmap.h"
 #include "profile.h"
 
@@ -257,7 +257,7 @@ static void test_profile_sums_repeated_edges_as_they_are_added(void **state)
     assert_int_equal(p.edges[1].weight, 3);
     assert_true(p.edges[2].weight == UINT64_MAX);
     lg_profile_finish_edges(&p);
-    const lg_call_t want[] = {{0, 3, 3}, {1, 1, UINT64_MAX}, {2, 1, 12}};
+    const lg_arc_t want[] = {{0, 3, 3}, {1, 1, UINT64_MAX}, {2, 1, 12}};
     assert_int_equal(p.nedges, 3);
     for (size_t i = 0; i < 3; i++) {
         assert_int_equal(p.edges[i].caller, want[i].caller);
@@ -283,11 +283,11 @@ static void test_profile_proximity_pairs_are_unordered_and_summed(void **state)
     assert_int_equal(lg_profile_add_proximity(&p, 1, 1, 1), LG_EINVAL);
     lg_profile_finish_edges(&p);
     assert_int_equal(p.nproximity, 2);
-    assert_int_equal(p.proximity[0].caller, 0);
-    assert_int_equal(p.proximity[0].callee, 1);
+    assert_int_equal(p.proximity[0].a, 0);
+    assert_int_equal(p.proximity[0].b, 1);
     assert_int_equal(p.proximity[0].weight, 1);
-    assert_int_equal(p.proximity[1].caller, 0);
-    assert_int_equal(p.proximity[1].callee, 2);
+    assert_int_equal(p.proximity[1].a, 0);
+    assert_int_equal(p.proximity[1].b, 2);
     assert_int_equal(p.proximity[1].weight, 5);
     lg_profile_destroy(&p);
 }
@@ -300,7 +300,7 @@ static void test_profile_edges_equal_a_sort_merge_of_every_record(void **state)
     lg_profile_t p;
     lg_profile_init(&p);
     add_funcs(&p, FUNCS);
-    lg_call_t *all = malloc(RECORDS * sizeof *all);
+    lg_arc_t *all = malloc(RECORDS * sizeof *all);
     assert_non_null(all);
     uint64_t x = 12345;
     for (size_t i = 0; i < RECORDS; i++) {
@@ -309,11 +309,11 @@ static void test_profile_edges_equal_a_sort_merge_of_every_record(void **state)
         uint32_t caller = (uint32_t)(x % FUNCS) % ((x >> 20) % 2 ? 17 : FUNCS);
         uint32_t callee = (uint32_t)((x >> 32) % FUNCS) % 31;
         uint64_t weight = (x >> 60) == 15 ? UINT64_MAX / 3 : (x >> 40) % 1000;
-        all[i] = (lg_call_t){caller, callee, weight};
+        all[i] = (lg_arc_t){caller, callee, weight};
         assert_int_equal(lg_profile_add_edge(&p, caller, callee, weight), LG_OK);
     }
     size_t n = RECORDS;
-    lg_calls_merge(all, &n);
+    lg_arcs_merge(all, &n);
     lg_profile_finish_edges(&p);
     assert_int_equal(p.nedges, n);
     assert_memory_equal(p.edges, all, n * sizeof *all);

@@ -100,7 +100,7 @@ static void check_hits(const lg_profile_t *p, const char *name, const char *qual
 static void check_edges_sorted(const lg_profile_t *p)
 {
     for (size_t i = 1; i < p->nedges; i++) {
-        const lg_pedge_t *a = &p->edges[i - 1], *b = &p->edges[i];
+        const lg_arc_t *a = &p->edges[i - 1], *b = &p->edges[i];
         assert_true(a->caller < b->caller || (a->caller == b->caller && a->callee < b->callee));
     }
 }

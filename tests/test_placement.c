@@ -663,7 +663,7 @@ static void set_pair(lg_program_t *p, uint32_t a, uint32_t b, uint64_t weight)
     free(p->proximity);
     p->proximity = malloc(sizeof *p->proximity);
     assert_non_null(p->proximity);
-    p->proximity[0] = (lg_arc_t){a < b ? a : b, a < b ? b : a, weight};
+    p->proximity[0] = (lg_pair_t){a < b ? a : b, a < b ? b : a, weight};
     p->nproximity = 1;
 }
 
@@ -903,7 +903,7 @@ static void make_random_program(lg_program_t *p, uint32_t n, uint64_t min_size, 
             p->arcs[p->narcs++] = (lg_arc_t){a, b, 1 + w / 2};
         }
     }
-    lg_calls_merge(p->arcs, &p->narcs);
+    lg_arcs_merge(p->arcs, &p->narcs);
     p->has_call_edges = true;
 }
 
@@ -977,7 +977,7 @@ static void test_random_programs_keep_the_invariants(void **state)
             shuffle_arcs(&p);
             cliques_then_place(&p, g, &l3, NULL);
             assert_same_layout(&l1, &l3);
-            lg_calls_merge(p.arcs, &p.narcs);
+            lg_arcs_merge(p.arcs, &p.narcs);
             lg_layout_destroy(&l1);
             lg_layout_destroy(&l2);
             lg_layout_destroy(&l3);

@@ -100,18 +100,27 @@ static void assert_func(const run_t *r, const char *name, uint64_t hits, uint64_
     lg_test_assert_func_times(&r->p, name, hits, gross, net);
 }
 
-/* The weight of a call edge or proximity pair, -1 when absent. */
-static int64_t pair_weight(const lg_call_t *pairs, size_t n, uint32_t a, uint32_t b)
+/* The weight of a call edge, -1 when absent. */
+static int64_t arc_weight(const lg_arc_t *arcs, size_t n, uint32_t caller, uint32_t callee)
 {
     for (size_t i = 0; i < n; i++)
-        if (pairs[i].caller == a && pairs[i].callee == b)
+        if (arcs[i].caller == caller && arcs[i].callee == callee)
+            return (int64_t)arcs[i].weight;
+    return -1;
+}
+
+/* The weight of a proximity pair (a < b), -1 when absent. */
+static int64_t pair_weight(const lg_pair_t *pairs, size_t n, uint32_t a, uint32_t b)
+{
+    for (size_t i = 0; i < n; i++)
+        if (pairs[i].a == a && pairs[i].b == b)
             return (int64_t)pairs[i].weight;
     return -1;
 }
 
 static int64_t edge(const run_t *r, const char *caller, const char *callee)
 {
-    return pair_weight(r->p.edges, r->p.nedges, (uint32_t)(fn(r, caller) - r->p.funcs),
+    return arc_weight(r->p.edges, r->p.nedges, (uint32_t)(fn(r, caller) - r->p.funcs),
                        (uint32_t)(fn(r, callee) - r->p.funcs));
 }
 
@@ -508,7 +517,7 @@ static void test_proximity_worked_example(void **state)
     assert_int_equal(near(&r, "c", "d"), 1);
     /* Pairs are stored lower index first, sorted. */
     for (size_t i = 0; i < r.p.nproximity; i++)
-        assert_true(r.p.proximity[i].caller < r.p.proximity[i].callee);
+        assert_true(r.p.proximity[i].a < r.p.proximity[i].b);
     run_destroy(&r);
 }
 
@@ -624,19 +633,19 @@ static void test_proximity_matches_model(void **state)
             uint64_t want = m.weight[a * MODEL_FUNCS + b];
             if (want > 0) {
                 assert_true(pairs < r.p.nproximity);
-                const lg_call_t *got = &r.p.proximity[pairs++];
-                if (got->caller != a || got->callee != b || got->weight != want)
+                const lg_pair_t *got = &r.p.proximity[pairs++];
+                if (got->a != a || got->b != b || got->weight != want)
                     print_message("  pair f%u f%u: model %llu, builder f%u f%u %llu\n", a, b,
-                                  (unsigned long long)want, got->caller, got->callee,
+                                  (unsigned long long)want, got->a, got->b,
                                   (unsigned long long)got->weight);
-                assert_int_equal(got->caller, a);
-                assert_int_equal(got->callee, b);
+                assert_int_equal(got->a, a);
+                assert_int_equal(got->b, b);
                 assert_int_equal(got->weight, want);
             }
             uint64_t c = calls[a * MODEL_FUNCS + b];
             if (c > 0) {
                 assert_true(edges < r.p.nedges);
-                const lg_call_t *got = &r.p.edges[edges++];
+                const lg_arc_t *got = &r.p.edges[edges++];
                 assert_int_equal(got->caller, a);
                 assert_int_equal(got->callee, b);
                 assert_int_equal(got->weight, c);

@@ -109,49 +109,43 @@ int64_t lg_profile_find(const lg_profile_t *p, const char *name, const char *lin
     return -1;
 }
 
-/* Rebuilds index over calls[0..*n), summing repeated pairs into the first (saturating) and
- * closing the gaps: the index is empty after lg_profile_finish_edges, or after memory ran out. On
- * failure the calls hold the same sums, partly unmerged, and the index stays empty. */
-static lg_err_t reindex(lg_call_t *calls, size_t *n, lg_intmap_t *index)
+/* The place of the pair (x, y) in an array of n distinct pairs that index maps: *added when
+ * the pair is new, and then its place is n. */
+static lg_err_t pair_place(lg_intmap_t *index, uint32_t x, uint32_t y, size_t n, size_t *place,
+                           bool *added)
 {
-    lg_intmap_destroy(index);
-    size_t out = 0;
-    for (size_t i = 0; i < *n; i++) {
-        bool added;
-        uint64_t *at = lg_intmap_find_or_add(index, lg_intmap_pair(calls[i].caller, calls[i].callee),
-                                             out, &added);
-        if (at == NULL) {
-            memmove(calls + out, calls + i, (*n - i) * sizeof *calls);
-            *n = out + (*n - i);
-            lg_intmap_destroy(index);
-            return LG_ENOMEM;
-        }
-        if (added)
-            calls[out++] = calls[i];
-        else
-            calls[*at].weight = lg_sat_add(calls[*at].weight, calls[i].weight);
-    }
-    *n = out;
+    uint64_t *at = lg_intmap_find_or_add(index, lg_intmap_pair(x, y), n, added);
+    if (at == NULL)
+        return LG_ENOMEM;
+    *place = (size_t)*at;
     return LG_OK;
 }
 
-/* Sums weight into the pair (a, b) of calls, adding it when new; index maps pairs to places. */
-static lg_err_t add_pair(lg_call_t **calls, size_t *n, size_t *cap, lg_intmap_t *index, uint32_t a,
-                         uint32_t b, uint64_t weight)
+/* The index is empty after lg_profile_finish_edges (or after memory ran out): merging makes the
+ * array's pairs distinct again, then each gets its place. */
+static lg_err_t reindex_edges(lg_profile_t *p)
 {
-    if (index->count != *n)
-        LG_CHECK(reindex(*calls, n, index));
-    /* Room first, so that a failure leaves the index and the calls in step. */
-    if (!lg_grow((void **)calls, cap, *n + 1, sizeof **calls))
-        return LG_ENOMEM;
-    bool added;
-    uint64_t *at = lg_intmap_find_or_add(index, lg_intmap_pair(a, b), *n, &added);
-    if (at == NULL)
-        return LG_ENOMEM;
-    if (added)
-        (*calls)[(*n)++] = (lg_call_t){a, b, weight};
-    else
-        (*calls)[*at].weight = lg_sat_add((*calls)[*at].weight, weight);
+    lg_intmap_destroy(&p->edge_index);
+    lg_arcs_merge(p->edges, &p->nedges);
+    for (size_t i = 0; i < p->nedges; i++) {
+        size_t place;
+        bool added;
+        LG_CHECK(pair_place(&p->edge_index, p->edges[i].caller, p->edges[i].callee, i, &place,
+                            &added));
+    }
+    return LG_OK;
+}
+
+static lg_err_t reindex_proximity(lg_profile_t *p)
+{
+    lg_intmap_destroy(&p->proximity_index);
+    lg_pairs_merge(p->proximity, &p->nproximity);
+    for (size_t i = 0; i < p->nproximity; i++) {
+        size_t place;
+        bool added;
+        LG_CHECK(pair_place(&p->proximity_index, p->proximity[i].a, p->proximity[i].b, i, &place,
+                            &added));
+    }
     return LG_OK;
 }
 
@@ -159,25 +153,53 @@ lg_err_t lg_profile_add_edge(lg_profile_t *p, uint32_t caller, uint32_t callee, 
 {
     if (caller >= p->nfuncs || callee >= p->nfuncs)
         return LG_EINVAL;
-    return add_pair(&p->edges, &p->nedges, &p->edges_cap, &p->edge_index, caller, callee, weight);
+    if (p->edge_index.count != p->nedges)
+        LG_CHECK(reindex_edges(p));
+    /* Room first, so that a failure leaves the index and the array in step. */
+    if (!lg_grow((void **)&p->edges, &p->edges_cap, p->nedges + 1, sizeof *p->edges))
+        return LG_ENOMEM;
+    size_t place;
+    bool added;
+    LG_CHECK(pair_place(&p->edge_index, caller, callee, p->nedges, &place, &added));
+    if (added)
+        p->edges[p->nedges++] = (lg_arc_t){caller, callee, weight};
+    else
+        p->edges[place].weight = lg_sat_add(p->edges[place].weight, weight);
+    return LG_OK;
 }
 
 lg_err_t lg_profile_add_proximity(lg_profile_t *p, uint32_t a, uint32_t b, uint64_t weight)
 {
     if (a >= p->nfuncs || b >= p->nfuncs || a == b)
         return LG_EINVAL;
-    return add_pair(&p->proximity, &p->nproximity, &p->proximity_cap, &p->proximity_index,
-                    a < b ? a : b, a < b ? b : a, weight);
+    if (a > b) {
+        uint32_t t = a;
+        a = b;
+        b = t;
+    }
+    if (p->proximity_index.count != p->nproximity)
+        LG_CHECK(reindex_proximity(p));
+    if (!lg_grow((void **)&p->proximity, &p->proximity_cap, p->nproximity + 1,
+                 sizeof *p->proximity))
+        return LG_ENOMEM;
+    size_t place;
+    bool added;
+    LG_CHECK(pair_place(&p->proximity_index, a, b, p->nproximity, &place, &added));
+    if (added)
+        p->proximity[p->nproximity++] = (lg_pair_t){a, b, weight};
+    else
+        p->proximity[place].weight = lg_sat_add(p->proximity[place].weight, weight);
+    return LG_OK;
 }
 
 void lg_profile_finish_edges(lg_profile_t *p)
 {
-    /* The indices go first, so that the sort's memory can reuse theirs. The pairs are unique
+    /* The indices go first, so that the sort's memory can reuse theirs. The pairs are distinct
      * already (unless memory ran out while indexing): the merge only sorts them. */
     lg_intmap_destroy(&p->edge_index);
     lg_intmap_destroy(&p->proximity_index);
-    lg_calls_merge(p->edges, &p->nedges);
-    lg_calls_merge(p->proximity, &p->nproximity);
+    lg_arcs_merge(p->edges, &p->nedges);
+    lg_pairs_merge(p->proximity, &p->nproximity);
 }
 
 lg_err_t lg_profile_intern(lg_profile_t *p, const char *name, const char *link_label,

@@ -15,7 +15,7 @@
 #ifndef LG_PROFILE_H
 #define LG_PROFILE_H
 
-#include "calls.h"
+#include "arcs.h"
 #include "diag.h"
 #include "intmap.h"
 #include "strmap.h"
@@ -46,7 +46,6 @@ typedef struct lg_pfunc {
 } lg_pfunc_t;
 
 /* caller and callee index lg_profile_t.funcs. */
-typedef lg_call_t lg_pedge_t;
 
 /* Cost at one position inside a function: which instructions (or source lines) of a large
  * function are hot. Positions are absolute instruction addresses as profiled when
@@ -75,14 +74,14 @@ typedef struct lg_profile {
 
     lg_pfunc_t *funcs;
     size_t nfuncs, funcs_cap;
-    lg_pedge_t *edges; /* unique (caller, callee) pairs, in the order first added; after
+    lg_arc_t *edges; /* unique (caller, callee) pairs, in the order first added; after
                           lg_profile_finish_edges sorted by (caller, callee) */
     size_t nedges, edges_cap;
 
     /* Temporal proximity, from profiles with a timeline: unordered pairs of functions that ran
-     * close together in time (the loader's rule is in its docs), caller < callee, weight = how
+     * close together in time (the loader's rule is in its docs), a < b, weight = how
      * often. Unique; sorted after lg_profile_finish_edges. Empty without a timeline. */
-    lg_call_t *proximity;
+    lg_pair_t *proximity;
     size_t nproximity, proximity_cap;
     /* (caller, callee) -> index into edges, and the same for proximity, while pairs are added:
      * repeated pairs are summed where they stand, so memory grows with distinct pairs, not with

@@ -13,7 +13,7 @@
 #ifndef LG_PROGRAM_H
 #define LG_PROGRAM_H
 
-#include "calls.h"
+#include "arcs.h"
 #include "diag.h"
 
 #include <stdbool.h>
@@ -43,7 +43,6 @@ typedef struct lg_fn {
 } lg_fn_t;
 
 /* caller and callee index lg_program_t.fns. */
-typedef lg_call_t lg_arc_t;
 
 /* Cost at one offset inside a function: where inside it the time goes, from profiles with
  * per-position costs (callgrind with instruction positions). Lets placement see the hot lines
@@ -67,9 +66,9 @@ typedef struct lg_program {
     size_t narcs;
     lg_hotspot_t *hotspots; /* sorted by (fn, offset), unique; empty without positions */
     size_t nhotspots;
-    /* Temporal proximity from timelines: pairs (caller < callee) that ran close together in
+    /* Temporal proximity from timelines: pairs (a < b) that ran close together in
      * time, summed over profiles; sorted, unique; empty without a timeline. */
-    lg_arc_t *proximity;
+    lg_pair_t *proximity;
     size_t nproximity;
     lg_unbound_t *unbound; /* profiled functions that could not be placed, by hits descending */
     size_t nunbound;

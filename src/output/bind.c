@@ -640,7 +640,7 @@ static lg_err_t spread_call(inline_ctx_t *x, uint32_t inlined, int64_t callee, d
             x->truncated = true;
             return LG_OK;
         }
-        const lg_pedge_t *e = &x->prof->edges[x->in_edges[k]];
+        const lg_arc_t *e = &x->prof->edges[x->in_edges[k]];
         double share = weight * (double)e->weight / x->in_total[inlined];
         int64_t caller = x->map[e->caller];
         if (caller >= 0)
@@ -671,7 +671,7 @@ static lg_err_t credit_inlined_calls(binder_t *b, const lg_profile_t *prof, cons
         if (fill == NULL)
             err = LG_ENOMEM;
         for (size_t i = 0; err == LG_OK && i < prof->nedges; i++) {
-            const lg_pedge_t *e = &prof->edges[i];
+            const lg_arc_t *e = &prof->edges[i];
             if (e->caller == e->callee)
                 continue;
             x.in_edges[x.in_first[e->callee] + fill[e->callee]++] = (uint32_t)i;
@@ -680,7 +680,7 @@ static lg_err_t credit_inlined_calls(binder_t *b, const lg_profile_t *prof, cons
         free(fill);
     }
     for (size_t i = 0; err == LG_OK && i < prof->nedges; i++) {
-        const lg_pedge_t *e = &prof->edges[i];
+        const lg_arc_t *e = &prof->edges[i];
         if (map[e->caller] == BIND_ABSENT && map[e->callee] >= 0 && e->caller != e->callee)
             err = spread_call(&x, e->caller, map[e->callee], (double)e->weight, 0);
     }
@@ -710,13 +710,13 @@ static lg_err_t bind_proximity(lg_program_t *p, size_t *cap, const lg_profile_t 
                                const int64_t *map, double scale)
 {
     for (size_t i = 0; i < prof->nproximity; i++) {
-        int64_t a = map[prof->proximity[i].caller], c = map[prof->proximity[i].callee];
+        int64_t a = map[prof->proximity[i].a], c = map[prof->proximity[i].b];
         if (a < 0 || c < 0 || a == c)
             continue;
         if (!lg_grow((void **)&p->proximity, cap, p->nproximity + 1, sizeof *p->proximity))
             return LG_ENOMEM;
         p->proximity[p->nproximity++] =
-            (lg_arc_t){(uint32_t)(a < c ? a : c), (uint32_t)(a < c ? c : a),
+            (lg_pair_t){(uint32_t)(a < c ? a : c), (uint32_t)(a < c ? c : a),
                        lg_scale_count(prof->proximity[i].weight, scale)};
     }
     return LG_OK;
@@ -874,7 +874,7 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
             return LG_ENOMEM;
         lg_err_t err = bind_functions(b, prof, scale, map, &unbound_cap);
         for (size_t i = 0; err == LG_OK && i < prof->nedges; i++) {
-            const lg_pedge_t *e = &prof->edges[i];
+            const lg_arc_t *e = &prof->edges[i];
             if (map[e->caller] < 0 || map[e->callee] < 0) {
                 dropped_edges++;
                 dropped_weight = lg_sat_add(dropped_weight, e->weight);
@@ -895,8 +895,8 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
         if (err != LG_OK)
             return err;
     }
-    lg_calls_merge(p->arcs, &p->narcs);
-    lg_calls_merge(p->proximity, &p->nproximity);
+    lg_arcs_merge(p->arcs, &p->narcs);
+    lg_pairs_merge(p->proximity, &p->nproximity);
     lg_hotspots_finish(p);
     if (p->nunbound > 0)
         qsort(p->unbound, p->nunbound, sizeof *p->unbound, cmp_unbound);

@@ -30,7 +30,7 @@ typedef struct export_graph {
     uint64_t *hits;
     uint64_t *sizes;
     size_t nnodes;
-    lg_call_t *edges;
+    lg_arc_t *edges;
     size_t nedges;
 } export_graph_t;
 
@@ -213,11 +213,11 @@ lg_err_t lg_emit_graph_program(const lg_program_t *prog, lg_graph_format_t forma
     }
     g.nnodes = nnodes;
     for (size_t i = 0; i < prog->narcs; i++)
-        g.edges[i] = (lg_call_t){node_of[prog->arcs[i].caller], node_of[prog->arcs[i].callee],
+        g.edges[i] = (lg_arc_t){node_of[prog->arcs[i].caller], node_of[prog->arcs[i].callee],
                                  prog->arcs[i].weight};
     g.nedges = prog->narcs;
     free(node_of);
-    lg_calls_merge(g.edges, &g.nedges); /* (caller, callee) order, already unique */
+    lg_arcs_merge(g.edges, &g.nedges); /* (caller, callee) order, already unique */
     lg_err_t err = write_export(&g, format, out, d);
     export_free(&g);
     return err;
@@ -259,13 +259,13 @@ lg_err_t lg_emit_graph_profiles(const lg_bind_input_t *inputs, size_t ninputs,
             ids[i] = id;
         }
         for (size_t i = 0; i < p->nedges && err == LG_OK; i++)
-            g.edges[g.nedges++] = (lg_call_t){ids[p->edges[i].caller], ids[p->edges[i].callee],
+            g.edges[g.nedges++] = (lg_arc_t){ids[p->edges[i].caller], ids[p->edges[i].callee],
                                               lg_scale_count(p->edges[i].weight, scale)};
         free(ids);
     }
     lg_strmap_destroy(&by_name);
     if (err == LG_OK) {
-        lg_calls_merge(g.edges, &g.nedges);
+        lg_arcs_merge(g.edges, &g.nedges);
         err = write_export(&g, format, out, d);
     }
     export_free(&g);

@@ -36,7 +36,7 @@
  */
 #include "algorithms.h"
 #include "callgraph.h"
-#include "calls.h"
+#include "arcs.h"
 #include "diag.h"
 #include "layout.h"
 #include "mem.h"
@@ -246,7 +246,7 @@ static bool make_program(lg_program_t *p, uint32_t nfns, size_t narcs)
             p->arcs[i] = (lg_arc_t){caller, callee, pareto_weight()};
         }
         n = narcs;
-        lg_calls_merge(p->arcs, &n);
+        lg_arcs_merge(p->arcs, &n);
     }
     free(callers);
     free(callees);

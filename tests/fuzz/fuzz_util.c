@@ -117,7 +117,7 @@ void lg_fz_check_profile(lg_err_t err, const lg_profile_t *p, const lg_diag_t *d
         if (p->edges[i].caller >= p->nfuncs || p->edges[i].callee >= p->nfuncs)
             fz_die("a call edge out of range");
     for (size_t i = 0; i < p->nproximity; i++)
-        if (p->proximity[i].caller >= p->nfuncs || p->proximity[i].callee >= p->nfuncs)
+        if (p->proximity[i].a >= p->nfuncs || p->proximity[i].b >= p->nfuncs || p->proximity[i].a >= p->proximity[i].b)
             fz_die("a proximity pair out of range");
     for (size_t i = 0; i < p->ncosts; i++)
         if (p->costs[i].func >= p->nfuncs)
