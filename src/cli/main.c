@@ -22,159 +22,27 @@
 #include "linkcheck.h"
 #include "linkname.h"
 #include "lor.h"
+#include "messages.h"
 #include "options.h"
 #include "outfile.h"
 #include "placement.h"
 #include "profile.h"
+#include "progress_line.h"
 #include "registry.h"
 #include "report.h"
 #include "safeguard.h"
+#include "signals.h"
 #include "writers.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-
-#define EXIT_BAD_INPUT 1
-#define EXIT_USAGE 2
-/* lorgen check: the linked ELF does not hold the functions in the order the .LOR asks. */
-#define EXIT_NOT_IN_ORDER 3
 
 /* Largest .LOR file `lorgen script` reads, in bytes: far above any real link order. */
 #define LG_LOR_MAX_FILE (1ull << 30)
-
-/* Verbosity: 0 errors only (-q), 1 also warnings and notes (default), 2 also progress (-v). */
-static int g_verbosity = 1;
-
-/* Least time between two updates of the progress line on a terminal, in milliseconds: often
- * enough to show that a long load moves, rarely enough to cost nothing. A load that ends sooner
- * shows no line at all. */
-#define LG_PROGRESS_INTERVAL_MS 250
-
-static void message(lg_severity_t severity, const char *where, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void message(lg_severity_t severity, const char *where, const char *fmt, ...)
-{
-    static const char *const names[] = {"note", "warning", "error"};
-    if (severity != LG_ERROR && g_verbosity < 1)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("lorgen: ", stderr);
-    if (where != NULL && *where != '\0')
-        fprintf(stderr, "%s: ", where);
-    fprintf(stderr, "%s: ", names[severity]);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
-static void flush_diag(lg_diag_t *d)
-{
-    for (size_t i = 0; i < d->count; i++)
-        message(d->entries[i].severity, d->entries[i].where, "%s", d->entries[i].message);
-    if (d->dropped > 0)
-        message(LG_NOTE, "", "%zu more messages not shown", d->dropped);
-    lg_diag_destroy(d);
-    lg_diag_init(d);
-}
-
-static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void progress(const char *fmt, ...)
-{
-    if (g_verbosity < 2)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("lorgen: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
-/* The progress line loaders update while they read a large file (lg_progress_fn): one line on
- * the terminal, rewritten in place, cleared when the load ends. */
-typedef struct progress_line {
-    struct timespec last; /* of the last update, or of the load's start */
-    int width;            /* characters on the terminal line now; 0 when none */
-} progress_line_t;
-
-static progress_line_t g_progress_line;
-
-/* n bytes for people: "512 B", "42.0 MiB", "1.2 GiB". */
-static void format_bytes(uint64_t n, char *out, size_t size)
-{
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double v = (double)n;
-    size_t u = 0;
-    while (v >= 1024.0 && u + 1 < sizeof units / sizeof *units) {
-        v /= 1024.0;
-        u++;
-    }
-    if (u == 0)
-        snprintf(out, size, "%" PRIu64 " B", n);
-    else
-        snprintf(out, size, "%.1f %s", v, units[u]);
-}
-
-static void show_progress(void *ctx, const char *path, uint64_t done, uint64_t total)
-{
-    progress_line_t *p = ctx;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    long long ms =
-        (long long)(now.tv_sec - p->last.tv_sec) * 1000 + (now.tv_nsec - p->last.tv_nsec) / 1000000;
-    if (ms < LG_PROGRESS_INTERVAL_MS)
-        return;
-    p->last = now;
-    char have[32], all[32];
-    format_bytes(done, have, sizeof have);
-    format_bytes(total, all, sizeof all);
-    unsigned percent = total > 0 ? (unsigned)(done * 100.0 / (double)total) : 0;
-    int n = fprintf(stderr, "\rlorgen: reading %s: %u%% (%s of %s)", path, percent, have, all);
-    /* Blank out what a longer previous line left behind. */
-    if (n > 0 && n - 1 < p->width)
-        fprintf(stderr, "%*s", p->width - (n - 1), "");
-    if (n > 0 && n - 1 > p->width)
-        p->width = n - 1;
-    fflush(stderr);
-}
-
-/* Starts the interval for a new load: short loads never show the line. */
-static void progress_start(void)
-{
-    clock_gettime(CLOCK_MONOTONIC, &g_progress_line.last);
-}
-
-static void progress_clear(void)
-{
-    if (g_progress_line.width == 0)
-        return;
-    fprintf(stderr, "\r%*s\r", g_progress_line.width, "");
-    fflush(stderr);
-    g_progress_line.width = 0;
-}
-
-static _Noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static _Noreturn void usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("lorgen: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputs("\nTry 'lorgen --help'.\n", stderr);
-    va_end(ap);
-    exit(EXIT_USAGE);
-}
 
 /* ---- Inputs --------------------------------------------------------------------------------- */
 
@@ -220,22 +88,22 @@ static int load_inputs(const lg_cli_options_t *o, inputs_t *in, bool profiles_al
     in->profile_weights = calloc(o->ninputs ? o->ninputs : 1, sizeof *in->profile_weights);
     in->elf_paths = calloc(o->ninputs ? o->ninputs : 1, sizeof *in->elf_paths);
     if (in->profiles == NULL || in->profile_weights == NULL || in->elf_paths == NULL) {
-        message(LG_ERROR, "", "out of memory");
-        return EXIT_BAD_INPUT;
+        lg_cli_message(LG_ERROR, "", "out of memory");
+        return LG_EXIT_BAD_INPUT;
     }
     for (size_t i = 0; i < o->ninputs; i++) {
         const lg_cli_input_t *arg = &o->inputs[i];
         uint8_t head[LG_PROBE_BYTES];
         long n = read_head(arg->path, head, sizeof head);
         if (n < 0) {
-            message(LG_ERROR, arg->path, "cannot read: %s", strerror(errno));
-            return EXIT_BAD_INPUT;
+            lg_cli_message(LG_ERROR, arg->path, "cannot read: %s", strerror(errno));
+            return LG_EXIT_BAD_INPUT;
         }
         if (arg->format == NULL && lg_elf_probe(head, (size_t)n)) {
-            progress("reading ELF %s", arg->path);
+            lg_cli_verbose("reading ELF %s", arg->path);
             if (lg_elfsyms_read(&in->elf, arg->path, d) != LG_OK) {
-                flush_diag(d);
-                return EXIT_BAD_INPUT;
+                lg_cli_flush_diag(d);
+                return LG_EXIT_BAD_INPUT;
             }
             in->elf_paths[in->nelf++] = arg->path;
             continue;
@@ -245,36 +113,36 @@ static int load_inputs(const lg_cli_options_t *o, inputs_t *in, bool profiles_al
         if (loader == NULL) {
             char bytes[64];
             format_head(head, (size_t)n, bytes, sizeof bytes);
-            message(LG_ERROR, arg->path,
+            lg_cli_message(LG_ERROR, arg->path,
                     "unknown input format: expected an ELF file, an ar archive or a profile "
                     "('lorgen formats' lists them), found %s",
                     bytes);
-            return EXIT_BAD_INPUT;
+            return LG_EXIT_BAD_INPUT;
         }
         if (!profiles_allowed) {
-            message(LG_ERROR, arg->path, "expected ELF inputs only here, found a %s profile",
+            lg_cli_message(LG_ERROR, arg->path, "expected ELF inputs only here, found a %s profile",
                     loader->name);
-            return EXIT_BAD_INPUT;
+            return LG_EXIT_BAD_INPUT;
         }
         lg_profile_t *p = &in->profiles[in->nprofiles];
         lg_profile_init(p);
-        progress("reading %s profile %s", loader->name, arg->path);
-        progress_start();
+        lg_cli_verbose("reading %s profile %s", loader->name, arg->path);
+        lg_cli_progress_line_start(o->load.progress_ctx);
         lg_err_t loaded = lg_loader_load(loader, arg->path, &o->load, p, d);
-        progress_clear();
+        lg_cli_progress_line_clear(o->load.progress_ctx);
         if (loaded != LG_OK) {
             lg_profile_destroy(p);
-            flush_diag(d);
-            return EXIT_BAD_INPUT;
+            lg_cli_flush_diag(d);
+            return LG_EXIT_BAD_INPUT;
         }
         in->profile_weights[in->nprofiles++] = arg->weight;
         if (!p->has_call_edges)
-            message(LG_NOTE, arg->path,
+            lg_cli_message(LG_NOTE, arg->path,
                     "%s profile without call information: functions are grouped by hotness "
                     "only",
                     p->kind == LG_PROFILE_STATISTICAL ? "statistical" : "a");
     }
-    flush_diag(d);
+    lg_cli_flush_diag(d);
     return 0;
 }
 
@@ -345,8 +213,8 @@ static int write_outputs(const lg_cli_options_t *o, unsigned kinds, lg_output_t 
         err = lg_outfile_commit_all(files, LG_CLI_OUTPUTS, d);
     for (size_t k = 0; k < LG_CLI_OUTPUTS; k++)
         lg_outfile_abort(&files[k]);
-    flush_diag(d);
-    return err == LG_OK ? 0 : EXIT_BAD_INPUT;
+    lg_cli_flush_diag(d);
+    return err == LG_OK ? 0 : LG_EXIT_BAD_INPUT;
 }
 
 /* ---- Estimates ------------------------------------------------------------------------------ */
@@ -398,56 +266,20 @@ static int safeguard(const lg_program_t *prog, const lg_geometry_t *geo, lg_layo
                      lg_safeguard_t *sg, lg_diag_t *d)
 {
     if (lg_safeguard_layout(prog, geo, layout, sg, d) != LG_OK)
-        return EXIT_BAD_INPUT;
+        return LG_EXIT_BAD_INPUT;
     if (sg->verdict == LG_SAFEGUARD_KEPT_INPUT)
-        message(LG_WARNING, "",
+        lg_cli_message(LG_WARNING, "",
                 "kept the input order: the new layout was predicted to miss more in this cache "
                 "(%" PRIu64 " against %" PRIu64 " estimated misses); the outputs order nothing",
                 sg->proposed_misses, sg->input_misses);
     else if (sg->verdict == LG_SAFEGUARD_NO_CONFLICTS)
-        message(LG_WARNING, "",
+        lg_cli_message(LG_WARNING, "",
                 "kept the input order: in this %u-way cache the model predicts no conflict "
                 "misses for it (%" PRIu64 " estimated misses, %" PRIu64
                 " in a fully-associative cache of the same size), so a new layout would only "
                 "move where the code meets code lorgen does not model; the outputs order nothing",
                 geo->ways, sg->input_misses, sg->associative_misses);
     return 0;
-}
-
-/* ---- Signals ---------------------------------------------------------------------------- */
-
-/* Signals whose default action ends lorgen. They are caught so that the temporary files of the
- * outputs are removed first (outfile.h); the signal is then raised again, so lorgen still ends
- * by it and its parent (a shell, make) sees that. */
-static const int fatal_signals[] = {SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTERM};
-
-static void on_fatal_signal(int sig)
-{
-    lg_outfile_remove_temporaries();
-    /* SA_RESETHAND has restored the default action, and the signal stays blocked until the
-     * handler returns: then it ends lorgen. */
-    raise(sig);
-}
-
-static void catch_fatal_signals(void)
-{
-    /* A write past the file-size limit (ulimit -f) then fails with EFBIG, "File too large", and
-     * is reported and cleaned up like every failed write instead of ending lorgen. */
-    signal(SIGXFSZ, SIG_IGN);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_fatal_signal;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++)
-        sigaddset(&sa.sa_mask, fatal_signals[i]);
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
-        struct sigaction old;
-        /* Ignored from the start (nohup, SIGINT of a background job): left ignored. */
-        if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-            continue;
-        sigaction(fatal_signals[i], &sa, NULL);
-    }
 }
 
 /* ---- Commands ------------------------------------------------------------------------------- */
@@ -457,7 +289,7 @@ static void warn_unbound(const lg_program_t *prog)
     if (prog->nunbound == 0)
         return;
     const lg_unbound_t *u = &prog->unbound[0];
-    message(LG_WARNING, "",
+    lg_cli_message(LG_WARNING, "",
             "%zu profiled function(s) could not be bound to the ELF and are left out; the "
             "hottest: '%s' (%" PRIu64 " hits): %s",
             prog->nunbound, u->name, u->hits, u->reason);
@@ -468,28 +300,28 @@ static int cmd_optimize(const lg_cli_options_t *o)
     if (o->ninputs == 0) {
         /* Plain `lorgen`: the help, as a usage error. */
         lg_cli_write_help(stderr);
-        return EXIT_USAGE;
+        return LG_EXIT_USAGE;
     }
     if (!wants(o, OUTPUT_BIT(LG_OUTPUT_LOR) | LINKER_OUTPUTS | REPORT_OUTPUTS))
-        usage_error("nothing to write: give -o FILE.lor, a linker output (--ld-script, "
+        lg_cli_usage_error("nothing to write: give -o FILE.lor, a linker output (--ld-script, "
                     "--ld-include, --section-ordering, --gold, --lld) or a report (--report, "
                     "--report-html, --report-json)");
     lg_diag_t d;
     lg_diag_init(&d);
     if (lg_geometry_check(&o->geometry, &d) != LG_OK) {
-        flush_diag(&d);
-        return EXIT_USAGE;
+        lg_cli_flush_diag(&d);
+        return LG_EXIT_USAGE;
     }
     inputs_t in;
     int status = load_inputs(o, &in, true, &d);
     if (status == 0 && in.nprofiles == 0) {
-        message(LG_ERROR, "", "no profile given: expected at least one profile and one ELF");
-        status = EXIT_USAGE;
+        lg_cli_message(LG_ERROR, "", "no profile given: expected at least one profile and one ELF");
+        status = LG_EXIT_USAGE;
     }
     if (status == 0 && in.nelf == 0) {
-        message(LG_ERROR, "",
+        lg_cli_message(LG_ERROR, "",
                 "no ELF given: expected the program's ELF file (and optionally its objects)");
-        status = EXIT_USAGE;
+        status = LG_EXIT_USAGE;
     }
     lg_program_t prog;
     lg_layout_t layout;
@@ -500,26 +332,26 @@ static int cmd_optimize(const lg_cli_options_t *o)
     lg_lor_init(&lor);
     lg_bind_input_t *binds = status == 0 ? bind_inputs(o, &in) : NULL;
     if (status == 0 && binds == NULL)
-        status = EXIT_BAD_INPUT;
+        status = LG_EXIT_BAD_INPUT;
     if (status == 0 && lg_bind(binds, in.nprofiles, &in.elf, &prog, &d) != LG_OK)
-        status = EXIT_BAD_INPUT;
-    flush_diag(&d);
+        status = LG_EXIT_BAD_INPUT;
+    lg_cli_flush_diag(&d);
     if (status == 0) {
         warn_unbound(&prog);
-        progress("bound %zu profiled functions to %zu ELF functions, %zu call arcs",
+        lg_cli_verbose("bound %zu profiled functions to %zu ELF functions, %zu call arcs",
                  prog.nprofiled, prog.nfns, prog.narcs);
         if (lg_order(o->algorithm, &prog, &o->geometry, &layout, &d) != LG_OK)
-            status = EXIT_BAD_INPUT;
+            status = LG_EXIT_BAD_INPUT;
         /* The default algorithm places its cliques in the cache; the others are kept as the
          * literature defines them, for comparison. */
         else if (o->place && strcmp(o->algorithm, "cliques") == 0 &&
                  lg_place_for_cache(&prog, &o->geometry, &layout, &d) != LG_OK)
-            status = EXIT_BAD_INPUT;
+            status = LG_EXIT_BAD_INPUT;
         /* The default never proposes what the model predicts to be worse than the order the
          * program has now (safeguard.h). */
         else if (o->safeguard && strcmp(o->algorithm, "cliques") == 0)
             status = safeguard(&prog, &o->geometry, &layout, &sg, &d);
-        flush_diag(&d);
+        lg_cli_flush_diag(&d);
     }
     if (status == 0) {
         lg_err_t err = lg_lor_from_layout(&prog, &layout, &lor);
@@ -528,8 +360,8 @@ static int cmd_optimize(const lg_cli_options_t *o)
         for (size_t i = 0; i < in.nelf && err == LG_OK; i++)
             err = lg_lor_add_input(&lor, "elf", in.elf_paths[i], NULL);
         if (err != LG_OK) {
-            message(LG_ERROR, "", "%s", lg_strerror(err));
-            status = EXIT_BAD_INPUT;
+            lg_cli_message(LG_ERROR, "", "%s", lg_strerror(err));
+            status = LG_EXIT_BAD_INPUT;
         }
     }
     if (status == 0) {
@@ -553,11 +385,11 @@ static int cmd_optimize(const lg_cli_options_t *o)
                 report.estimated = true;
             } else if (est == ESTIMATE_FAILED) {
                 /* An error was printed: the exit status says so, and no output is written. */
-                status = EXIT_BAD_INPUT;
+                status = LG_EXIT_BAD_INPUT;
             }
             lg_estimate_destroy(&before);
             lg_estimate_destroy(&after);
-            flush_diag(&d);
+            lg_cli_flush_diag(&d);
         }
         if (status == 0 && wants(o, LINKER_OUTPUTS))
             lg_linkname_resolve(&lor, &prog, &d);
@@ -565,7 +397,7 @@ static int cmd_optimize(const lg_cli_options_t *o)
         if (status == 0) {
             status = write_outputs(o, OUTPUT_BIT(LG_OUTPUT_LOR) | LINKER_OUTPUTS | REPORT_OUTPUTS,
                                    LG_OUTPUT_LOR, &written, &d);
-            progress("%zu cliques, %zu functions placed", layout.ncliques, lor.nfns);
+            lg_cli_verbose("%zu cliques, %zu functions placed", layout.ncliques, lor.nfns);
         }
     }
     free(binds);
@@ -581,7 +413,7 @@ static char *read_text_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
-        message(LG_ERROR, path, "cannot open: %s", strerror(errno));
+        lg_cli_message(LG_ERROR, path, "cannot open: %s", strerror(errno));
         return NULL;
     }
     size_t cap = 1 << 16, n = 0;
@@ -591,7 +423,7 @@ static char *read_text_file(const char *path, size_t *len)
         if (n < cap || ferror(f))
             break;
         if (cap >= LG_LOR_MAX_FILE) {
-            message(LG_ERROR, path, "larger than %llu bytes: not a .LOR file",
+            lg_cli_message(LG_ERROR, path, "larger than %llu bytes: not a .LOR file",
                     (unsigned long long)LG_LOR_MAX_FILE);
             free(buf);
             buf = NULL;
@@ -607,7 +439,7 @@ static char *read_text_file(const char *path, size_t *len)
         cap *= 2;
     }
     if (buf != NULL && ferror(f)) {
-        message(LG_ERROR, path, "read failed: %s", strerror(errno));
+        lg_cli_message(LG_ERROR, path, "read failed: %s", strerror(errno));
         free(buf);
         buf = NULL;
     }
@@ -637,17 +469,17 @@ static int lor_program_load(const lg_cli_options_t *o, lor_program_t *lp, lg_dia
     size_t len;
     char *text = read_text_file(lp->lor_path, &len);
     if (text == NULL)
-        return EXIT_BAD_INPUT;
-    int status = lg_lor_parse(text, len, lp->lor_path, &lp->lor, d) == LG_OK ? 0 : EXIT_BAD_INPUT;
+        return LG_EXIT_BAD_INPUT;
+    int status = lg_lor_parse(text, len, lp->lor_path, &lp->lor, d) == LG_OK ? 0 : LG_EXIT_BAD_INPUT;
     free(text);
-    flush_diag(d);
+    lg_cli_flush_diag(d);
     lg_cli_options_t elf_only = *o;
     elf_only.inputs = o->inputs + 1;
     elf_only.ninputs = o->ninputs - 1;
     if (status == 0)
         status = load_inputs(&elf_only, &lp->in, false, d);
     if (status == 0 && lg_bind(NULL, 0, &lp->in.elf, &lp->prog, d) != LG_OK)
-        status = EXIT_BAD_INPUT;
+        status = LG_EXIT_BAD_INPUT;
     return status;
 }
 
@@ -662,17 +494,17 @@ static void lor_program_destroy(lor_program_t *lp)
 static int cmd_script(const lg_cli_options_t *o)
 {
     if (o->ninputs < 2)
-        usage_error("script: expected FILE.lor and the ELF file(s) to check it against");
+        lg_cli_usage_error("script: expected FILE.lor and the ELF file(s) to check it against");
     if (!wants(o, OUTPUT_BIT(LG_OUTPUT_LOR) | LINKER_OUTPUTS))
-        usage_error("script: nothing to write: give --ld-script, --ld-include, "
+        lg_cli_usage_error("script: nothing to write: give --ld-script, --ld-include, "
                     "--section-ordering, --gold, --lld or -o");
     lg_diag_t d;
     lg_diag_init(&d);
     lor_program_t lp;
     int status = lor_program_load(o, &lp, &d);
     if (status == 0 && lg_lor_check(&lp.lor, &lp.prog, lp.lor_path, &d) != LG_OK)
-        status = EXIT_BAD_INPUT;
-    flush_diag(&d);
+        status = LG_EXIT_BAD_INPUT;
+    lg_cli_flush_diag(&d);
     if (status == 0) {
         if (wants(o, LINKER_OUTPUTS))
             lg_linkname_resolve(&lp.lor, &lp.prog, &d);
@@ -690,7 +522,7 @@ static int cmd_script(const lg_cli_options_t *o)
 static int cmd_check(const lg_cli_options_t *o)
 {
     if (o->ninputs < 2)
-        usage_error("check: expected FILE.lor, the relinked ELF and optionally its objects");
+        lg_cli_usage_error("check: expected FILE.lor, the relinked ELF and optionally its objects");
     lg_diag_t d;
     lg_diag_init(&d);
     lor_program_t lp;
@@ -705,9 +537,9 @@ static int cmd_check(const lg_cli_options_t *o)
         lg_linkname_resolve(&lp.lor, &lp.prog, &quiet);
         lg_diag_destroy(&quiet);
         if (lg_linkcheck_run(&lp.lor, &lp.prog, &lp.in.elf, &check, &d) != LG_OK)
-            status = EXIT_BAD_INPUT;
+            status = LG_EXIT_BAD_INPUT;
     }
-    flush_diag(&d);
+    lg_cli_flush_diag(&d);
     if (status == 0) {
         for (size_t r = 0; r < check.nrows; r++) {
             const lg_landed_t *row = &check.rows[r];
@@ -722,7 +554,7 @@ static int cmd_check(const lg_cli_options_t *o)
                "left in place or moved with another\n",
                check.in_order, check.nrows, check.failed, check.pinned);
         if (check.failed > 0)
-            status = EXIT_NOT_IN_ORDER;
+            status = LG_EXIT_NOT_IN_ORDER;
     }
     lg_linkcheck_destroy(&check);
     lor_program_destroy(&lp);
@@ -733,15 +565,15 @@ static int cmd_check(const lg_cli_options_t *o)
 static int cmd_callgraph(const lg_cli_options_t *o)
 {
     if (!wants(o, OUTPUT_BIT(LG_OUTPUT_LOR) | GRAPH_OUTPUTS))
-        usage_error("callgraph: give -o FILE (or -o - for standard output), --dot FILE or "
+        lg_cli_usage_error("callgraph: give -o FILE (or -o - for standard output), --dot FILE or "
                     "--graphml FILE");
     lg_diag_t d;
     lg_diag_init(&d);
     inputs_t in;
     int status = load_inputs(o, &in, true, &d);
     if (status == 0 && in.nprofiles == 0) {
-        message(LG_ERROR, "", "callgraph: expected at least one profile");
-        status = EXIT_USAGE;
+        lg_cli_message(LG_ERROR, "", "callgraph: expected at least one profile");
+        status = LG_EXIT_USAGE;
     }
     lg_bind_input_t *binds = status == 0 ? bind_inputs(o, &in) : NULL;
     lg_program_t prog;
@@ -749,9 +581,9 @@ static int cmd_callgraph(const lg_cli_options_t *o)
     bool bound = false;
     if (status == 0 && in.nelf > 0) {
         if (lg_bind(binds, in.nprofiles, &in.elf, &prog, &d) != LG_OK)
-            status = EXIT_BAD_INPUT;
+            status = LG_EXIT_BAD_INPUT;
         bound = status == 0;
-        flush_diag(&d);
+        lg_cli_flush_diag(&d);
         if (bound)
             warn_unbound(&prog);
     }
@@ -776,14 +608,14 @@ static int cmd_eval(const lg_cli_options_t *o)
     lg_diag_t d;
     lg_diag_init(&d);
     if (lg_geometry_check(&o->geometry, &d) != LG_OK) {
-        flush_diag(&d);
-        return EXIT_USAGE;
+        lg_cli_flush_diag(&d);
+        return LG_EXIT_USAGE;
     }
     inputs_t in;
     int status = load_inputs(o, &in, true, &d);
     if (status == 0 && (in.nprofiles == 0 || in.nelf == 0)) {
-        message(LG_ERROR, "", "eval: expected profiles and the program's linked ELF");
-        status = EXIT_USAGE;
+        lg_cli_message(LG_ERROR, "", "eval: expected profiles and the program's linked ELF");
+        status = LG_EXIT_USAGE;
     }
     lg_bind_input_t *binds = status == 0 ? bind_inputs(o, &in) : NULL;
     lg_program_t prog;
@@ -794,7 +626,7 @@ static int cmd_eval(const lg_cli_options_t *o)
     lg_layout_init(&layout);
     lg_lor_init(&lor);
     if (status == 0 && lg_bind(binds, in.nprofiles, &in.elf, &prog, &d) != LG_OK)
-        status = EXIT_BAD_INPUT;
+        status = LG_EXIT_BAD_INPUT;
     const char *proposed = o->algorithm;
     if (status == 0 && o->lor != NULL) {
         size_t len;
@@ -802,18 +634,18 @@ static int cmd_eval(const lg_cli_options_t *o)
         if (text == NULL || lg_lor_parse(text, len, o->lor, &lor, &d) != LG_OK ||
             lg_lor_check(&lor, &prog, o->lor, &d) != LG_OK ||
             lg_lor_to_layout(&lor, &prog, &layout, &d) != LG_OK)
-            status = EXIT_BAD_INPUT;
+            status = LG_EXIT_BAD_INPUT;
         free(text);
         proposed = o->lor;
     } else if (status == 0) {
         if (lg_order(o->algorithm, &prog, &o->geometry, &layout, &d) != LG_OK ||
             (o->place && strcmp(o->algorithm, "cliques") == 0 &&
              lg_place_for_cache(&prog, &o->geometry, &layout, &d) != LG_OK))
-            status = EXIT_BAD_INPUT;
+            status = LG_EXIT_BAD_INPUT;
         else if (o->safeguard && strcmp(o->algorithm, "cliques") == 0)
             status = safeguard(&prog, &o->geometry, &layout, &sg, &d);
     }
-    flush_diag(&d);
+    lg_cli_flush_diag(&d);
     lg_estimate_t before, after;
     lg_estimate_init(&before);
     lg_estimate_init(&after);
@@ -821,10 +653,10 @@ static int cmd_eval(const lg_cli_options_t *o)
         status == 0 ? estimate_pair(&prog, &layout, &o->geometry, &before, &after, &d)
                     : ESTIMATE_FAILED;
     if (status == 0 && est == NO_ADDRESSES)
-        message(LG_ERROR, "", "eval: the ELF inputs give no addresses: give the linked program");
+        lg_cli_message(LG_ERROR, "", "eval: the ELF inputs give no addresses: give the linked program");
     if (status == 0 && est != ESTIMATED)
-        status = EXIT_BAD_INPUT;
-    flush_diag(&d);
+        status = LG_EXIT_BAD_INPUT;
+    lg_cli_flush_diag(&d);
     if (status == 0) {
         printf("cache %" PRIu32 " bytes, %" PRIu32 "-byte lines, %" PRIu32
                "-way; replay estimate%s\n",
@@ -867,7 +699,7 @@ int main(int argc, char **argv)
     lg_cli_status_t parsed = lg_cli_parse(argc, argv, &o);
     if (parsed == LG_CLI_RUN)
         parsed = lg_cli_check_files(&o);
-    g_verbosity = o.verbosity;
+    lg_cli_set_verbosity(o.verbosity);
     switch (parsed) {
     case LG_CLI_RUN:
         break;
@@ -880,16 +712,17 @@ int main(int argc, char **argv)
         lg_cli_options_destroy(&o);
         return 0;
     case LG_CLI_USAGE:
-        usage_error("%s", o.error);
+        lg_cli_usage_error("%s", o.error);
     case LG_CLI_NOMEM:
         fputs("lorgen: out of memory\n", stderr);
         lg_cli_options_destroy(&o);
-        return EXIT_BAD_INPUT;
+        return LG_EXIT_BAD_INPUT;
     }
-    catch_fatal_signals();
-    if (g_verbosity >= 1 && isatty(STDERR_FILENO)) {
-        o.load.progress = show_progress;
-        o.load.progress_ctx = &g_progress_line;
+    lg_cli_catch_fatal_signals();
+    lg_cli_progress_line_t progress_line = {0};
+    if (o.verbosity >= 1 && isatty(STDERR_FILENO)) {
+        o.load.progress = lg_cli_progress_line_update;
+        o.load.progress_ctx = &progress_line;
     }
     static int (*const commands[])(const lg_cli_options_t *) = {
         [LG_CLI_OPTIMIZE] = cmd_optimize, [LG_CLI_SCRIPT] = cmd_script,
