@@ -16,11 +16,7 @@ int lg_cli_cmd_callgraph(const lg_cli_options_t *o)
     lg_diag_t d;
     lg_diag_init(&d);
     lg_cli_inputs_t in;
-    int status = lg_cli_load_inputs(o->inputs, o->ninputs, &o->load, true, &in, &d);
-    if (status == 0 && in.nprofiles == 0) {
-        lg_cli_message(LG_ERROR, "", "callgraph: expected at least one profile");
-        status = LG_EXIT_USAGE;
-    }
+    int status = lg_cli_load_profiled(o, "callgraph: expected at least one profile", NULL, &in, &d);
     lg_bind_input_t *binds = status == 0 ? lg_cli_bind_inputs(&in, o->normalize) : NULL;
     lg_program_t prog;
     lg_program_init(&prog);

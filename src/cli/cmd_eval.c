@@ -17,45 +17,33 @@ int lg_cli_cmd_eval(const lg_cli_options_t *o)
 {
     lg_diag_t d;
     lg_diag_init(&d);
-    if (lg_geometry_check(&o->geometry, &d) != LG_OK) {
-        lg_cli_flush_diag(&d);
-        return LG_EXIT_USAGE;
-    }
     lg_cli_inputs_t in;
-    int status = lg_cli_load_inputs(o->inputs, o->ninputs, &o->load, true, &in, &d);
-    if (status == 0 && (in.nprofiles == 0 || in.nelf == 0)) {
-        lg_cli_message(LG_ERROR, "", "eval: expected profiles and the program's linked ELF");
-        status = LG_EXIT_USAGE;
-    }
+    const char *missing = "eval: expected profiles and the program's linked ELF";
+    int status = lg_cli_load_for_order(o, missing, missing, &in, &d);
     lg_bind_input_t *binds = status == 0 ? lg_cli_bind_inputs(&in, o->normalize) : NULL;
-    lg_program_t prog;
-    lg_layout_t layout;
-    lg_safeguard_t sg = {.verdict = LG_SAFEGUARD_UNCHECKED};
-    lg_lor_t lor;
-    lg_program_init(&prog);
-    lg_layout_init(&layout);
-    lg_lor_init(&lor);
-    if (status == 0 && lg_bind(binds, in.nprofiles, &in.elf, &prog, &d) != LG_OK)
+    lg_cli_proposal_t p;
+    lg_cli_proposal_init(&p);
+    if (status == 0 && lg_bind(binds, in.nprofiles, &in.elf, &p.prog, &d) != LG_OK)
         status = LG_EXIT_BAD_INPUT;
     const char *proposed = o->algorithm;
     if (status == 0 && o->lor != NULL) {
         size_t len;
         char *text = lg_cli_read_lor(o->lor, &len);
-        if (text == NULL || lg_lor_parse(text, len, o->lor, &lor, &d) != LG_OK ||
-            lg_lor_check(&lor, &prog, o->lor, &d) != LG_OK ||
-            lg_lor_to_layout(&lor, &prog, &layout, &d) != LG_OK)
+        if (text == NULL || lg_lor_parse(text, len, o->lor, &p.lor, &d) != LG_OK ||
+            lg_lor_check(&p.lor, &p.prog, o->lor, &d) != LG_OK ||
+            lg_lor_to_layout(&p.lor, &p.prog, &p.layout, &d) != LG_OK)
             status = LG_EXIT_BAD_INPUT;
         free(text);
         proposed = o->lor;
     } else if (status == 0) {
-        status = lg_cli_propose_order(o, &prog, &layout, &sg, &d);
+        status = lg_cli_propose_order(o, &p, &d);
     }
     lg_cli_flush_diag(&d);
     lg_estimate_t before, after;
     lg_estimate_init(&before);
     lg_estimate_init(&after);
     lg_cli_estimate_status_t est =
-        status == 0 ? lg_cli_estimate_orders(&prog, &layout, &o->geometry, &before, &after, &d)
+        status == 0 ? lg_cli_estimate_orders(&p.prog, &p.layout, &o->geometry, &before, &after, &d)
                     : LG_CLI_ESTIMATE_FAILED;
     if (status == 0 && est == LG_CLI_NO_ADDRESSES)
         lg_cli_message(LG_ERROR, "",
@@ -77,9 +65,7 @@ int lg_cli_cmd_eval(const lg_cli_options_t *o)
     lg_estimate_destroy(&before);
     lg_estimate_destroy(&after);
     free(binds);
-    lg_lor_destroy(&lor);
-    lg_layout_destroy(&layout);
-    lg_program_destroy(&prog);
+    lg_cli_proposal_destroy(&p);
     lg_cli_inputs_destroy(&in);
     lg_diag_destroy(&d);
     return status;

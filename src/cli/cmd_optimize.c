@@ -65,70 +65,51 @@ int lg_cli_cmd_optimize(const lg_cli_options_t *o)
             "--report-html, --report-json)");
     lg_diag_t d;
     lg_diag_init(&d);
-    if (lg_geometry_check(&o->geometry, &d) != LG_OK) {
-        lg_cli_flush_diag(&d);
-        return LG_EXIT_USAGE;
-    }
     lg_cli_inputs_t in;
-    int status = lg_cli_load_inputs(o->inputs, o->ninputs, &o->load, true, &in, &d);
-    if (status == 0 && in.nprofiles == 0) {
-        lg_cli_message(LG_ERROR, "", "no profile given: expected at least one profile and one ELF");
-        status = LG_EXIT_USAGE;
-    }
-    if (status == 0 && in.nelf == 0) {
-        lg_cli_message(
-            LG_ERROR, "",
-            "no ELF given: expected the program's ELF file (and optionally its objects)");
-        status = LG_EXIT_USAGE;
-    }
-    lg_program_t prog;
-    lg_layout_t layout;
-    lg_safeguard_t sg = {.verdict = LG_SAFEGUARD_UNCHECKED};
-    lg_lor_t lor;
-    lg_program_init(&prog);
-    lg_layout_init(&layout);
-    lg_lor_init(&lor);
+    int status = lg_cli_load_for_order(
+        o, "no profile given: expected at least one profile and one ELF",
+        "no ELF given: expected the program's ELF file (and optionally its objects)", &in, &d);
+    lg_cli_proposal_t p;
+    lg_cli_proposal_init(&p);
     lg_bind_input_t *binds = status == 0 ? lg_cli_bind_inputs(&in, o->normalize) : NULL;
     if (status == 0 && binds == NULL)
         status = LG_EXIT_BAD_INPUT;
-    if (status == 0 && lg_bind(binds, in.nprofiles, &in.elf, &prog, &d) != LG_OK)
+    if (status == 0 && lg_bind(binds, in.nprofiles, &in.elf, &p.prog, &d) != LG_OK)
         status = LG_EXIT_BAD_INPUT;
     lg_cli_flush_diag(&d);
     if (status == 0) {
-        lg_cli_warn_unbound(&prog);
+        lg_cli_warn_unbound(&p.prog);
         lg_cli_verbose("bound %zu profiled functions to %zu ELF functions, %zu call arcs",
-                       prog.nprofiled, prog.nfns, prog.narcs);
-        status = lg_cli_propose_order(o, &prog, &layout, &sg, &d);
+                       p.prog.nprofiled, p.prog.nfns, p.prog.narcs);
+        status = lg_cli_propose_order(o, &p, &d);
         lg_cli_flush_diag(&d);
     }
     if (status == 0) {
-        lg_err_t err = lg_lor_from_layout(&prog, &layout, &lor);
+        lg_err_t err = lg_lor_from_layout(&p.prog, &p.layout, &p.lor);
         for (size_t i = 0; i < in.nprofiles && err == LG_OK; i++)
-            err = lg_lor_add_input(&lor, "profile", in.profiles[i].path, in.profiles[i].format);
+            err = lg_lor_add_input(&p.lor, "profile", in.profiles[i].path, in.profiles[i].format);
         for (size_t i = 0; i < in.nelf && err == LG_OK; i++)
-            err = lg_lor_add_input(&lor, "elf", in.elf_paths[i], NULL);
+            err = lg_lor_add_input(&p.lor, "elf", in.elf_paths[i], NULL);
         if (err != LG_OK) {
             lg_cli_message(LG_ERROR, "", "%s", lg_strerror(err));
             status = LG_EXIT_BAD_INPUT;
         }
     }
     if (status == 0) {
-        lg_report_input_t report = {&prog,        &layout, &lor, binds, in.nprofiles,
-                                    o->normalize, o->rows, 0,    0,     false};
+        lg_report_input_t report = {&p.prog,      &p.layout, &p.lor, binds, in.nprofiles,
+                                    o->normalize, o->rows,   0,      0,     false};
         if (lg_cli_wants(o, LG_CLI_REPORT_OUTPUTS))
-            status = estimate_for_report(&o->geometry, &sg, &report, &d);
+            status = estimate_for_report(&o->geometry, &p.sg, &report, &d);
         if (status == 0 && lg_cli_wants(o, LG_CLI_LINKER_OUTPUTS))
-            lg_linkname_resolve(&lor, &prog, &d);
-        lg_write_input_t written = {.lor = &lor, .report = &report};
+            lg_linkname_resolve(&p.lor, &p.prog, &d);
+        lg_write_input_t written = {.lor = &p.lor, .report = &report};
         if (status == 0) {
             status = lg_cli_write_outputs(o, OPTIMIZE_OUTPUTS, LG_OUTPUT_LOR, &written, &d);
-            lg_cli_verbose("%zu cliques, %zu functions placed", layout.ncliques, lor.nfns);
+            lg_cli_verbose("%zu cliques, %zu functions placed", p.layout.ncliques, p.lor.nfns);
         }
     }
     free(binds);
-    lg_lor_destroy(&lor);
-    lg_layout_destroy(&layout);
-    lg_program_destroy(&prog);
+    lg_cli_proposal_destroy(&p);
     lg_cli_inputs_destroy(&in);
     lg_diag_destroy(&d);
     return status;

@@ -104,6 +104,20 @@ int lg_cli_load_inputs(const lg_cli_input_t *args, size_t nargs, const lg_load_o
     return 0;
 }
 
+int lg_cli_load_profiled(const lg_cli_options_t *o, const char *no_profile, const char *no_elf,
+                         lg_cli_inputs_t *in, lg_diag_t *d)
+{
+    int status = lg_cli_load_inputs(o->inputs, o->ninputs, &o->load, true, in, d);
+    if (status == 0 && in->nprofiles == 0) {
+        lg_cli_message(LG_ERROR, "", "%s", no_profile);
+        status = LG_EXIT_USAGE;
+    } else if (status == 0 && no_elf != NULL && in->nelf == 0) {
+        lg_cli_message(LG_ERROR, "", "%s", no_elf);
+        status = LG_EXIT_USAGE;
+    }
+    return status;
+}
+
 void lg_cli_inputs_destroy(lg_cli_inputs_t *in)
 {
     for (size_t i = 0; i < in->nprofiles; i++)

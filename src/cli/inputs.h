@@ -35,6 +35,12 @@ typedef struct lg_cli_inputs {
 int lg_cli_load_inputs(const lg_cli_input_t *args, size_t nargs, const lg_load_options_t *load,
                        bool profiles_allowed, lg_cli_inputs_t *in, lg_diag_t *d);
 
+/* lg_cli_load_inputs for the commands that read profiles: o's inputs, which must hold a profile
+ * and, unless no_elf is NULL, an ELF file; when one is missing, the error no_profile or no_elf
+ * is shown and the result is LG_EXIT_USAGE. */
+int lg_cli_load_profiled(const lg_cli_options_t *o, const char *no_profile, const char *no_elf,
+                         lg_cli_inputs_t *in, lg_diag_t *d);
+
 /* Frees what lg_cli_load_inputs loaded; accepts a zeroed struct. */
 void lg_cli_inputs_destroy(lg_cli_inputs_t *in);
 

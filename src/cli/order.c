@@ -11,6 +11,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+void lg_cli_proposal_init(lg_cli_proposal_t *p)
+{
+    lg_program_init(&p->prog);
+    lg_layout_init(&p->layout);
+    p->sg = (lg_safeguard_t){.verdict = LG_SAFEGUARD_UNCHECKED};
+    lg_lor_init(&p->lor);
+}
+
+void lg_cli_proposal_destroy(lg_cli_proposal_t *p)
+{
+    lg_lor_destroy(&p->lor);
+    lg_layout_destroy(&p->layout);
+    lg_program_destroy(&p->prog);
+}
+
 /* Keeps the input order when the layout is predicted to miss more (safeguard.h), and says so. */
 static int safeguard(const lg_program_t *prog, const lg_geometry_t *geo, lg_layout_t *layout,
                      lg_safeguard_t *sg, lg_diag_t *d)
@@ -34,18 +49,28 @@ static int safeguard(const lg_program_t *prog, const lg_geometry_t *geo, lg_layo
     return 0;
 }
 
-int lg_cli_propose_order(const lg_cli_options_t *o, const lg_program_t *prog, lg_layout_t *layout,
-                         lg_safeguard_t *sg, lg_diag_t *d)
+int lg_cli_load_for_order(const lg_cli_options_t *o, const char *no_profile, const char *no_elf,
+                          lg_cli_inputs_t *in, lg_diag_t *d)
+{
+    if (lg_geometry_check(&o->geometry, d) != LG_OK) {
+        memset(in, 0, sizeof *in);
+        lg_cli_flush_diag(d);
+        return LG_EXIT_USAGE;
+    }
+    return lg_cli_load_profiled(o, no_profile, no_elf, in, d);
+}
+
+int lg_cli_propose_order(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_diag_t *d)
 {
     bool cliques = strcmp(o->algorithm, "cliques") == 0;
-    if (lg_order(o->algorithm, prog, &o->geometry, layout, d) != LG_OK)
+    if (lg_order(o->algorithm, &p->prog, &o->geometry, &p->layout, d) != LG_OK)
         return LG_EXIT_BAD_INPUT;
-    if (o->place && cliques && lg_place_for_cache(prog, &o->geometry, layout, d) != LG_OK)
+    if (o->place && cliques && lg_place_for_cache(&p->prog, &o->geometry, &p->layout, d) != LG_OK)
         return LG_EXIT_BAD_INPUT;
     /* The default never proposes what the model predicts to be worse than the order the
      * program has now. */
     if (o->safeguard && cliques)
-        return safeguard(prog, &o->geometry, layout, sg, d);
+        return safeguard(&p->prog, &o->geometry, &p->layout, &p->sg, d);
     return 0;
 }
 
