@@ -7,10 +7,12 @@
 
 #include "testutil.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 const char *lg_test_write_file(const char *name, const void *data, size_t size)
 {
@@ -82,6 +84,41 @@ void lg_test_diag_dump(const lg_diag_t *d)
     for (size_t i = 0; i < d->count; i++)
         print_message("  diag %s: %s: %s\n", names[d->entries[i].severity], d->entries[i].where,
                       d->entries[i].message);
+}
+
+/* The descriptor standard error had before lg_test_stderr_begin, or -1 outside a capture. */
+static int saved_stderr = -1;
+
+void lg_test_stderr_begin(void)
+{
+    assert_int_equal(saved_stderr, -1);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/stderr.txt", LORGEN_TEST_TMPDIR);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    fflush(stderr);
+    saved_stderr = dup(STDERR_FILENO);
+    assert_true(saved_stderr >= 0);
+    assert_true(dup2(fd, STDERR_FILENO) >= 0);
+    close(fd);
+}
+
+const char *lg_test_stderr_end(void)
+{
+    static char text[16384];
+    assert_true(saved_stderr >= 0);
+    fflush(stderr);
+    assert_true(dup2(saved_stderr, STDERR_FILENO) >= 0);
+    close(saved_stderr);
+    saved_stderr = -1;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/stderr.txt", LORGEN_TEST_TMPDIR);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return text;
 }
 
 int lg_test_run(const char *command)

@@ -81,6 +81,11 @@ int64_t lg_test_edge(const lg_profile_t *p, const char *caller, const char *call
 /* The summed cost at position of function f, or -1 when none was recorded. */
 int64_t lg_test_cost_at(const lg_profile_t *p, const lg_pfunc_t *f, uint64_t position);
 
+/* Sends standard error to a scratch file until lg_test_stderr_end, which returns what was written
+ * there (static storage, overwritten by the next capture). Captures do not nest. */
+void lg_test_stderr_begin(void);
+const char *lg_test_stderr_end(void);
+
 /* Runs a shell command; returns its exit status (-1 if it could not run). */
 int lg_test_run(const char *command);
 

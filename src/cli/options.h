@@ -3,7 +3,7 @@
  * the usage errors all come from it.
  *
  * Nothing here prints or exits: parsing returns a status, and for a usage error the message,
- * which main.c prints with "Try 'lorgen --help'." and exit status 2.
+ * which main.c shows with lg_cli_usage_error (messages.h): "Try 'lorgen --help'.", exit status 2.
  */
 #ifndef LG_CLI_OPTIONS_H
 #define LG_CLI_OPTIONS_H

@@ -2,7 +2,7 @@
  *
  * Library code (loaders/, optimizer/, the model and writers) never prints or exits. A function
  * that can fail returns an lg_err_t and records what went wrong, where, and what was expected in
- * an lg_diag_t owned by the caller. Only the CLI (src/cli/main.c) prints the entries.
+ * an lg_diag_t owned by the caller. Only the CLI (src/cli) prints the entries.
  *
  * A location ("where") is free text chosen by the reporter, by convention:
  *   text inputs    path:LINE  or  path:LINE:COL

@@ -1,0 +1,126 @@
+/* cmd_lor.c - the commands that read a .LOR back: script writes the linker outputs of an edited
+ * .LOR, check says where its functions landed in the relinked ELF. */
+#include "commands.h"
+
+#include "inputs.h"
+#include "linkcheck.h"
+#include "linkname.h"
+#include "lor.h"
+#include "messages.h"
+#include "outputs.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What script and check work on: the .LOR (their first input) and the program that the ELF
+ * files after it make. */
+typedef struct lor_program {
+    const char *lor_path;
+    lg_lor_t lor;
+    lg_cli_inputs_t in;
+    lg_program_t prog;
+} lor_program_t;
+
+/* Reads the .LOR of script and check, then loads and binds the ELF files after it. Returns 0,
+ * or the exit status of the first failure, whose messages are in d (the .LOR's are shown
+ * already); lor_program_destroy frees lp either way. */
+static int lor_program_load(const lg_cli_options_t *o, lor_program_t *lp, lg_diag_t *d)
+{
+    lp->lor_path = o->inputs[0].path;
+    lg_lor_init(&lp->lor);
+    memset(&lp->in, 0, sizeof lp->in);
+    lg_program_init(&lp->prog);
+    size_t len;
+    char *text = lg_cli_read_lor(lp->lor_path, &len);
+    if (text == NULL)
+        return LG_EXIT_BAD_INPUT;
+    int status =
+        lg_lor_parse(text, len, lp->lor_path, &lp->lor, d) == LG_OK ? 0 : LG_EXIT_BAD_INPUT;
+    free(text);
+    lg_cli_flush_diag(d);
+    if (status == 0)
+        status = lg_cli_load_inputs(o->inputs + 1, o->ninputs - 1, &o->load, false, &lp->in, d);
+    if (status == 0 && lg_bind(NULL, 0, &lp->in.elf, &lp->prog, d) != LG_OK)
+        status = LG_EXIT_BAD_INPUT;
+    return status;
+}
+
+static void lor_program_destroy(lor_program_t *lp)
+{
+    lg_program_destroy(&lp->prog);
+    lg_cli_inputs_destroy(&lp->in);
+    lg_lor_destroy(&lp->lor);
+}
+
+int lg_cli_cmd_script(const lg_cli_options_t *o)
+{
+    if (o->ninputs < 2)
+        lg_cli_usage_error("script: expected FILE.lor and the ELF file(s) to check it against");
+    if (!lg_cli_wants(o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR) | LG_CLI_LINKER_OUTPUTS))
+        lg_cli_usage_error("script: nothing to write: give --ld-script, --ld-include, "
+                           "--section-ordering, --gold, --lld or -o");
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lor_program_t lp;
+    int status = lor_program_load(o, &lp, &d);
+    if (status == 0 && lg_lor_check(&lp.lor, &lp.prog, lp.lor_path, &d) != LG_OK)
+        status = LG_EXIT_BAD_INPUT;
+    lg_cli_flush_diag(&d);
+    if (status == 0) {
+        if (lg_cli_wants(o, LG_CLI_LINKER_OUTPUTS))
+            lg_linkname_resolve(&lp.lor, &lp.prog, &d);
+        lg_write_input_t written = {.lor = &lp.lor};
+        status = lg_cli_write_outputs(o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR) | LG_CLI_LINKER_OUTPUTS,
+                                      LG_OUTPUT_LOR, &written, &d);
+    }
+    lor_program_destroy(&lp);
+    lg_diag_destroy(&d);
+    return status;
+}
+
+/* lorgen check: reads the relinked ELF back and says, per function of the .LOR, whether it
+ * landed in the asked order. Rows go to standard output, then one summary line. */
+int lg_cli_cmd_check(const lg_cli_options_t *o)
+{
+    if (o->ninputs < 2)
+        lg_cli_usage_error("check: expected FILE.lor, the relinked ELF and optionally its objects");
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lor_program_t lp;
+    int status = lor_program_load(o, &lp, &d);
+    lg_linkcheck_t check;
+    lg_linkcheck_init(&check);
+    if (status == 0) {
+        /* The writers' notes about pinned functions were given when the scripts were written;
+         * here the rows say it. */
+        lg_diag_t quiet;
+        lg_diag_init(&quiet);
+        lg_linkname_resolve(&lp.lor, &lp.prog, &quiet);
+        lg_diag_destroy(&quiet);
+        if (lg_linkcheck_run(&lp.lor, &lp.prog, &lp.in.elf, &check, &d) != LG_OK)
+            status = LG_EXIT_BAD_INPUT;
+    }
+    lg_cli_flush_diag(&d);
+    if (status == 0) {
+        for (size_t r = 0; r < check.nrows; r++) {
+            const lg_landed_t *row = &check.rows[r];
+            char addr[24] = "-";
+            if (row->address != UINT64_MAX)
+                snprintf(addr, sizeof addr, "0x%" PRIx64, row->address);
+            printf("%-10s %-18s %-14s %s%s%s\n", lg_landing_name(row->status), addr,
+                   row->output_section ? row->output_section : "-", lp.lor.fns[row->fn].symbol,
+                   *row->reason ? ": " : "", row->reason);
+        }
+        printf("lorgen check: %zu of %zu functions landed in the asked order, %zu did not, %zu "
+               "left in place or moved with another\n",
+               check.in_order, check.nrows, check.failed, check.pinned);
+        if (check.failed > 0)
+            status = LG_EXIT_NOT_IN_ORDER;
+    }
+    lg_linkcheck_destroy(&check);
+    lor_program_destroy(&lp);
+    lg_diag_destroy(&d);
+    return status;
+}

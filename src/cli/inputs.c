@@ -1,0 +1,162 @@
+/* inputs.c - loads the profiles, ELF files and .LOR files a command names. */
+#include "inputs.h"
+
+#include "lor_file.h"
+#include "messages.h"
+#include "progress_line.h"
+#include "registry.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Reads the first bytes of a file for probing. Returns the count, or -1 with errno set. */
+static long read_head(const char *path, uint8_t *head, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return -1;
+    size_t n = fread(head, 1, size, f);
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        errno = EIO;
+        return -1;
+    }
+    return (long)n;
+}
+
+void lg_cli_describe_head(const uint8_t *head, size_t n, char *out, size_t size)
+{
+    size_t used = 0;
+    for (size_t i = 0; i < n && i < 8 && used + 4 < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s%02x", i ? " " : "", head[i]);
+    if (n == 0)
+        snprintf(out, size, "an empty file");
+}
+
+int lg_cli_load_inputs(const lg_cli_input_t *args, size_t nargs, const lg_load_options_t *load,
+                       bool profiles_allowed, lg_cli_inputs_t *in, lg_diag_t *d)
+{
+    memset(in, 0, sizeof *in);
+    lg_elfsyms_init(&in->elf);
+    in->profiles = calloc(nargs ? nargs : 1, sizeof *in->profiles);
+    in->profile_weights = calloc(nargs ? nargs : 1, sizeof *in->profile_weights);
+    in->elf_paths = calloc(nargs ? nargs : 1, sizeof *in->elf_paths);
+    if (in->profiles == NULL || in->profile_weights == NULL || in->elf_paths == NULL) {
+        lg_cli_message(LG_ERROR, "", "out of memory");
+        return LG_EXIT_BAD_INPUT;
+    }
+    for (size_t i = 0; i < nargs; i++) {
+        const lg_cli_input_t *arg = &args[i];
+        uint8_t head[LG_PROBE_BYTES];
+        long n = read_head(arg->path, head, sizeof head);
+        if (n < 0) {
+            lg_cli_message(LG_ERROR, arg->path, "cannot read: %s", strerror(errno));
+            return LG_EXIT_BAD_INPUT;
+        }
+        if (arg->format == NULL && lg_elf_probe(head, (size_t)n)) {
+            lg_cli_verbose("reading ELF %s", arg->path);
+            if (lg_elfsyms_read(&in->elf, arg->path, d) != LG_OK) {
+                lg_cli_flush_diag(d);
+                return LG_EXIT_BAD_INPUT;
+            }
+            in->elf_paths[in->nelf++] = arg->path;
+            continue;
+        }
+        const lg_loader_t *loader =
+            arg->format ? lg_loader_find(arg->format) : lg_loader_detect(head, (size_t)n);
+        if (loader == NULL) {
+            char bytes[64];
+            lg_cli_describe_head(head, (size_t)n, bytes, sizeof bytes);
+            lg_cli_message(LG_ERROR, arg->path,
+                           "unknown input format: expected an ELF file, an ar archive or a "
+                           "profile ('lorgen formats' lists them), found %s",
+                           bytes);
+            return LG_EXIT_BAD_INPUT;
+        }
+        if (!profiles_allowed) {
+            lg_cli_message(LG_ERROR, arg->path, "expected ELF inputs only here, found a %s profile",
+                           loader->name);
+            return LG_EXIT_BAD_INPUT;
+        }
+        lg_profile_t *p = &in->profiles[in->nprofiles];
+        lg_profile_init(p);
+        lg_cli_verbose("reading %s profile %s", loader->name, arg->path);
+        lg_cli_progress_line_start(load->progress_ctx);
+        lg_err_t loaded = lg_loader_load(loader, arg->path, load, p, d);
+        lg_cli_progress_line_clear(load->progress_ctx);
+        if (loaded != LG_OK) {
+            lg_profile_destroy(p);
+            lg_cli_flush_diag(d);
+            return LG_EXIT_BAD_INPUT;
+        }
+        in->profile_weights[in->nprofiles++] = arg->weight;
+        if (!p->has_call_edges)
+            lg_cli_message(LG_NOTE, arg->path,
+                           "%s profile without call information: functions are grouped by "
+                           "hotness only",
+                           p->kind == LG_PROFILE_STATISTICAL ? "statistical" : "a");
+    }
+    lg_cli_flush_diag(d);
+    return 0;
+}
+
+int lg_cli_load_profiled(const lg_cli_options_t *o, const char *no_profile, const char *no_elf,
+                         lg_cli_inputs_t *in, lg_diag_t *d)
+{
+    int status = lg_cli_load_inputs(o->inputs, o->ninputs, &o->load, true, in, d);
+    if (status == 0 && in->nprofiles == 0) {
+        lg_cli_message(LG_ERROR, "", "%s", no_profile);
+        status = LG_EXIT_USAGE;
+    } else if (status == 0 && no_elf != NULL && in->nelf == 0) {
+        lg_cli_message(LG_ERROR, "", "%s", no_elf);
+        status = LG_EXIT_USAGE;
+    }
+    return status;
+}
+
+void lg_cli_inputs_destroy(lg_cli_inputs_t *in)
+{
+    for (size_t i = 0; i < in->nprofiles; i++)
+        lg_profile_destroy(&in->profiles[i]);
+    free(in->profiles);
+    free(in->profile_weights);
+    free(in->elf_paths);
+    lg_elfsyms_destroy(&in->elf);
+}
+
+lg_bind_input_t *lg_cli_bind_inputs(const lg_cli_inputs_t *in, bool normalize)
+{
+    lg_bind_input_t *b = calloc(in->nprofiles ? in->nprofiles : 1, sizeof *b);
+    for (size_t i = 0; b != NULL && i < in->nprofiles; i++)
+        b[i] = (lg_bind_input_t){&in->profiles[i], in->profile_weights[i]};
+    if (b != NULL && normalize && in->nprofiles > 1)
+        lg_bind_normalize(b, in->nprofiles);
+    return b;
+}
+
+void lg_cli_warn_unbound(const lg_program_t *prog)
+{
+    if (prog->nunbound == 0)
+        return;
+    const lg_unbound_t *u = &prog->unbound[0];
+    lg_cli_message(LG_WARNING, "",
+                   "%zu profiled function(s) could not be bound to the ELF and are left out; "
+                   "the hottest: '%s' (%" PRIu64 " hits): %s",
+                   prog->nunbound, u->name, u->hits, u->reason);
+}
+
+char *lg_cli_read_lor(const char *path, size_t *len)
+{
+    /* Its own sink, shown at once: the caller's may hold messages that come after. */
+    lg_diag_t d;
+    lg_diag_init(&d);
+    char *text;
+    lg_lor_read_file(path, LG_LOR_MAX_FILE, &text, len, &d);
+    lg_cli_flush_diag(&d);
+    lg_diag_destroy(&d);
+    return text;
+}

@@ -1,0 +1,108 @@
+/* order.c - proposes an order (algorithm, placement, safeguard) and estimates it. */
+#include "order.h"
+
+#include "algorithms.h"
+#include "messages.h"
+#include "placement.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+void lg_cli_proposal_init(lg_cli_proposal_t *p)
+{
+    lg_program_init(&p->prog);
+    lg_layout_init(&p->layout);
+    p->sg = (lg_safeguard_t){.verdict = LG_SAFEGUARD_UNCHECKED};
+    lg_lor_init(&p->lor);
+}
+
+void lg_cli_proposal_destroy(lg_cli_proposal_t *p)
+{
+    lg_lor_destroy(&p->lor);
+    lg_layout_destroy(&p->layout);
+    lg_program_destroy(&p->prog);
+}
+
+/* Keeps the input order when the layout is predicted to miss more (safeguard.h), and says so. */
+static int safeguard(const lg_program_t *prog, const lg_geometry_t *geo, lg_layout_t *layout,
+                     lg_safeguard_t *sg, lg_diag_t *d)
+{
+    if (lg_safeguard_layout(prog, geo, layout, sg, d) != LG_OK)
+        return LG_EXIT_BAD_INPUT;
+    if (sg->verdict == LG_SAFEGUARD_KEPT_INPUT)
+        lg_cli_message(
+            LG_WARNING, "",
+            "kept the input order: the new layout was predicted to miss more in this cache "
+            "(%" PRIu64 " against %" PRIu64 " estimated misses); the outputs order nothing",
+            sg->proposed_misses, sg->input_misses);
+    else if (sg->verdict == LG_SAFEGUARD_NO_CONFLICTS)
+        lg_cli_message(
+            LG_WARNING, "",
+            "kept the input order: in this %u-way cache the model predicts no conflict "
+            "misses for it (%" PRIu64 " estimated misses, %" PRIu64
+            " in a fully-associative cache of the same size), so a new layout would only "
+            "move where the code meets code lorgen does not model; the outputs order nothing",
+            geo->ways, sg->input_misses, sg->associative_misses);
+    return 0;
+}
+
+int lg_cli_load_for_order(const lg_cli_options_t *o, const char *no_profile, const char *no_elf,
+                          lg_cli_inputs_t *in, lg_diag_t *d)
+{
+    if (lg_geometry_check(&o->geometry, d) != LG_OK) {
+        memset(in, 0, sizeof *in);
+        lg_cli_flush_diag(d);
+        return LG_EXIT_USAGE;
+    }
+    return lg_cli_load_profiled(o, no_profile, no_elf, in, d);
+}
+
+int lg_cli_propose_order(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_diag_t *d)
+{
+    bool cliques = strcmp(o->algorithm, "cliques") == 0;
+    if (lg_order(o->algorithm, &p->prog, &o->geometry, &p->layout, d) != LG_OK)
+        return LG_EXIT_BAD_INPUT;
+    if (o->place && cliques && lg_place_for_cache(&p->prog, &o->geometry, &p->layout, d) != LG_OK)
+        return LG_EXIT_BAD_INPUT;
+    /* The default never proposes what the model predicts to be worse than the order the
+     * program has now. */
+    if (o->safeguard && cliques)
+        return safeguard(&p->prog, &o->geometry, &p->layout, &p->sg, d);
+    return 0;
+}
+
+lg_cli_estimate_status_t lg_cli_estimate_orders(const lg_program_t *prog, const lg_layout_t *layout,
+                                                const lg_geometry_t *geo, lg_estimate_t *before,
+                                                lg_estimate_t *after, lg_diag_t *d)
+{
+    uint64_t *addr = malloc((prog->nfns ? prog->nfns : 1) * sizeof *addr);
+    if (addr == NULL) {
+        lg_diag_add(d, LG_ERROR, "", "out of memory for the estimate");
+        return LG_CLI_ESTIMATE_FAILED;
+    }
+    if (lg_addresses_from_elf(prog, addr, NULL) != LG_OK) {
+        free(addr);
+        return LG_CLI_NO_ADDRESSES;
+    }
+    bool ok;
+    if (layout->ncliques == 0) {
+        /* Nothing moves: the linker keeps the ELF's order, so the estimate is the same one
+         * (its figures; the per-function misses stay with before). */
+        ok = lg_estimate_misses(prog, addr, geo, NULL, before, d) == LG_OK;
+        if (ok) {
+            *after = *before;
+            after->fn_misses = NULL;
+            after->nfns = 0;
+        }
+    } else {
+        ok = lg_estimate_misses(prog, addr, geo, NULL, before, d) == LG_OK &&
+             lg_addresses_from_layout(prog, layout, lg_addresses_text_base(prog), addr, d) ==
+                 LG_OK &&
+             lg_estimate_misses(prog, addr, geo, NULL, after, d) == LG_OK;
+    }
+    free(addr);
+    return ok ? LG_CLI_ESTIMATED : LG_CLI_ESTIMATE_FAILED;
+}
