@@ -14,7 +14,7 @@
 #ifndef LG_REPORT_MODEL_H
 #define LG_REPORT_MODEL_H
 
-#include "report.h"
+#include "report_input.h"
 
 #include <stdbool.h>
 #include <stddef.h>
