@@ -49,9 +49,13 @@ void lg_source_memory(lg_source_t *s, const void *data, size_t size, const char 
                       const lg_load_options_t *options, lg_diag_t *d)
 {
     static const uint8_t empty[1];
-    *s = (lg_source_t){.path = name != NULL ? name : "(buffer)", .d = d, .fd = -1,
-                       .size_known = true, .size = data != NULL ? size : 0,
-                       .data = data != NULL ? data : empty, .len = data != NULL ? size : 0,
+    *s = (lg_source_t){.path = name != NULL ? name : "(buffer)",
+                       .d = d,
+                       .fd = -1,
+                       .size_known = true,
+                       .size = data != NULL ? size : 0,
+                       .data = data != NULL ? data : empty,
+                       .len = data != NULL ? size : 0,
                        .eof = true};
     set_options(s, options);
 }
@@ -112,8 +116,8 @@ lg_err_t lg_i_source_fill(lg_source_t *s, uint64_t at, size_t want)
             while (skip > 0) {
                 uint8_t scratch[4096];
                 size_t got;
-                LG_CHECK(read_some(s, scratch, skip < sizeof scratch ? (size_t)skip : sizeof scratch,
-                                   &got));
+                LG_CHECK(read_some(s, scratch,
+                                   skip < sizeof scratch ? (size_t)skip : sizeof scratch, &got));
                 if (got == 0)
                     break;
                 skip -= got;
@@ -209,8 +213,8 @@ lg_err_t lg_load_memory(lg_read_fn read, const void *data, size_t size, const ch
 
 /* ---- Lines -------------------------------------------------------------------------------- */
 
-lg_err_t lg_source_next_line(lg_source_t *s, const lg_line_rules_t *rules, char **line,
-                             size_t *len, bool *got)
+lg_err_t lg_source_next_line(lg_source_t *s, const lg_line_rules_t *rules, char **line, size_t *len,
+                             bool *got)
 {
     const uint8_t *nl;
     size_t held;

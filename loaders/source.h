@@ -68,22 +68,22 @@ typedef struct lg_line_rules {
 typedef struct lg_source {
     const char *path; /* names the input in messages and in the profile */
     lg_diag_t *d;
-    bool from_path;   /* opened from a file name (not memory): files beside it may be looked for */
+    bool from_path; /* opened from a file name (not memory): files beside it may be looked for */
     lg_progress_fn progress;
     void *progress_ctx;
     uint64_t next_progress; /* bytes read when progress is next told */
 
-    int fd;                  /* -1 for memory */
-    bool size_known;         /* a regular file or memory: size holds its bytes */
+    int fd;          /* -1 for memory */
+    bool size_known; /* a regular file or memory: size holds its bytes */
     uint64_t size;
-    const uint8_t *data;     /* the window: input bytes [base, base + len) */
+    const uint8_t *data; /* the window: input bytes [base, base + len) */
     uint64_t base;
     size_t len;
-    size_t pos;              /* where the next line starts, within the window */
-    uint8_t *buf;            /* the window's memory when reading a file */
+    size_t pos;   /* where the next line starts, within the window */
+    uint8_t *buf; /* the window's memory when reading a file */
     size_t cap;
-    bool eof;                /* the window reaches the end of the input */
-    uint64_t line;           /* of the line last returned, from 1 */
+    bool eof;      /* the window reaches the end of the input */
+    uint64_t line; /* of the line last returned, from 1 */
 } lg_source_t;
 
 /* ---- Opening --------------------------------------------------------------------------------- */
@@ -122,8 +122,8 @@ lg_err_t lg_load_memory(lg_read_fn read, const void *data, size_t size, const ch
  * without "\n" and a final "\r"; *got is false at the end of the input. Errors, at the line being
  * read: LG_ELIMIT "line is longer than MAX bytes (NAME)", LG_EFORMAT "expected text, found a NUL
  * byte" at PATH:LINE:COL, LG_EIO, LG_ENOMEM. Progress is told as blocks are read. */
-lg_err_t lg_source_next_line(lg_source_t *s, const lg_line_rules_t *rules, char **line,
-                             size_t *len, bool *got);
+lg_err_t lg_source_next_line(lg_source_t *s, const lg_line_rules_t *rules, char **line, size_t *len,
+                             bool *got);
 
 /* ---- Bytes ------------------------------------------------------------------------------- */
 
@@ -174,7 +174,7 @@ lg_err_t lg_source_fail_record(const lg_source_t *s, lg_err_t err, uint64_t offs
     __attribute__((format(printf, 6, 7)));
 
 /* Room lg_quote needs for max bytes: each may become \xNN, then "..." and the NUL. */
-#define LG_QUOTE_BUFFER(max) ((max) * 4u + 4u)
+#define LG_QUOTE_BUFFER(max) ((max)*4u + 4u)
 /* Renders s[0, n) for a message: printable ASCII as is, other bytes as \xNN, cut after max bytes
  * with "...". out holds LG_QUOTE_BUFFER(max) bytes. Returns out. */
 const char *lg_quote(const char *s, size_t n, size_t max, char *out);

@@ -24,9 +24,9 @@ typedef struct lg_intmap_slot {
 
 typedef struct lg_intmap {
     lg_intmap_slot_t *slots;
-    size_t count;       /* keys held, the free key included */
-    size_t capacity;    /* slots: a power of two, or 0 */
-    bool has_free_key;  /* the key LG_INTMAP_FREE, which no slot can hold, is held here */
+    size_t count;      /* keys held, the free key included */
+    size_t capacity;   /* slots: a power of two, or 0 */
+    bool has_free_key; /* the key LG_INTMAP_FREE, which no slot can hold, is held here */
     uint64_t free_key_value;
 } lg_intmap_t;
 
