@@ -251,3 +251,27 @@ int64_t lg_test_cost_at(const lg_profile_t *p, const lg_pfunc_t *f, uint64_t pos
             sum = (sum < 0 ? 0 : sum) + (int64_t)p->costs[i].cost;
     return sum;
 }
+
+void lg_test_assert_no_flooding(lg_test_timed_load_fn load, const void *plain, const void *flood,
+                                size_t n, int repeats, double max_ratio, const char *what)
+{
+    double plain_best = 1e9, flood_best = 1e9;
+    for (int r = 0; r < repeats; r++) {
+        double t = load(plain, n, 1e9);
+        plain_best = t < plain_best ? t : plain_best;
+    }
+    /* The allowance gets a millisecond on top, so that a very fast plain load is no trap. */
+    double allowed = max_ratio * plain_best + 1e-3;
+    for (int r = 0; r < repeats; r++) {
+        double t = load(flood, n, allowed);
+        if (t < 0) {
+            flood_best = t;
+            break;
+        }
+        flood_best = t < flood_best ? t : flood_best;
+    }
+    printf("%zu ordinary %s: %.4f s; %zu colliding %s: %s%.4f s\n", n, what, plain_best, n, what,
+           flood_best < 0 ? "gave up after " : "", flood_best < 0 ? allowed : flood_best);
+    assert_true(flood_best >= 0);
+    assert_true(flood_best <= allowed);
+}

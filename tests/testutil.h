@@ -97,4 +97,14 @@ uint64_t lg_test_rng(void);
 /* True when a program is on PATH. */
 bool lg_test_have(const char *program);
 
+/* Loads n keys into a fresh map and returns the seconds it took, or a negative number once it
+ * has taken longer than give_up seconds. */
+typedef double (*lg_test_timed_load_fn)(const void *keys, size_t n, double give_up);
+
+/* Asserts that loading the colliding keys `flood` takes at most max_ratio times as long as
+ * loading the ordinary keys `plain` (each timed `repeats` times, the fastest kept: the machine
+ * runs other work), and prints both times; `what` names the keys ("names", "keys"). */
+void lg_test_assert_no_flooding(lg_test_timed_load_fn load, const void *plain, const void *flood,
+                                size_t n, int repeats, double max_ratio, const char *what);
+
 #endif
