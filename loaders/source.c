@@ -31,11 +31,18 @@ static void set_options(lg_source_t *s, const lg_load_options_t *options)
 lg_err_t lg_source_open(lg_source_t *s, const char *path, const lg_load_options_t *options,
                         lg_diag_t *d)
 {
+    return lg_source_open_as(s, path, NULL, options, d);
+}
+
+lg_err_t lg_source_open_as(lg_source_t *s, const char *path, const char *what,
+                           const lg_load_options_t *options, lg_diag_t *d)
+{
     *s = (lg_source_t){.path = path, .d = d, .from_path = true, .fd = -1};
     set_options(s, options);
     s->fd = open(path, O_RDONLY | O_CLOEXEC);
     if (s->fd < 0)
-        return lg_diag_fail(d, LG_EIO, path, "cannot open: %s", strerror(errno));
+        return lg_diag_fail(d, LG_EIO, path, "cannot open%s%s: %s", what != NULL ? " the " : "",
+                            what != NULL ? what : "", strerror(errno));
     struct stat st;
     if (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode)) {
         s->size_known = true;
@@ -92,8 +99,37 @@ static lg_err_t read_some(lg_source_t *s, uint8_t *p, size_t n, size_t *got)
     }
 }
 
+/* Puts the window at buf + off with room for need bytes, its first keep bytes copied from src
+ * (which may lie in the old memory). The memory is LG_SOURCE_ALIGN-aligned and grows by
+ * doubling. */
+static bool place_window(lg_source_t *s, size_t off, const uint8_t *src, size_t keep, size_t need)
+{
+    if (need > SIZE_MAX - off - LG_SOURCE_ALIGN)
+        return false;
+    size_t total = off + need;
+    if (total > s->cap) {
+        size_t cap = s->cap <= SIZE_MAX / 2 ? 2 * s->cap : 0;
+        if (cap < total)
+            cap = total;
+        cap = (cap + LG_SOURCE_ALIGN - 1) / LG_SOURCE_ALIGN * LG_SOURCE_ALIGN;
+        uint8_t *b = aligned_alloc(LG_SOURCE_ALIGN, cap);
+        if (b == NULL)
+            return false;
+        if (keep > 0)
+            memcpy(b + off, src, keep);
+        free(s->buf);
+        s->buf = b;
+        s->cap = cap;
+    } else if (keep > 0 && src != s->buf + off) {
+        memmove(s->buf + off, src, keep);
+    }
+    s->data = s->buf + off;
+    return true;
+}
+
 /* Moves the window to start at `at` (keeping the bytes it still holds from there) and reads until
- * it holds want bytes or the input ends. */
+ * it holds want bytes or the input ends. The window starts at at's place in a page, so that the
+ * reads land in memory aligned as their file offsets are. */
 lg_err_t lg_i_source_fill(lg_source_t *s, uint64_t at, size_t want)
 {
     if (s->fd < 0) { /* memory: the window is all of it */
@@ -102,14 +138,13 @@ lg_err_t lg_i_source_fill(lg_source_t *s, uint64_t at, size_t want)
     }
     /* Keep what the window holds from `at`; drop the rest. */
     uint64_t end = s->base + s->len;
+    size_t keep = 0;
+    const uint8_t *src = NULL;
     if (at <= end) {
-        size_t keep = (size_t)(end - at);
-        if (keep > 0 && at > s->base)
-            memmove(s->buf, s->buf + (size_t)(at - s->base), keep);
+        keep = (size_t)(end - at);
+        src = s->data + (size_t)(at - s->base);
         s->pos -= s->pos < (size_t)(at - s->base) ? s->pos : (size_t)(at - s->base);
-        s->len = keep;
     } else { /* skip forward: seek when the file allows, else read and drop */
-        s->len = 0;
         s->pos = 0;
         if (lseek(s->fd, (off_t)at, SEEK_SET) < 0) {
             uint64_t skip = at - end;
@@ -124,24 +159,26 @@ lg_err_t lg_i_source_fill(lg_source_t *s, uint64_t at, size_t want)
             }
             if (skip > 0) {
                 s->base = at - skip;
+                s->len = 0;
                 s->eof = true;
                 return LG_OK;
             }
         }
     }
-    s->base = at;
     /* Room past what is asked for, so that a window asked for again a little further on is
      * refilled only after a block or twice what was asked has been read. */
     size_t room = want + (want > LG_SOURCE_BLOCK_BYTES / 2 ? 2 * want : LG_SOURCE_BLOCK_BYTES);
     /* One byte stays free for the NUL after a last line without a line end. */
-    if (room + 1 > s->cap && !lg_grow((void **)&s->buf, &s->cap, room + 1, 1))
+    if (!place_window(s, (size_t)(at % LG_SOURCE_ALIGN), src, keep, room + 1))
         return lg_diag_fail(s->d, LG_ENOMEM, s->path, "out of memory for a %zu-byte read window",
                             room + 1);
-    s->data = s->buf;
+    s->base = at;
+    s->len = keep;
     s->eof = false;
+    uint8_t *w = s->buf + (size_t)(at % LG_SOURCE_ALIGN);
     while (s->len < want) {
         size_t got;
-        LG_CHECK(read_some(s, s->buf + s->len, s->cap - 1 - s->len, &got));
+        LG_CHECK(read_some(s, w + s->len, room - s->len, &got));
         if (got == 0) {
             s->eof = true;
             break;
@@ -157,12 +194,14 @@ lg_err_t lg_source_read_all(lg_source_t *s)
     if (s->size_known)
         return LG_OK;
     for (;;) {
-        if (s->len + LG_SOURCE_BLOCK_BYTES + 1 > s->cap &&
-            !lg_grow((void **)&s->buf, &s->cap, s->len + LG_SOURCE_BLOCK_BYTES + 1, 1))
+        size_t off = (size_t)(s->base % LG_SOURCE_ALIGN);
+        if (s->len > SIZE_MAX - LG_SOURCE_BLOCK_BYTES - 1 ||
+            (off + s->len + LG_SOURCE_BLOCK_BYTES + 1 > s->cap &&
+             !place_window(s, off, s->data, s->len, s->len + LG_SOURCE_BLOCK_BYTES + 1)))
             return lg_diag_fail(s->d, LG_ENOMEM, s->path, "out of memory reading the file");
-        s->data = s->buf;
+        s->data = s->buf + off;
         size_t got;
-        LG_CHECK(read_some(s, s->buf + s->len, s->cap - 1 - s->len, &got));
+        LG_CHECK(read_some(s, s->buf + off + s->len, s->cap - off - 1 - s->len, &got));
         if (got == 0)
             break;
         s->len += got;
@@ -243,7 +282,8 @@ lg_err_t lg_source_next_line(lg_source_t *s, const lg_line_rules_t *rules, char 
         memcpy(s->buf, s->data + s->pos, n);
         p = (char *)s->buf;
     } else {
-        p = (char *)s->buf + s->pos; /* the window keeps a byte free after its end */
+        /* the window keeps a byte free after its end */
+        p = (char *)s->buf + (size_t)(s->data - s->buf) + s->pos;
     }
     s->pos += n + (nl != NULL);
     if (n > rules->max)

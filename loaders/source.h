@@ -49,6 +49,12 @@ typedef struct lg_load_options {
 #define LG_SOURCE_PROGRESS_BYTES (4u * 1024u * 1024u)
 /* Bytes a file is read in at a time (a line or record window grows past it only as needed). */
 #define LG_SOURCE_BLOCK_BYTES (256u * 1024u)
+/* Alignment of a file's window memory: a page. Window bytes sit at the same place in a page as
+ * their file offsets, so every read lands in memory aligned as the file offset is: the kernel
+ * copies three to four times slower into a buffer whose place in a cache line differs from the
+ * file offset's (measured on a 2.1 GB binary timeline: 1.4 s of system time into malloc's
+ * 16-byte aligned buffer, 0.4 s into a page-aligned one). */
+#define LG_SOURCE_ALIGN 4096u
 /* A record index that is not given: the location is the section alone ("header"). */
 #define LG_SOURCE_NO_RECORD UINT64_MAX
 
@@ -80,7 +86,8 @@ typedef struct lg_source {
     uint64_t base;
     size_t len;
     size_t pos;   /* where the next line starts, within the window */
-    uint8_t *buf; /* the window's memory when reading a file */
+    uint8_t *buf; /* the window's memory when reading a file (LG_SOURCE_ALIGN-aligned:
+                     data - buf is base modulo the alignment) */
     size_t cap;
     bool eof;      /* the window reaches the end of the input */
     uint64_t line; /* of the line last returned, from 1 */
@@ -92,6 +99,9 @@ typedef struct lg_source {
  * source needs no closing. */
 lg_err_t lg_source_open(lg_source_t *s, const char *path, const lg_load_options_t *options,
                         lg_diag_t *d);
+/* lg_source_open, failing with "cannot open the WHAT: ..." (what NULL: "cannot open: ..."). */
+lg_err_t lg_source_open_as(lg_source_t *s, const char *path, const char *what,
+                           const lg_load_options_t *options, lg_diag_t *d);
 /* A source over memory the caller keeps alive; name (NULL: "(buffer)") names it in messages. */
 void lg_source_memory(lg_source_t *s, const void *data, size_t size, const char *name,
                       const lg_load_options_t *options, lg_diag_t *d);

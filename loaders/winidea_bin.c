@@ -2,10 +2,12 @@
  * export) into a timeline (timeline.h), resolving handles through the main file's mapping.
  *
  * The file is a headerless sequence of 24-byte little-endian records (winidea_bin.h has both
- * layouts). It is read front to back once, LG_WI_BIN_READ_BYTES at a time, into one buffer: a
- * timeline of many GB costs that buffer, and memory grows with functions, streams and edges (in
- * the timeline), never with records. Records are decoded in batches and handed to the timeline
- * a batch per call; handles are resolved through a small cache in front of the mapping.
+ * layouts). It is read front to back once through the source's window (source.h), about
+ * LG_WI_BIN_READ_BYTES at a time: a timeline of many GB costs that window, and memory grows with
+ * functions, streams and edges (in the timeline), never with records. Progress and the
+ * "PATH:0xOFFSET: record N" messages come from the source too. Records are decoded in batches
+ * and handed to the timeline a batch per call; handles are resolved through a small cache in
+ * front of the mapping.
  *
  * Definitions:
  *   record   one event: HANDLE (the area), a word with the event type (and in 1.1 the core),
@@ -30,32 +32,20 @@
 
 #include "mem.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* Records the version detection looks at (1.5 MiB): enough for any real timeline to contain
  * events other than Exit, which is all that tells the layouts apart. */
 #define LG_WI_BIN_DETECT_RECORDS 65536u
-/* Bytes read at a time: 8192 records (192 KiB), so the buffer stays in the second-level cache
- * while its events are processed. Measured on a 256 MB timeline: reading into such a buffer
- * cost a third of what touching the same bytes through mmap did (page faults, TLB misses). */
+/* Bytes asked of the source's window at a time: 8192 records (192 KiB); the window reads a
+ * little more (source.h), so it stays in the second-level cache while its events are processed.
+ * Measured on a 256 MB timeline: reading into such a buffer cost a third of what touching the
+ * same bytes through mmap did (page faults, TLB misses). The window is aligned as the file
+ * offsets are (LG_SOURCE_ALIGN), which the kernel's copy needs to be fast. */
 #define LG_WI_BIN_READ_BYTES (8192u * LG_WI_BIN_RECORD_BYTES)
-/* Alignment of the read buffer: a page, as the offsets read at are. The kernel copies three to
- * four times slower into a buffer whose place in a cache line differs from the file offset's
- * (measured: 2.1 GB read in 1.4 s of system time into malloc's 16-byte aligned buffer, 0.4 s
- * into a page-aligned one), and malloc's alignment beyond 16 bytes depends on what was
- * allocated before. */
-#define LG_WI_BIN_READ_ALIGN 4096u
 /* Bytes the version detection reads: LG_WI_BIN_DETECT_RECORDS records. */
 #define LG_WI_BIN_DETECT_BYTES (LG_WI_BIN_DETECT_RECORDS * LG_WI_BIN_RECORD_BYTES)
-/* How often options->progress is told how far the reading got. */
-#define LG_WI_BIN_PROGRESS_BYTES (64u << 20)
 /* Events decoded before they are handed to the timeline in one call (16 bytes each: the batch
  * stays in the first-level cache). */
 #define DECODE_BATCH 1024u
@@ -148,27 +138,15 @@ lg_wi_bin_version_t lg_wi_bin_detect(const uint8_t *data, size_t len)
 /* ---- Reading ----------------------------------------------------------------------------- */
 
 typedef struct reader {
-    const char *path;
+    lg_source_t *src;
     const lg_wi_map_t *map;
     lg_timeline_t *timeline;
-    lg_diag_t *d;
 } reader_t;
 
-static lg_err_t fail_record(const reader_t *r, lg_err_t err, uint64_t index, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
 /* An error at record index: "PATH:0xOFFSET: record N" (diag.h's convention for binary files). */
-static lg_err_t fail_record(const reader_t *r, lg_err_t err, uint64_t index, const char *fmt, ...)
-{
-    char *where = lg_format("%s:0x%" PRIx64 ": record %" PRIu64, r->path,
-                            index * LG_WI_BIN_RECORD_BYTES, index);
-    va_list ap;
-    va_start(ap, fmt);
-    lg_diag_vadd(r->d, LG_ERROR, where != NULL ? where : r->path, fmt, ap);
-    va_end(ap);
-    free(where);
-    return err;
-}
+#define fail_record(r, err, index, ...)                                                            \
+    lg_source_fail_record((r)->src, (err), (index) * LG_WI_BIN_RECORD_BYTES, NULL, (index),      \
+                          __VA_ARGS__)
 
 /* The error for a record the main loop refused; kept out of the loop so that stays small. */
 static lg_err_t record_error(const reader_t *r, lg_err_t err, uint64_t index, uint32_t handle,
@@ -294,7 +272,7 @@ static lg_err_t feed_v10(const reader_t *r, resolve_slot_t *cache, const uint8_t
 }
 
 /* Detects the layout of the first records, or fails saying why neither layout fits. */
-static lg_err_t choose_version(const reader_t *r, const uint8_t *data, size_t len,
+static lg_err_t choose_version(const lg_source_t *src, const uint8_t *data, size_t len,
                                lg_wi_bin_version_t *version)
 {
     layout_fit_t fit;
@@ -302,7 +280,7 @@ static lg_err_t choose_version(const reader_t *r, const uint8_t *data, size_t le
     if (*version != LG_WI_BIN_DETECT)
         return LG_OK;
     return lg_diag_fail(
-        r->d, LG_EFORMAT, r->path,
+        src->d, LG_EFORMAT, src->path,
         "cannot tell the binary timeline's layout: record %" PRIu64 " (offset 0x%" PRIx64
         ") does not fit version 1.1 (FLAGS 0x%08" PRIx32 ": bits 12-31 must be 0 and the type "
         "in bits 0-3 at most 4), record %" PRIu64 " (offset 0x%" PRIx64
@@ -312,102 +290,78 @@ static lg_err_t choose_version(const reader_t *r, const uint8_t *data, size_t le
         fit.bad10 * LG_WI_BIN_RECORD_BYTES, fit.word10);
 }
 
-/* Opens path and checks it is a regular file of whole records; *size receives its size. */
-static lg_err_t open_timeline(const char *path, lg_diag_t *d, int *fd, uint64_t *size)
+/* Checks the source is a regular file of whole records. */
+static lg_err_t check_timeline(const lg_source_t *src)
 {
-    *fd = open(path, O_RDONLY);
-    if (*fd < 0)
-        return lg_diag_fail(d, LG_EIO, path, "cannot open the binary timeline: %s",
-                            strerror(errno));
-    struct stat st;
-    lg_err_t err = LG_OK;
-    if (fstat(*fd, &st) != 0)
-        err = lg_diag_fail(d, LG_EIO, path, "cannot read: %s", strerror(errno));
-    else if (!S_ISREG(st.st_mode))
-        err = lg_diag_fail(d, LG_EIO, path, "the binary timeline is not a regular file");
-    else if ((*size = (uint64_t)st.st_size) % LG_WI_BIN_RECORD_BYTES != 0)
-        err = lg_diag_fail(d, LG_EFORMAT, path,
-                           "size %" PRIu64 " bytes is not a multiple of the %u-byte record: "
-                           "%" PRIu64 " trailing byte(s) after record %" PRIu64
-                           " (offset 0x%" PRIx64 "); the file is cut short or not a timeline",
-                           *size, LG_WI_BIN_RECORD_BYTES, *size % LG_WI_BIN_RECORD_BYTES,
-                           *size / LG_WI_BIN_RECORD_BYTES, *size - *size % LG_WI_BIN_RECORD_BYTES);
-    if (err != LG_OK)
-        close(*fd);
-    return err;
-}
-
-/* Reads exactly len bytes at offset at (read may return less at a time). */
-static lg_err_t read_at(const reader_t *r, int fd, uint8_t *buf, size_t len, uint64_t at)
-{
-    for (size_t got = 0; got < len;) {
-        ssize_t n = pread(fd, buf + got, len - got, (off_t)(at + got));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return lg_diag_fail(r->d, LG_EIO, r->path, "cannot read at offset 0x%" PRIx64 ": %s",
-                                at + got, strerror(errno));
-        if (n == 0)
-            return lg_diag_fail(r->d, LG_EIO, r->path,
-                                "the file ended at offset 0x%" PRIx64 " while being read: it "
-                                "shrank since it was opened",
-                                at + got);
-        got += (size_t)n;
-    }
+    uint64_t size = src->size;
+    if (!src->size_known)
+        return lg_diag_fail(src->d, LG_EIO, src->path,
+                            "the binary timeline is not a regular file");
+    if (size % LG_WI_BIN_RECORD_BYTES != 0)
+        return lg_diag_fail(src->d, LG_EFORMAT, src->path,
+                            "size %" PRIu64 " bytes is not a multiple of the %u-byte record: "
+                            "%" PRIu64 " trailing byte(s) after record %" PRIu64
+                            " (offset 0x%" PRIx64 "); the file is cut short or not a timeline",
+                            size, LG_WI_BIN_RECORD_BYTES, size % LG_WI_BIN_RECORD_BYTES,
+                            size / LG_WI_BIN_RECORD_BYTES, size - size % LG_WI_BIN_RECORD_BYTES);
     return LG_OK;
 }
 
-/* The version the first records show (or fails saying why neither fits). */
-static lg_err_t detect_file(const reader_t *r, int fd, uint64_t size, lg_wi_bin_version_t *version)
+/* Makes [at, at + want) readable in the window; the file ending first means it shrank. */
+static lg_err_t window(lg_source_t *src, uint64_t at, size_t want)
 {
-    size_t len = (size_t)(size < LG_WI_BIN_DETECT_BYTES ? size : LG_WI_BIN_DETECT_BYTES);
-    uint8_t *head = malloc(len > 0 ? len : 1);
-    if (head == NULL)
-        return lg_diag_fail(r->d, LG_ENOMEM, r->path, "out of memory");
-    lg_err_t err = read_at(r, fd, head, len, 0);
-    if (err == LG_OK)
-        err = choose_version(r, head, len, version);
-    free(head);
-    return err;
+    LG_CHECK(lg_source_window(src, at, want));
+    if (src->base + src->len - at < want)
+        return lg_diag_fail(src->d, LG_EIO, src->path,
+                            "the file ended at offset 0x%" PRIx64 " while being read: it "
+                            "shrank since it was opened",
+                            src->base + src->len);
+    return LG_OK;
+}
+
+/* Reads the timeline from the opened source. */
+static lg_err_t read_timeline(lg_source_t *src, lg_wi_bin_version_t version,
+                              const lg_wi_map_t *map, lg_timeline_t *timeline)
+{
+    reader_t r = {src, map, timeline};
+    LG_CHECK(check_timeline(src));
+    uint64_t size = src->size;
+    if (version == LG_WI_BIN_DETECT) {
+        size_t len = (size_t)(size < LG_WI_BIN_DETECT_BYTES ? size : LG_WI_BIN_DETECT_BYTES);
+        LG_CHECK(window(src, 0, len));
+        LG_CHECK(choose_version(src, lg_source_at(src, 0), len, &version));
+    }
+    resolve_slot_t cache[RESOLVE_CACHE_SLOTS];
+    resolve_cache_init(cache);
+    for (uint64_t at = 0; at < size;) {
+        size_t want = (size_t)(size - at < LG_WI_BIN_READ_BYTES ? size - at : LG_WI_BIN_READ_BYTES);
+        LG_CHECK(window(src, at, want));
+        /* Every whole record the window holds, none past the size the file was opened with. */
+        uint64_t held = src->base + src->len - at;
+        if (held > size - at)
+            held = size - at;
+        size_t n = (size_t)(held / LG_WI_BIN_RECORD_BYTES);
+        const uint8_t *data = lg_source_at(src, at);
+        uint64_t first = at / LG_WI_BIN_RECORD_BYTES;
+        LG_CHECK(version == LG_WI_BIN_V1_1 ? feed_v11(&r, cache, data, n, first)
+                                           : feed_v10(&r, cache, data, n, first));
+        at += (uint64_t)n * LG_WI_BIN_RECORD_BYTES;
+    }
+    if (size > 0)
+        lg_source_progress(src, size, !src->eof);
+    return LG_OK;
 }
 
 lg_err_t lg_wi_bin_read(const char *path, lg_wi_bin_version_t version, const lg_wi_map_t *map,
                         lg_timeline_t *timeline, const lg_load_options_t *options, lg_diag_t *d)
 {
-    reader_t r = {path, map, timeline, d};
     if (version != LG_WI_BIN_DETECT && version != LG_WI_BIN_V1_0 && version != LG_WI_BIN_V1_1)
         return lg_diag_fail(d, LG_EINVAL, path,
                             "unknown binary timeline version %u: expected 1.0 or 1.1",
                             (unsigned)version);
-    int fd;
-    uint64_t size = 0;
-    LG_CHECK(open_timeline(path, d, &fd, &size));
-    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL); /* a hint: failure changes nothing */
-    lg_err_t err = version == LG_WI_BIN_DETECT ? detect_file(&r, fd, size, &version) : LG_OK;
-    _Static_assert(LG_WI_BIN_READ_BYTES % LG_WI_BIN_READ_ALIGN == 0, "aligned_alloc's rule");
-    uint8_t *buf = err == LG_OK ? aligned_alloc(LG_WI_BIN_READ_ALIGN, LG_WI_BIN_READ_BYTES) : NULL;
-    if (err == LG_OK && buf == NULL)
-        err = lg_diag_fail(d, LG_ENOMEM, path, "out of memory");
-    resolve_slot_t cache[RESOLVE_CACHE_SLOTS];
-    resolve_cache_init(cache);
-    uint64_t next_progress = LG_WI_BIN_PROGRESS_BYTES;
-    for (uint64_t at = 0; at < size && err == LG_OK;) {
-        size_t len = (size_t)(size - at < LG_WI_BIN_READ_BYTES ? size - at : LG_WI_BIN_READ_BYTES);
-        err = read_at(&r, fd, buf, len, at);
-        if (err != LG_OK)
-            break;
-        uint64_t first = at / LG_WI_BIN_RECORD_BYTES;
-        size_t n = len / LG_WI_BIN_RECORD_BYTES;
-        err = version == LG_WI_BIN_V1_1 ? feed_v11(&r, cache, buf, n, first)
-                                        : feed_v10(&r, cache, buf, n, first);
-        at += len;
-        if (err == LG_OK && options != NULL && options->progress != NULL &&
-            (at >= next_progress || at == size)) {
-            options->progress(options->progress_ctx, path, at, size);
-            next_progress = at + LG_WI_BIN_PROGRESS_BYTES;
-        }
-    }
-    free(buf);
-    close(fd);
+    lg_source_t src;
+    LG_CHECK(lg_source_open_as(&src, path, "binary timeline", options, d));
+    lg_err_t err = read_timeline(&src, version, map, timeline);
+    lg_source_close(&src);
     return err;
 }

@@ -35,7 +35,7 @@ lg_wi_bin_version_t lg_wi_bin_detect(const uint8_t *data, size_t len);
 /* Streams the records of path through map into timeline: stream = core index for 1.1 (0xFF,
  * unknown, is a stream of its own), stream 0 for 1.0. version LG_WI_BIN_DETECT detects it.
  * Data writes and areas that are not functions are skipped. options (may be NULL): progress, when
- * set, is told how far it got every 64 MiB and at the end. Errors, one diagnostic each, naming
+ * set, is told how far the reading got as the source reads (source.h) and at the end. Errors, one diagnostic each, naming
  * the file and, for a record, its byte offset and index ("PATH:0xOFFSET: record N"): size not a
  * multiple of 24, an unknown handle, an unknown event type, undetectable version, and the
  * timeline's LG_ELIMIT. Returns LG_OK, LG_EIO, LG_EFORMAT, LG_EINVAL (version), LG_ELIMIT,
