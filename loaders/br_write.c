@@ -6,6 +6,7 @@
  * Layout: docs/loaders/br.md. Every integer is big-endian.
  */
 #include "br.h"
+#include "write_buffer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,28 +31,10 @@ static bool reserve(lg_br_writer_t *w, size_t n)
 {
     if (w->failed)
         return false;
-    if (n <= w->capacity - w->size)
-        return true;
-    if (n > SIZE_MAX - w->size) {
+    if (!lg_write_buffer_reserve(&w->data, w->size, &w->capacity, n, FIRST_CAPACITY)) {
         fail(w, LG_ENOMEM);
         return false;
     }
-    size_t need = w->size + n;
-    size_t cap = w->capacity ? w->capacity : FIRST_CAPACITY;
-    while (cap < need) {
-        if (cap > SIZE_MAX / 2) {
-            cap = need;
-            break;
-        }
-        cap *= 2;
-    }
-    uint8_t *grown = realloc(w->data, cap);
-    if (grown == NULL) {
-        fail(w, LG_ENOMEM);
-        return false;
-    }
-    w->data = grown;
-    w->capacity = cap;
     return true;
 }
 
