@@ -28,6 +28,10 @@ static void set_options(lg_source_t *s, const lg_load_options_t *options)
     s->next_progress = LG_SOURCE_PROGRESS_BYTES;
 }
 
+/* What an empty window points at before it has memory of its own: lg_source_at on it is then an
+ * offset of zero from a real address, never from a null pointer. */
+static const uint8_t no_bytes[1];
+
 lg_err_t lg_source_open(lg_source_t *s, const char *path, const lg_load_options_t *options,
                         lg_diag_t *d)
 {
@@ -37,7 +41,7 @@ lg_err_t lg_source_open(lg_source_t *s, const char *path, const lg_load_options_
 lg_err_t lg_source_open_as(lg_source_t *s, const char *path, const char *what,
                            const lg_load_options_t *options, lg_diag_t *d)
 {
-    *s = (lg_source_t){.path = path, .d = d, .from_path = true, .fd = -1};
+    *s = (lg_source_t){.path = path, .d = d, .from_path = true, .fd = -1, .data = no_bytes};
     set_options(s, options);
     s->fd = open(path, O_RDONLY | O_CLOEXEC);
     if (s->fd < 0)
@@ -55,13 +59,12 @@ lg_err_t lg_source_open_as(lg_source_t *s, const char *path, const char *what,
 void lg_source_memory(lg_source_t *s, const void *data, size_t size, const char *name,
                       const lg_load_options_t *options, lg_diag_t *d)
 {
-    static const uint8_t empty[1];
     *s = (lg_source_t){.path = name != NULL ? name : "(buffer)",
                        .d = d,
                        .fd = -1,
                        .size_known = true,
                        .size = data != NULL ? size : 0,
-                       .data = data != NULL ? data : empty,
+                       .data = data != NULL ? data : no_bytes,
                        .len = data != NULL ? size : 0,
                        .eof = true};
     set_options(s, options);
@@ -142,7 +145,9 @@ lg_err_t lg_i_source_fill(lg_source_t *s, uint64_t at, size_t want)
     const uint8_t *src = NULL;
     if (at <= end) {
         keep = (size_t)(end - at);
-        src = s->data + (size_t)(at - s->base);
+        /* An empty window may have no memory yet: no offset from a null pointer. */
+        if (keep > 0)
+            src = s->data + (size_t)(at - s->base);
         s->pos -= s->pos < (size_t)(at - s->base) ? s->pos : (size_t)(at - s->base);
     } else { /* skip forward: seek when the file allows, else read and drop */
         s->pos = 0;
