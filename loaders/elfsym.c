@@ -89,6 +89,7 @@ typedef enum sec_state {
 
 typedef struct sec_info {
     sec_state_t state;
+    uint64_t flags; /* sh_flags */
     const char *name; /* in libelf's section name table (valid while the Elf is open), or NULL */
     uint64_t align, size;
 } sec_info_t;
@@ -173,6 +174,9 @@ void lg_elfsyms_destroy(lg_elfsyms_t *t)
     }
     for (size_t i = 0; i < t->nsyms; i++)
         free_sym(&t->syms[i]);
+    for (size_t i = 0; i < t->nrefs; i++)
+        free(t->refs[i].to_name);
+    free(t->refs);
     free(t->files);
     free(t->syms);
     free(t->next_same_name);
@@ -241,8 +245,12 @@ static lg_err_t commit(lg_elfsyms_t *t, lg_elfsyms_t *tmp)
     if (add_n > LG_ELF_MAX_SYMBOLS || old_n > LG_ELF_MAX_SYMBOLS - add_n ||
         add_f > UINT32_MAX || old_f > UINT32_MAX - add_f)
         return LG_ELIMIT;
+    size_t old_r = t->nrefs, add_r = tmp->nrefs;
+    if (add_r > LG_ELF_MAX_REFS || old_r > LG_ELF_MAX_REFS - add_r)
+        return LG_ELIMIT;
     if (!lg_grow((void **)&t->files, &t->files_cap, old_f + add_f, sizeof *t->files) ||
-        !grow_syms(t, old_n + add_n))
+        !grow_syms(t, old_n + add_n) ||
+        (add_r > 0 && !lg_grow((void **)&t->refs, &t->refs_cap, old_r + add_r, sizeof *t->refs)))
         return LG_ENOMEM;
     uint32_t *first = add_n > 0 ? malloc(add_n * sizeof *first) : NULL;
     if (add_n > 0 && first == NULL)
@@ -264,10 +272,16 @@ static lg_err_t commit(lg_elfsyms_t *t, lg_elfsyms_t *tmp)
         t->syms[index].file += (uint32_t)old_f;
         lg_chain_append(t->next_same_name, first[j], (uint32_t)index);
     }
+    for (size_t j = 0; j < add_r; j++) {
+        t->refs[old_r + j] = tmp->refs[j];
+        t->refs[old_r + j].file += (uint32_t)old_f;
+    }
     t->nfiles += add_f;
     t->nsyms += add_n;
+    t->nrefs += add_r;
     tmp->nfiles = 0;
     tmp->nsyms = 0;
+    tmp->nrefs = 0;
     free(first);
     return LG_OK;
 }
@@ -352,6 +366,7 @@ static void describe_section(elf_reader_t *f, sec_info_t *cache, size_t index)
         return;
     }
     s->state = (sh.sh_flags & SHF_EXECINSTR) ? SEC_EXEC : SEC_OTHER;
+    s->flags = sh.sh_flags;
     s->align = sh.sh_addralign;
     s->size = sh.sh_size;
     s->name = elf_strptr(f->elf, f->shstrndx, sh.sh_name);
@@ -569,6 +584,199 @@ static lg_err_t read_symbols(elf_reader_t *f, Elf_Scn *symtab, Elf_Scn *shndx_sc
     return err;
 }
 
+/* ---- References (relocations of objects) -------------------------------------------------- */
+
+/* Sections whose relocations name functions without calling them or taking their address:
+ * unwind and exception tables. A name matches exactly or as a prefix followed by '.'. */
+static bool is_unwind_section(const char *name)
+{
+    static const char *const unwind[] = {".eh_frame", ".gcc_except_table", ".ARM.exidx",
+                                         ".ARM.extab"};
+    if (name == NULL)
+        return false;
+    for (size_t i = 0; i < sizeof unwind / sizeof unwind[0]; i++) {
+        size_t n = strlen(unwind[i]);
+        if (strncmp(name, unwind[i], n) == 0 && (name[n] == '\0' || name[n] == '.'))
+            return true;
+    }
+    return false;
+}
+
+static int cmp_ref(const void *a, const void *b)
+{
+    const lg_elfref_t *x = a, *y = b;
+    if (x->from_section != y->from_section)
+        return x->from_section < y->from_section ? -1 : 1;
+    if (x->to_section != y->to_section)
+        return x->to_section < y->to_section ? -1 : 1;
+    if (x->to_name == NULL || y->to_name == NULL)
+        return (x->to_name != NULL) - (y->to_name != NULL);
+    return strcmp(x->to_name, y->to_name);
+}
+
+/* Sorts the references [first, nrefs) of the temporary table and drops repeats: a section
+ * calls the same function from many places. */
+static void unique_refs(lg_elfsyms_t *out, size_t first)
+{
+    size_t n = out->nrefs - first;
+    if (n < 2)
+        return;
+    lg_elfref_t *r = out->refs + first;
+    qsort(r, n, sizeof *r, cmp_ref);
+    size_t kept = 1;
+    for (size_t i = 1; i < n; i++) {
+        if (cmp_ref(&r[i], &r[kept - 1]) == 0)
+            free(r[i].to_name);
+        else
+            r[kept++] = r[i];
+    }
+    out->nrefs = first + kept;
+}
+
+static lg_err_t add_ref(elf_reader_t *f, uint32_t file, uint32_t from, uint32_t to,
+                        const char *name)
+{
+    lg_elfsyms_t *out = f->r->out;
+    if (out->nrefs >= LG_ELF_MAX_REFS)
+        return fail_at(f, LG_ELIMIT, NULL, "more than %u references in one ELF file",
+                       LG_ELF_MAX_REFS);
+    if (!lg_grow((void **)&out->refs, &out->refs_cap, out->nrefs + 1, sizeof *out->refs))
+        return fail_at(f, LG_ENOMEM, NULL, "out of memory");
+    lg_elfref_t ref = {file, from, to, NULL};
+    if (name != NULL && (ref.to_name = strdup(name)) == NULL)
+        return fail_at(f, LG_ENOMEM, NULL, "out of memory");
+    out->refs[out->nrefs++] = ref;
+    return LG_OK;
+}
+
+/* One relocation's symbol as a reference target: *to the executable section of this file it
+ * lies in, or LG_ELFREF_BY_NAME with *name an undefined symbol's name. False when it is no
+ * function's: data, absolute, common, or a section that holds no code. */
+static bool ref_target(elf_reader_t *f, sec_info_t *cache, Elf_Data *syms, Elf_Data *xsyms,
+                       size_t strtab, size_t index, uint32_t *to, const char **name)
+{
+    GElf_Sym sym;
+    Elf32_Word xindex = 0;
+    if ((xsyms != NULL ? gelf_getsymshndx(syms, xsyms, (int)index, &sym, &xindex)
+                       : gelf_getsym(syms, (int)index, &sym)) == NULL)
+        return false;
+    int type = GELF_ST_TYPE(sym.st_info);
+    if (sym.st_shndx == SHN_UNDEF) {
+        if (type == STT_OBJECT || type == STT_TLS || type == STT_SECTION)
+            return false;
+        *name = elf_strptr(f->elf, strtab, sym.st_name);
+        *to = LG_ELFREF_BY_NAME;
+        return *name != NULL && **name != '\0';
+    }
+    size_t sec = sym.st_shndx == SHN_XINDEX ? xindex : sym.st_shndx;
+    if (sym.st_shndx != SHN_XINDEX && sym.st_shndx >= SHN_LORESERVE)
+        return false;
+    if (sec == SHN_UNDEF || sec >= f->shnum)
+        return false;
+    describe_section(f, cache, sec);
+    if (cache[sec].state != SEC_EXEC)
+        return false;
+    *to = (uint32_t)sec;
+    *name = NULL;
+    return true;
+}
+
+/* Reads the relocations of one relocatable file as references, and marks the file's
+ * references complete when every relocation section that matters could be read. A section
+ * that cannot be read is warned about and leaves them incomplete: binding then trusts every
+ * call of the file's functions, as it does without objects. */
+static lg_err_t read_references(elf_reader_t *f, Elf_Scn *symtab, Elf_Scn *shndx_scn,
+                                uint32_t file)
+{
+    GElf_Shdr symsh;
+    size_t sym_entsize = gelf_fsize(f->elf, ELF_T_SYM, 1, EV_CURRENT);
+    Elf_Data *syms = elf_getdata(symtab, NULL);
+    Elf_Data *xsyms = shndx_scn != NULL ? elf_getdata(shndx_scn, NULL) : NULL;
+    if (gelf_getshdr(symtab, &symsh) == NULL || sym_entsize == 0 || syms == NULL ||
+        (shndx_scn != NULL && xsyms == NULL))
+        return LG_OK; /* read_symbols read these already; refs_read stays false */
+    size_t nsyms = syms->d_size / sym_entsize;
+    size_t symtab_index = elf_ndxscn(symtab);
+    sec_info_t *cache = calloc(f->shnum, sizeof *cache);
+    if (cache == NULL)
+        return fail_at(f, LG_ENOMEM, NULL, "out of memory");
+    size_t first = f->r->out->nrefs;
+    bool complete = true;
+    lg_err_t err = LG_OK;
+    for (Elf_Scn *scn = NULL; err == LG_OK && (scn = elf_nextscn(f->elf, scn)) != NULL;) {
+        GElf_Shdr sh;
+        char buf[LG_ELF_PLACEHOLDER_BYTES];
+        if (gelf_getshdr(scn, &sh) == NULL) {
+            complete = false;
+            continue;
+        }
+        if (sh.sh_type != SHT_REL && sh.sh_type != SHT_RELA)
+            continue;
+        const char *label = section_label(elf_strptr(f->elf, f->shstrndx, sh.sh_name),
+                                          elf_ndxscn(scn), buf, sizeof buf);
+        size_t target = sh.sh_info;
+        if (sh.sh_link != symtab_index || target == 0 || target >= f->shnum) {
+            warn_at(f, label, "expected relocations of a section (sh_info %zu of %zu) against "
+                    "the symbol table (sh_link %zu), found sh_link %u: its references are not "
+                    "read, so every profiled call from this file is trusted",
+                    target, f->shnum, symtab_index, (unsigned)sh.sh_link);
+            complete = false;
+            continue;
+        }
+        describe_section(f, cache, target);
+        uint32_t from;
+        if (cache[target].state == SEC_EXEC)
+            from = (uint32_t)target;
+        else if ((cache[target].flags & SHF_ALLOC) && !is_unwind_section(cache[target].name))
+            from = LG_ELFREF_DATA;
+        else
+            continue;
+        bool rela = sh.sh_type == SHT_RELA;
+        size_t entsize = gelf_fsize(f->elf, rela ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
+        Elf_Data *data = elf_getdata(scn, NULL);
+        if (entsize == 0 || data == NULL || data->d_size / entsize > (size_t)INT_MAX) {
+            warn_at(f, label, "cannot read the relocations (%s): every profiled call from this "
+                    "file is trusted", elf_errmsg(-1));
+            complete = false;
+            continue;
+        }
+        size_t count = data->d_size / entsize;
+        for (size_t k = 0; err == LG_OK && k < count; k++) {
+            GElf_Rela ra;
+            GElf_Rel rl;
+            uint64_t info;
+            if (rela ? gelf_getrela(data, (int)k, &ra) == NULL
+                     : gelf_getrel(data, (int)k, &rl) == NULL) {
+                complete = false;
+                break;
+            }
+            info = rela ? ra.r_info : rl.r_info;
+            size_t symi = GELF_R_SYM(info);
+            if (symi == 0)
+                continue;
+            if (symi >= nsyms) {
+                warn_at(f, label, "relocation %zu names symbol %zu of %zu: its references are "
+                        "incomplete, so every profiled call from this file is trusted",
+                        k, symi, nsyms);
+                complete = false;
+                break;
+            }
+            uint32_t to;
+            const char *name;
+            if (!ref_target(f, cache, syms, xsyms, symsh.sh_link, symi, &to, &name) ||
+                (from != LG_ELFREF_DATA && to == from))
+                continue; /* not a function's, or code referring to its own section */
+            err = add_ref(f, file, from, to, name);
+        }
+    }
+    free(cache);
+    if (err != LG_OK)
+        return err;
+    unique_refs(f->r->out, first);
+    f->r->out->files[file].refs_read = complete;
+    return LG_OK;
+}
+
 /* libelf reports no sections at all when the section header table lies past the end of the
  * file, so a truncated file would read as a stripped one: check the table against the size. */
 static lg_err_t check_section_headers(elf_reader_t *f, const GElf_Ehdr *ehdr)
@@ -635,6 +843,8 @@ static lg_err_t read_elf(reader_t *r, Elf *elf, const char *where, const char *m
     lg_err_t err = read_symbols(&f, symtab, shndx, file);
     if (err == LG_OK && kind == LG_ELF_OBJECT)
         err = count_section_funcs(&f, first_sym, r->out->nsyms);
+    if (err == LG_OK && kind == LG_ELF_OBJECT && !dynamic)
+        err = read_references(&f, symtab, shndx, file);
     if (err == LG_OK && f.suppressed > 0)
         lg_diag_add(r->d, LG_WARNING, where, "%zu more warnings about this file not recorded",
                     f.suppressed);

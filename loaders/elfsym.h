@@ -11,6 +11,10 @@
  * A symbol is kept when it is STT_FUNC (or STT_GNU_IFUNC), defined (not SHN_UNDEF/SHN_ABS/
  * SHN_COMMON), and its section is executable (SHF_EXECINSTR). Zero-size functions are kept with
  * size 0 (binding reports them). SHN_XINDEX is resolved through SHT_SYMTAB_SHNDX.
+ * Objects' relocations are read as references (lg_elfref_t): which executable sections each
+ * executable or allocated data section refers to. Unwind and exception tables (.eh_frame,
+ * .gcc_except_table, .ARM.exidx/.ARM.extab) and non-allocated sections (debug info) refer to
+ * every function without calling or taking the address of any, and are left out.
  */
 #ifndef LG_ELFSYM_H
 #define LG_ELFSYM_H
@@ -23,6 +27,8 @@
 
 /* Most function symbols lorgen reads from all ELF inputs together. */
 #define LG_ELF_MAX_SYMBOLS (16u * 1024u * 1024u)
+/* Most references (lg_elfref_t, after removing repeats) kept from all ELF inputs together. */
+#define LG_ELF_MAX_REFS (64u * 1024u * 1024u)
 /* Most ar members read from one archive. */
 #define LG_ELF_MAX_ARCHIVE_MEMBERS (1u * 1024u * 1024u)
 
@@ -38,7 +44,21 @@ typedef struct lg_elf_file {
     uint8_t elf_class;  /* ELFCLASS32 or ELFCLASS64 */
     bool big_endian;
     uint16_t machine;   /* e_machine (EM_X86_64, EM_SH, EM_ARM, EM_RISCV, ...) */
+    bool refs_read;     /* objects: every relocation section was read into lg_elfsyms_t.refs, so
+                           a function alone in its section refers to nothing else */
 } lg_elf_file_t;
+
+/* A reference found in an object's relocations: code or data in one section of the file that
+ * refers to a function (a call, a jump, a taken address). Calls inlined when the object was
+ * compiled leave none: that is how binding tells them from real calls (bind.c). */
+#define LG_ELFREF_DATA UINT32_MAX /* from_section: the reference is from a data section */
+#define LG_ELFREF_BY_NAME UINT32_MAX /* to_section: an undefined symbol, see to_name */
+typedef struct lg_elfref {
+    uint32_t file;         /* index into lg_elfsyms_t.files (an object) */
+    uint32_t from_section; /* executable section holding the referring code, or LG_ELFREF_DATA */
+    uint32_t to_section;   /* executable section of this file referred to, or LG_ELFREF_BY_NAME */
+    char *to_name;         /* the undefined symbol's name when to_section is LG_ELFREF_BY_NAME */
+} lg_elfref_t;
 
 typedef struct lg_elfsym {
     char *name;          /* symbol name as in the symbol table (mangled for C++) */
@@ -63,6 +83,8 @@ typedef struct lg_elfsyms {
     size_t nfiles, files_cap;
     lg_elfsym_t *syms; /* in file order, then symbol-table order */
     size_t nsyms, syms_cap;
+    lg_elfref_t *refs; /* objects' references to executable sections, unique per file */
+    size_t nrefs, refs_cap;
     lg_strmap_t by_name;     /* name -> first symbol with that name */
     uint32_t *next_same_name; /* per symbol: next symbol with its name, or UINT32_MAX */
 } lg_elfsyms_t;

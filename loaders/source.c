@@ -155,7 +155,7 @@ lg_err_t lg_i_source_fill(lg_source_t *s, uint64_t at, size_t want)
             uint64_t skip = at - end;
             while (skip > 0) {
                 uint8_t scratch[4096];
-                size_t got;
+                size_t got = 0;
                 LG_CHECK(read_some(s, scratch,
                                    skip < sizeof scratch ? (size_t)skip : sizeof scratch, &got));
                 if (got == 0)
@@ -182,7 +182,7 @@ lg_err_t lg_i_source_fill(lg_source_t *s, uint64_t at, size_t want)
     s->eof = false;
     uint8_t *w = s->buf + (size_t)(at % LG_SOURCE_ALIGN);
     while (s->len < want) {
-        size_t got;
+        size_t got = 0;
         LG_CHECK(read_some(s, w + s->len, room - s->len, &got));
         if (got == 0) {
             s->eof = true;
@@ -205,7 +205,7 @@ lg_err_t lg_source_read_all(lg_source_t *s)
              !place_window(s, off, s->data, s->len, s->len + LG_SOURCE_BLOCK_BYTES + 1)))
             return lg_diag_fail(s->d, LG_ENOMEM, s->path, "out of memory reading the file");
         s->data = s->buf + off;
-        size_t got;
+        size_t got = 0;
         LG_CHECK(read_some(s, s->buf + off + s->len, s->cap - off - 1 - s->len, &got));
         if (got == 0)
             break;

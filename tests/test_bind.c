@@ -28,7 +28,10 @@ static int build_fixtures(void **state)
                       "gcc a.o b.o c.o -o prog; "
                       "gcc -O2 -ffunction-sections -c " FIXTURES "/hidden.c -o hidden.o; "
                       "gcc hidden.o -o hidden; "
-                      "strip -o prog-stripped prog";
+                      "strip -o prog-stripped prog; "
+                      "gcc -O2 -ffunction-sections -c " FIXTURES "/refs.c -o refs.o; "
+                      "gcc -O2 -ffunction-sections -c " FIXTURES "/refs_other.c -o refs_other.o; "
+                      "gcc -O2 -ffunction-sections -c " FIXTURES "/refs_split.c -o refs_split.o";
     return lg_test_run(cmd) == 0 ? 0 : -1;
 }
 
@@ -267,6 +270,131 @@ static void test_calls_of_inlined_functions_go_to_their_callers(void **state)
     assert_int_equal(arc_weight(&prog, "b_entry", "c_two"), 3);
     /* Calls into inlined code make no arc. */
     assert_int_equal(prog.narcs, 4);
+    lg_program_destroy(&prog);
+    lg_profile_destroy(&p);
+    lg_elfsyms_destroy(&elf);
+}
+
+/* Adds caller -> callee of the given weight. */
+static void call(lg_profile_t *p, uint32_t caller, uint32_t callee, uint64_t weight)
+{
+    assert_int_equal(lg_profile_add_edge(p, caller, callee, weight), LG_OK);
+}
+
+static uint64_t hits_of(const lg_program_t *prog, const char *symbol)
+{
+    return find(prog, symbol, NULL)->hits;
+}
+
+/* A profile from a build that did not inline leaf into direct_caller, bound to the objects of
+ * one that did (tests/fixtures/elf/refs.c): three quarters of leaf's calls are inlined. */
+static void test_calls_this_build_inlined_are_no_arcs(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    read_elf(&elf, (const char *const[]){"refs.o", "refs_other.o", NULL});
+    lg_profile_t p;
+    lg_profile_init(&p);
+    p.has_call_edges = true;
+    uint32_t direct = add(&p, "direct_caller", NULL, NULL, 10);
+    uint32_t other = add(&p, "other_caller", NULL, NULL, 5);
+    uint32_t leaf = add(&p, "leaf", NULL, NULL, 400), deep = add(&p, "deep", NULL, NULL, 80);
+    uint32_t callee = add(&p, "callee", NULL, NULL, 5), ext = add(&p, "extern_fn", NULL, NULL, 2);
+    uint32_t pointer = add(&p, "pointer_caller", NULL, NULL, 3);
+    uint32_t target = add(&p, "by_pointer", NULL, NULL, 7);
+    call(&p, direct, leaf, 30); /* inlined: direct_caller's code does not refer to leaf */
+    call(&p, other, leaf, 10);  /* a real call, from another object, by name */
+    call(&p, leaf, deep, 80);
+    call(&p, direct, callee, 5);
+    call(&p, direct, ext, 2);
+    call(&p, pointer, target, 7); /* through a table: the address is taken in data */
+    lg_profile_finish_edges(&p);
+    lg_bind_input_t in = {&p, 1.0};
+    lg_program_t prog;
+    lg_program_init(&prog);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_bind(&in, 1, &elf, &prog, &d), LG_OK);
+    assert_true(find(&prog, "direct_caller", NULL)->flags & LG_FN_REFS_KNOWN);
+    assert_true(find(&prog, "by_pointer", NULL)->flags & LG_FN_ADDRESS_TAKEN);
+    assert_true(find(&prog, "extern_fn", NULL)->flags & LG_FN_ADDRESS_TAKEN); /* by name */
+    assert_false(find(&prog, "leaf", NULL)->flags & LG_FN_ADDRESS_TAKEN);
+    /* leaf's out-of-line copy ran for a quarter of its calls. */
+    assert_int_equal(hits_of(&prog, "leaf"), 100);
+    assert_int_equal(arc_weight(&prog, "direct_caller", "leaf"), 0);
+    assert_int_equal(arc_weight(&prog, "other_caller", "leaf"), 10);
+    /* leaf's 80 calls of deep: 20 from its own copy, 60 from the copy inside direct_caller. */
+    assert_int_equal(arc_weight(&prog, "leaf", "deep"), 20);
+    assert_int_equal(arc_weight(&prog, "direct_caller", "deep"), 60);
+    assert_int_equal(hits_of(&prog, "deep"), 80);
+    assert_int_equal(arc_weight(&prog, "direct_caller", "callee"), 5);
+    assert_int_equal(arc_weight(&prog, "direct_caller", "extern_fn"), 2);
+    assert_int_equal(arc_weight(&prog, "pointer_caller", "by_pointer"), 7);
+    assert_int_equal(prog.narcs, 6);
+    assert_true(lg_test_diag_has(&d, LG_NOTE, "calls this build inlined"));
+    lg_diag_destroy(&d);
+    lg_program_destroy(&prog);
+    lg_profile_destroy(&p);
+    lg_elfsyms_destroy(&elf);
+}
+
+/* A function that ran and refers to callee without calling it may hold callee's address: a
+ * call into callee from code that does not name it is then taken as made through a pointer,
+ * not as inlined. */
+static void test_a_reference_never_called_keeps_calls_real(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    read_elf(&elf, (const char *const[]){"refs.o", "refs_other.o", NULL});
+    for (int referrer_calls = 0; referrer_calls <= 1; referrer_calls++) {
+        lg_profile_t p;
+        lg_profile_init(&p);
+        p.has_call_edges = true;
+        uint32_t direct = add(&p, "direct_caller", NULL, NULL, 10);
+        uint32_t pointer = add(&p, "pointer_caller", NULL, NULL, 3);
+        uint32_t callee = add(&p, "callee", NULL, NULL, 8);
+        call(&p, pointer, callee, 4);
+        if (referrer_calls)
+            call(&p, direct, callee, 4);
+        lg_profile_finish_edges(&p);
+        lg_bind_input_t in = {&p, 1.0};
+        lg_program_t prog;
+        lg_program_init(&prog);
+        assert_int_equal(lg_bind(&in, 1, &elf, &prog, NULL), LG_OK);
+        /* direct_caller ran without calling callee: pointer_caller's calls stay real. Once
+         * direct_caller's reference is explained by its calls, pointer_caller's are inlined. */
+        assert_int_equal(arc_weight(&prog, "pointer_caller", "callee"), referrer_calls ? 0 : 4);
+        assert_int_equal(hits_of(&prog, "callee"), referrer_calls ? 4 : 8);
+        lg_program_destroy(&prog);
+        lg_profile_destroy(&p);
+    }
+    lg_elfsyms_destroy(&elf);
+}
+
+/* A call to a function GCC split (ipa-split) goes to its clone split_me.part.0: the profile of
+ * another build says split_me, and the clone is of split_me's family, so the call is real. */
+static void test_calls_to_a_clone_are_calls_of_its_family(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    read_elf(&elf, (const char *const[]){"refs_split.o", NULL});
+    lg_profile_t p;
+    lg_profile_init(&p);
+    p.has_call_edges = true;
+    uint32_t user = add(&p, "split_user", NULL, NULL, 10);
+    uint32_t split = add(&p, "split_me", NULL, NULL, 30);
+    call(&p, user, split, 30);
+    lg_profile_finish_edges(&p);
+    lg_bind_input_t in = {&p, 1.0};
+    lg_program_t prog;
+    lg_program_init(&prog);
+    assert_int_equal(lg_bind(&in, 1, &elf, &prog, NULL), LG_OK);
+    const lg_fn_t *part = find(&prog, "split_me.part.0", NULL); /* GCC still splits it */
+    const lg_fn_t *whole = find(&prog, "split_me", NULL);
+    assert_int_equal(part->family, whole->family);
+    assert_true(find(&prog, "split_user", NULL)->flags & LG_FN_REFS_KNOWN);
+    assert_int_equal(arc_weight(&prog, "split_user", "split_me"), 30);
+    assert_int_equal(whole->hits, 30);
     lg_program_destroy(&prog);
     lg_profile_destroy(&p);
     lg_elfsyms_destroy(&elf);
@@ -521,6 +649,9 @@ int main(void)
         cmocka_unit_test(test_linked_only_infers_sections),
         cmocka_unit_test(test_objects_only_and_merged_profiles),
         cmocka_unit_test(test_calls_of_inlined_functions_go_to_their_callers),
+        cmocka_unit_test(test_calls_this_build_inlined_are_no_arcs),
+        cmocka_unit_test(test_a_reference_never_called_keeps_calls_real),
+        cmocka_unit_test(test_calls_to_a_clone_are_calls_of_its_family),
         cmocka_unit_test(test_normalize_scales_to_the_largest_volume),
         cmocka_unit_test(test_clone_base_names),
         cmocka_unit_test(test_hidden_globals_bind_to_their_objects),

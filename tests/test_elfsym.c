@@ -467,6 +467,7 @@ static int build_fixtures(void **state)
         run("%s -c '%s/b.c' -o '%s/b.o'", cc, FIXTURES, WORK) != 0 ||
         run("gcc -O2 -c '%s/c.c' -o '%s/c.o'", FIXTURES, WORK) != 0 ||
         run("cd '%s' && gcc a.o b.o c.o -o app", WORK) != 0 ||
+        run("%s -c '%s/refs.c' -o '%s/refs.o'", cc, FIXTURES, WORK) != 0 ||
         run("cd '%s' && printf 'not an object\\n' > notes.txt && cp c.o %s && "
             "ar rcs libabc.a a.o notes.txt b.o %s",
             WORK, LONG_MEMBER, LONG_MEMBER) != 0 ||
@@ -483,6 +484,72 @@ static int build_fixtures(void **state)
     if (!have_host_only)
         print_message("host_only.c does not build here (no ifunc?); that test is skipped\n");
     return 0;
+}
+
+/* True when t holds the reference from section `from` (LG_ELFREF_DATA: data) of file 0 to the
+ * section of function `to`, or to the undefined name `to` when by_name. */
+static bool has_ref(const lg_elfsyms_t *t, uint32_t from, const char *to, bool by_name)
+{
+    uint32_t to_section = by_name ? LG_ELFREF_BY_NAME : find_in(t, 0, to)->section_index;
+    for (size_t i = 0; i < t->nrefs; i++) {
+        const lg_elfref_t *r = &t->refs[i];
+        if (r->file == 0 && r->from_section == from && r->to_section == to_section &&
+            (!by_name || strcmp(r->to_name, to) == 0))
+            return true;
+    }
+    return false;
+}
+
+/* Relocations become references: calls and jumps from code, addresses in data; a call the
+ * compiler inlined leaves none, and the unwind tables (which name every function) are left
+ * out. */
+static void test_object_references(void **state)
+{
+    (void)state;
+    lg_elfsyms_t t;
+    lg_elfsyms_init(&t);
+    read_ok(&t, work_path("refs.o"));
+    assert_true(t.files[0].refs_read);
+    uint32_t direct = find_in(&t, 0, "direct_caller")->section_index;
+    uint32_t leaf = find_in(&t, 0, "leaf")->section_index;
+    uint32_t pointer = find_in(&t, 0, "pointer_caller")->section_index;
+    assert_true(has_ref(&t, direct, "callee", false));
+    assert_true(has_ref(&t, direct, "deep", false));     /* the inlined leaf's call */
+    assert_true(has_ref(&t, direct, "extern_fn", true)); /* undefined: by name */
+    assert_false(has_ref(&t, direct, "leaf", false));    /* inlined (flatten) */
+    assert_true(has_ref(&t, leaf, "deep", false));
+    assert_false(has_ref(&t, pointer, "by_pointer", false)); /* called through the table */
+    assert_true(has_ref(&t, LG_ELFREF_DATA, "by_pointer", false));
+    assert_true(has_ref(&t, LG_ELFREF_DATA, "by_pointer2", false));
+    assert_true(has_ref(&t, LG_ELFREF_DATA, "extern_fn", true));
+    /* .eh_frame names every function; none of that is a reference. */
+    assert_false(has_ref(&t, LG_ELFREF_DATA, "callee", false));
+    assert_false(has_ref(&t, LG_ELFREF_DATA, "leaf", false));
+    /* Unique, and no code refers to its own section. */
+    for (size_t i = 0; i < t.nrefs; i++) {
+        assert_true(t.refs[i].from_section == LG_ELFREF_DATA ||
+                    t.refs[i].from_section != t.refs[i].to_section);
+        for (size_t j = i + 1; j < t.nrefs; j++)
+            assert_false(t.refs[i].file == t.refs[j].file &&
+                         t.refs[i].from_section == t.refs[j].from_section &&
+                         t.refs[i].to_section == t.refs[j].to_section &&
+                         (t.refs[i].to_name == NULL) == (t.refs[j].to_name == NULL) &&
+                         (t.refs[i].to_name == NULL ||
+                          strcmp(t.refs[i].to_name, t.refs[j].to_name) == 0));
+    }
+    lg_elfsyms_destroy(&t);
+}
+
+/* A linked program has no relocations to read: no references, and none claimed complete. */
+static void test_linked_has_no_references(void **state)
+{
+    (void)state;
+    lg_elfsyms_t t;
+    lg_elfsyms_init(&t);
+    read_ok(&t, work_path("app"));
+    assert_int_equal(t.nrefs, 0);
+    assert_false(t.files[0].refs_read);
+    lg_elfsyms_destroy(&t);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1258,6 +1325,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_object_sections_and_clones),
+        cmocka_unit_test(test_object_references),
+        cmocka_unit_test(test_linked_has_no_references),
         cmocka_unit_test(test_shared_text_section_counts_distinct_addresses),
         cmocka_unit_test(test_linked_executable_statics_and_chains),
         cmocka_unit_test(test_reads_accumulate_and_chain_in_order),

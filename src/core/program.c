@@ -25,6 +25,7 @@ void lg_program_destroy(lg_program_t *p)
     }
     free(p->fns);
     free(p->arcs);
+    free(p->refs);
     free(p->hotspots);
     free(p->proximity);
     free(p->unbound);

@@ -27,6 +27,11 @@
 #define LG_FN_AMBIGUOUS_NAME 0x8u   /* several functions have its symbol name */
 #define LG_FN_SECTION_UNKNOWN 0x10u /* object files were given, but none defines it (crt, libc):
                                        its input section is unknown, so it cannot be moved */
+#define LG_FN_REFS_KNOWN 0x20u     /* every function of its family is alone in its object's
+                                       section, whose relocations were all read: lg_program_t.refs
+                                       lists every family its family refers to */
+#define LG_FN_ADDRESS_TAKEN 0x40u  /* an object's data refers to its family (a function pointer
+                                       table): it may be called from code that does not name it */
 
 typedef struct lg_fn {
     char *symbol;       /* ELF symbol name */
@@ -40,6 +45,9 @@ typedef struct lg_fn {
     uint64_t counter1_self, counter2_self; /* summed self counters */
     uint32_t input_order; /* rank in the input order (0 = first) */
     uint32_t flags;       /* LG_FN_* */
+    uint32_t family;      /* its clone family: the first function of its object with its name
+                             less clone suffixes (foo, foo.part.0, foo.isra.0, foo.cold ...);
+                             references (lg_program_t.refs) are kept between families */
 } lg_fn_t;
 
 /* caller and callee index lg_program_t.fns. */
@@ -64,6 +72,12 @@ typedef struct lg_program {
     size_t nfns;
     lg_arc_t *arcs; /* sorted by (caller, callee), unique */
     size_t narcs;
+    /* References from the objects' code, between clone families (lg_fn_t.family): caller ->
+     * callee when a section of the caller's family has a relocation naming a function of the
+     * callee's (a call, a jump, a taken address); weight = 0. Sorted by (caller, callee),
+     * unique; empty without objects. */
+    lg_arc_t *refs;
+    size_t nrefs;
     lg_hotspot_t *hotspots; /* sorted by (fn, offset), unique; empty without positions */
     size_t nhotspots;
     /* Temporal proximity from timelines: pairs (a < b) that ran close together in

@@ -5,11 +5,14 @@
  *   - fold aliases (several symbols at one address) into one function
  *   - give each function its input section: from its object symbol when objects were read,
  *     else inferred as ".text.<symbol>"
+ *   - turn the objects' references (relocations) into references between functions
  *   - bind every profiled function (see bind.h for the order of attempts), sum hits and counters,
- *     and map call edges onto arcs between bound functions
+ *     and map call edges onto arcs between bound functions as this build makes them (calls.h:
+ *     calls it inlined are no arcs)
  */
 #include "bind.h"
 
+#include "calls.h"
 #include "hotspots.h"
 #include "mem.h"
 #include "strmap.h"
@@ -42,6 +45,7 @@ typedef struct binder {
     lg_strmap_t by_base; /* base name -> first fn */
     uint32_t *next_base; /* per fn: next fn with the same base name */
     bool *bound;         /* per fn: some profile function bound to it */
+    uint32_t *fn_obj;    /* per fn: the object symbol giving its section, or UINT32_MAX */
 } binder_t;
 
 size_t lg_clone_base_len(const char *name)
@@ -239,6 +243,7 @@ static lg_err_t add_function(binder_t *b, uint32_t sym_index, bool have_objects)
         free(fn.source_file);
         return LG_ENOMEM;
     }
+    b->fn_obj[p->nfns] = obj != NULL ? (uint32_t)(obj - elf->syms) : UINT32_MAX;
     p->fns[p->nfns++] = fn;
     return LG_OK;
 }
@@ -301,7 +306,8 @@ static lg_err_t collect_functions(binder_t *b)
     }
     b->names = malloc((n ? n : 1) * sizeof *b->names);
     b->name_fn = malloc((n ? n : 1) * sizeof *b->name_fn);
-    lg_err_t err = b->names && b->name_fn ? LG_OK : LG_ENOMEM;
+    b->fn_obj = malloc((n ? n : 1) * sizeof *b->fn_obj);
+    lg_err_t err = b->names && b->name_fn && b->fn_obj ? LG_OK : LG_ENOMEM;
     for (size_t i = 0; i < n && err == LG_OK; i++) {
         /* Aliases sort together, best name first: keep that one, and let the others name it. */
         if (i == 0 || !same_place(elf, order[i - 1], order[i]))
@@ -359,6 +365,155 @@ static void binder_destroy(binder_t *b)
     free(b->name_fn);
     free(b->next_base);
     free(b->bound);
+    free(b->fn_obj);
+}
+
+/* ---- References between functions (from the objects' relocations) ------------------------- */
+
+/* A function's place in its object: (file << 32) | section index, and the function. */
+typedef struct section_fn {
+    uint64_t key;
+    uint32_t fn;
+} section_fn_t;
+
+static int cmp_section_fn(const void *a, const void *b)
+{
+    const section_fn_t *x = a, *y = b;
+    return (x->key > y->key) - (x->key < y->key);
+}
+
+/* The function alone in section `section` of object file `file`, or UINT32_MAX. */
+static uint32_t section_function(const section_fn_t *index, size_t n, uint32_t file,
+                                 uint32_t section)
+{
+    section_fn_t key = {((uint64_t)file << 32) | section, 0};
+    const section_fn_t *hit = n ? bsearch(&key, index, n, sizeof *index, cmp_section_fn) : NULL;
+    return hit != NULL ? hit->fn : UINT32_MAX;
+}
+
+/* Records one reference between families: from a function's code (from < nfns) or from data
+ * (UINT32_MAX). */
+static lg_err_t add_reference(lg_program_t *p, size_t *cap, uint32_t from, uint32_t to)
+{
+    if (to == UINT32_MAX)
+        return LG_OK;
+    to = p->fns[to].family;
+    if (from == UINT32_MAX) {
+        p->fns[to].flags |= LG_FN_ADDRESS_TAKEN;
+        return LG_OK;
+    }
+    from = p->fns[from].family;
+    if (from == to)
+        return LG_OK;
+    if (!lg_grow((void **)&p->refs, cap, p->nrefs + 1, sizeof *p->refs))
+        return LG_ENOMEM;
+    p->refs[p->nrefs++] = (lg_arc_t){from, to, 0};
+    return LG_OK;
+}
+
+/* lg_fn_t.family of every function: keyed by object and base name in one map, so that many
+ * statics of one name in many objects cost no more than distinct names. */
+static lg_err_t find_families(binder_t *b)
+{
+    lg_program_t *p = b->prog;
+    lg_strmap_t first;
+    lg_strmap_init(&first);
+    char **keys = calloc(p->nfns ? p->nfns : 1, sizeof *keys);
+    lg_err_t err = keys != NULL ? LG_OK : LG_ENOMEM;
+    for (size_t i = 0; err == LG_OK && i < p->nfns; i++) {
+        const char *object = p->fns[i].object ? p->fns[i].object : "";
+        size_t n = strlen(object) + 1 + strlen(b->base_names[i]) + 1;
+        if ((keys[i] = malloc(n)) == NULL) {
+            err = LG_ENOMEM;
+            break;
+        }
+        snprintf(keys[i], n, "%s\n%s", object, b->base_names[i]);
+        uint32_t rep;
+        if (!lg_strmap_put(&first, keys[i], (uint32_t)i, &rep))
+            err = LG_ENOMEM;
+        else
+            p->fns[i].family = lg_strmap_get(&first, keys[i], &rep) ? rep : (uint32_t)i;
+    }
+    lg_strmap_destroy(&first);
+    if (keys != NULL)
+        for (size_t i = 0; i < p->nfns; i++)
+            free(keys[i]);
+    free(keys);
+    return err;
+}
+
+/* p->refs and the LG_FN_REFS_KNOWN / LG_FN_ADDRESS_TAKEN flags from the objects' references
+ * (elfsym.h), between clone families: a call may go to foo.part.0 or foo.isra.0 where a profile
+ * of another build says foo. Only functions alone in their section know their references: a
+ * section's references are those of all the code in it. An undefined symbol names every global
+ * function of that name (the linker picks one; any of them may be the callee), also one only
+ * the linked program defines (from an archive or object not given). */
+static lg_err_t build_references(binder_t *b)
+{
+    const lg_elfsyms_t *elf = b->elf;
+    lg_program_t *p = b->prog;
+    LG_CHECK(find_families(b));
+    section_fn_t *index = malloc((p->nfns ? p->nfns : 1) * sizeof *index);
+    bool *unknown = calloc(p->nfns ? p->nfns : 1, sizeof *unknown); /* per family */
+    if (index == NULL || unknown == NULL) {
+        free(index);
+        free(unknown);
+        return LG_ENOMEM;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < p->nfns; i++) {
+        uint32_t o = b->fn_obj[i];
+        if (o == UINT32_MAX || elf->syms[o].section_funcs != 1 ||
+            !elf->files[elf->syms[o].file].refs_read) {
+            unknown[p->fns[i].family] = true;
+            if (o == UINT32_MAX || elf->syms[o].section_funcs != 1)
+                continue;
+        }
+        const lg_elfsym_t *s = &elf->syms[o];
+        index[n++] = (section_fn_t){((uint64_t)s->file << 32) | s->section_index, (uint32_t)i};
+    }
+    for (size_t i = 0; i < p->nfns; i++)
+        if (!unknown[p->fns[i].family])
+            p->fns[i].flags |= LG_FN_REFS_KNOWN;
+    free(unknown);
+    qsort(index, n, sizeof *index, cmp_section_fn);
+    size_t cap = 0;
+    lg_err_t err = LG_OK;
+    for (size_t i = 0; err == LG_OK && i < elf->nrefs; i++) {
+        const lg_elfref_t *r = &elf->refs[i];
+        uint32_t from = UINT32_MAX;
+        if (r->from_section != LG_ELFREF_DATA) {
+            from = section_function(index, n, r->file, r->from_section);
+            if (from == UINT32_MAX)
+                continue; /* code of a shared section, or of no kept function */
+        }
+        if (r->to_section != LG_ELFREF_BY_NAME) {
+            err = add_reference(p, &cap, from, section_function(index, n, r->file, r->to_section));
+            continue;
+        }
+        /* Every global function of that name, in the objects or only in the program. */
+        uint32_t k;
+        if (!lg_strmap_get(&b->by_symbol, r->to_name, &k))
+            continue;
+        for (; err == LG_OK && k != UINT32_MAX; k = b->next_symbol[k]) {
+            /* A hidden global is a local of the linked program, and still what the name
+             * refers to. */
+            uint32_t fn = b->name_fn[k], o = b->fn_obj[fn];
+            bool global =
+                o != UINT32_MAX ? !elf->syms[o].is_local : !(p->fns[fn].flags & LG_FN_LOCAL);
+            if (global)
+                err = add_reference(p, &cap, from, fn);
+        }
+    }
+    free(index);
+    if (err == LG_OK) {
+        lg_arcs_merge(p->refs, &p->nrefs);
+        /* A family's address taken is every member's. */
+        for (size_t i = 0; i < p->nfns; i++)
+            if (p->fns[p->fns[i].family].flags & LG_FN_ADDRESS_TAKEN)
+                p->fns[i].flags |= LG_FN_ADDRESS_TAKEN;
+    }
+    return err;
 }
 
 /* ---- Binding one profiled name --------------------------------------------------------------- */
@@ -483,10 +638,6 @@ static void absent_reason(const lg_elfsyms_t *elf, const char *object, char *rea
                  basename_of(object));
 }
 
-/* bind_one results that are not a function index. */
-#define BIND_ABSENT (-1)   /* no symbol: most likely inlined everywhere in this build */
-#define BIND_UNUSABLE (-2) /* ambiguous, or a symbol without a size */
-
 static int64_t bind_one(const binder_t *b, const lg_pfunc_t *f, char *reason, size_t reason_len)
 {
     size_t count = 0;
@@ -518,16 +669,16 @@ static int64_t bind_one(const binder_t *b, const lg_pfunc_t *f, char *reason, si
                  "%zu functions have that name and the profile's qualified name and address do "
                  "not tell which",
                  count);
-        return BIND_UNUSABLE;
+        return LG_BIND_UNUSABLE;
     }
     if (fn == -1) {
         absent_reason(b->elf, f->object, reason, reason_len);
-        return BIND_ABSENT;
+        return LG_BIND_ABSENT;
     }
     const lg_fn_t *hit = &b->prog->fns[fn];
     if (hit->size == 0) {
         snprintf(reason, reason_len, "symbol %s has size 0 in the symbol table", hit->symbol);
-        return BIND_UNUSABLE;
+        return LG_BIND_UNUSABLE;
     }
     return fn;
 }
@@ -584,126 +735,6 @@ static lg_err_t bind_functions(binder_t *b, const lg_profile_t *prof, double sca
     return LG_OK;
 }
 
-static lg_err_t push_arc(lg_program_t *p, size_t *cap, int64_t from, int64_t to, uint64_t weight)
-{
-    if (weight == 0)
-        return LG_OK;
-    if (!lg_grow((void **)&p->arcs, cap, p->narcs + 1, sizeof *p->arcs))
-        return LG_ENOMEM;
-    p->arcs[p->narcs++] = (lg_arc_t){(uint32_t)from, (uint32_t)to, weight};
-    return LG_OK;
-}
-
-/* Crediting the calls an inlined function made to the functions it was inlined into.
- *
- * A profiled function with no symbol at all (BIND_ABSENT) was most likely inlined into its
- * callers in the build being ordered: its code lives inside them, so the calls it made are
- * really calls from them. Each such call U -> Y is split among U's callers in proportion to
- * how often each called U; a caller that was itself inlined passes its share up in turn, at
- * most LG_INLINE_MAX_DEPTH levels. Calls *into* an inlined function need no arc: it sits
- * inside its caller already. */
-#define LG_INLINE_MAX_DEPTH 8u                   /* levels of nested inlining followed */
-#define LG_INLINE_MAX_STEPS (4u * 1024u * 1024u) /* caller visits per profile, bounding work */
-
-typedef struct inline_ctx {
-    const lg_profile_t *prof;
-    const int64_t *map;
-    size_t *in_first;   /* per function: its in-edges are in_edges[in_first[f]..in_first[f+1]) */
-    uint32_t *in_edges; /* indexes into prof->edges, grouped by callee */
-    double *in_total;   /* per function: call weight into it from other functions */
-    double *credit;     /* per (bound caller, bound callee) pair found: weight credited */
-    lg_arc_t *pairs;    /* the pairs credit[] belongs to */
-    size_t npairs, pairs_cap;
-    size_t steps;
-    bool truncated;
-} inline_ctx_t;
-
-static lg_err_t credit_pair(inline_ctx_t *x, int64_t from, int64_t to, double weight)
-{
-    size_t cap = x->pairs_cap;
-    if (!lg_grow((void **)&x->pairs, &x->pairs_cap, x->npairs + 1, sizeof *x->pairs))
-        return LG_ENOMEM;
-    if (!lg_grow((void **)&x->credit, &cap, x->npairs + 1, sizeof *x->credit))
-        return LG_ENOMEM;
-    x->pairs[x->npairs] = (lg_arc_t){(uint32_t)from, (uint32_t)to, 0};
-    x->credit[x->npairs++] = weight;
-    return LG_OK;
-}
-
-static lg_err_t spread_call(inline_ctx_t *x, uint32_t inlined, int64_t callee, double weight,
-                            unsigned depth)
-{
-    if (x->in_total[inlined] <= 0.0)
-        return LG_OK; /* nobody called it: nothing to credit */
-    for (size_t k = x->in_first[inlined]; k < x->in_first[inlined + 1]; k++) {
-        if (++x->steps > LG_INLINE_MAX_STEPS) {
-            x->truncated = true;
-            return LG_OK;
-        }
-        const lg_arc_t *e = &x->prof->edges[x->in_edges[k]];
-        double share = weight * (double)e->weight / x->in_total[inlined];
-        int64_t caller = x->map[e->caller];
-        if (caller >= 0)
-            LG_CHECK(credit_pair(x, caller, callee, share));
-        else if (caller == BIND_ABSENT && depth + 1 < LG_INLINE_MAX_DEPTH)
-            LG_CHECK(spread_call(x, e->caller, callee, share, depth + 1));
-    }
-    return LG_OK;
-}
-
-static lg_err_t credit_inlined_calls(binder_t *b, const lg_profile_t *prof, const int64_t *map,
-                                     double scale, size_t *arcs_cap, uint64_t *credited)
-{
-    size_t n = prof->nfuncs;
-    inline_ctx_t x = {.prof = prof, .map = map};
-    x.in_first = calloc(n + 1, sizeof *x.in_first);
-    x.in_edges = malloc((prof->nedges ? prof->nedges : 1) * sizeof *x.in_edges);
-    x.in_total = calloc(n ? n : 1, sizeof *x.in_total);
-    lg_err_t err = x.in_first && x.in_edges && x.in_total ? LG_OK : LG_ENOMEM;
-    if (err == LG_OK) {
-        /* Group in-edges by callee (counting sort), self calls left out. */
-        for (size_t i = 0; i < prof->nedges; i++)
-            if (prof->edges[i].caller != prof->edges[i].callee)
-                x.in_first[prof->edges[i].callee + 1]++;
-        for (size_t f = 0; f < n; f++)
-            x.in_first[f + 1] += x.in_first[f];
-        size_t *fill = calloc(n ? n : 1, sizeof *fill);
-        if (fill == NULL)
-            err = LG_ENOMEM;
-        for (size_t i = 0; err == LG_OK && i < prof->nedges; i++) {
-            const lg_arc_t *e = &prof->edges[i];
-            if (e->caller == e->callee)
-                continue;
-            x.in_edges[x.in_first[e->callee] + fill[e->callee]++] = (uint32_t)i;
-            x.in_total[e->callee] += (double)e->weight;
-        }
-        free(fill);
-    }
-    for (size_t i = 0; err == LG_OK && i < prof->nedges; i++) {
-        const lg_arc_t *e = &prof->edges[i];
-        if (map[e->caller] == BIND_ABSENT && map[e->callee] >= 0 && e->caller != e->callee)
-            err = spread_call(&x, e->caller, map[e->callee], (double)e->weight, 0);
-    }
-    for (size_t i = 0; err == LG_OK && i < x.npairs; i++) {
-        uint64_t w = lg_scale_count((uint64_t)nearbyint(x.credit[i]), scale);
-        if (x.pairs[i].caller == x.pairs[i].callee)
-            continue; /* a function reaching itself through inlined code: no placement value */
-        err = push_arc(b->prog, arcs_cap, x.pairs[i].caller, x.pairs[i].callee, w);
-        *credited = lg_sat_add(*credited, w);
-    }
-    if (x.truncated)
-        lg_diag_add(b->d, LG_WARNING, prof->path ? prof->path : "",
-                    "crediting the calls of inlined functions stopped after %u steps; the rest "
-                    "are left out",
-                    LG_INLINE_MAX_STEPS);
-    free(x.in_first);
-    free(x.in_edges);
-    free(x.in_total);
-    free(x.credit);
-    free(x.pairs);
-    return err;
-}
-
 /* Proximity pairs whose functions both bind, scaled; a pair that binds to one function is no
  * pair. */
 static lg_err_t bind_proximity(lg_program_t *p, size_t *cap, const lg_profile_t *prof,
@@ -717,7 +748,7 @@ static lg_err_t bind_proximity(lg_program_t *p, size_t *cap, const lg_profile_t 
             return LG_ENOMEM;
         p->proximity[p->nproximity++] =
             (lg_pair_t){(uint32_t)(a < c ? a : c), (uint32_t)(a < c ? c : a),
-                       lg_scale_count(prof->proximity[i].weight, scale)};
+                        lg_scale_count(prof->proximity[i].weight, scale)};
     }
     return LG_OK;
 }
@@ -840,7 +871,7 @@ static void note_outside_program(binder_t *b, const lg_profile_t *prof, const in
         const lg_pfunc_t *f = &prof->funcs[i];
         uint64_t h = lg_scale_count(f->hits, scale);
         total = lg_sat_add(total, h);
-        if (map[i] != BIND_ABSENT || !outside_program(b->elf, f->object))
+        if (map[i] != LG_BIND_ABSENT || !outside_program(b->elf, f->object))
             continue;
         count++;
         hits = lg_sat_add(hits, h);
@@ -863,7 +894,7 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
 {
     lg_program_t *p = b->prog;
     size_t unbound_cap = 0, arcs_cap = 0, hotspots_cap = 0, proximity_cap = 0;
-    uint64_t dropped_edges = 0, dropped_weight = 0, credited = 0;
+    lg_calls_stats_t calls = {0};
     for (size_t k = 0; k < ninputs; k++) {
         const lg_profile_t *prof = inputs[k].profile;
         double scale = inputs[k].scale;
@@ -873,18 +904,8 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
         if (map == NULL)
             return LG_ENOMEM;
         lg_err_t err = bind_functions(b, prof, scale, map, &unbound_cap);
-        for (size_t i = 0; err == LG_OK && i < prof->nedges; i++) {
-            const lg_arc_t *e = &prof->edges[i];
-            if (map[e->caller] < 0 || map[e->callee] < 0) {
-                dropped_edges++;
-                dropped_weight = lg_sat_add(dropped_weight, e->weight);
-                continue;
-            }
-            err = push_arc(p, &arcs_cap, map[e->caller], map[e->callee],
-                           lg_scale_count(e->weight, scale));
-        }
         if (err == LG_OK)
-            err = credit_inlined_calls(b, prof, map, scale, &arcs_cap, &credited);
+            err = lg_bind_calls(p, &arcs_cap, prof, map, scale, &calls, b->d);
         if (err == LG_OK)
             err = bind_proximity(p, &proximity_cap, prof, map, scale);
         if (err == LG_OK)
@@ -904,13 +925,25 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
         if (b->bound[i])
             p->nprofiled++;
     warn_unmovable(b);
-    if (dropped_edges > 0)
+    if (calls.unbound_edges > 0)
         lg_diag_add(b->d, LG_NOTE, "",
                     "%llu call edges (weight %llu) touch unbound functions; calls made by "
                     "functions absent from the ELF (inlined) were credited to their callers "
                     "(weight %llu)",
-                    (unsigned long long)dropped_edges, (unsigned long long)dropped_weight,
-                    (unsigned long long)credited);
+                    (unsigned long long)calls.unbound_edges,
+                    (unsigned long long)calls.unbound_weight, (unsigned long long)calls.credited);
+    if (calls.inlined_edges > 0)
+        lg_diag_add(b->d, LG_NOTE, "",
+                    "%llu of the profiles' %llu call arcs between functions of the ELF (%.1f%% of "
+                    "the call weight) are calls this build inlined: the caller's code does not "
+                    "refer to the callee. Their %zu callees keep only the hits of their real "
+                    "calls (%llu hits less), and what their inlined copies called is credited to "
+                    "the callers they sit in",
+                    (unsigned long long)calls.inlined_edges, (unsigned long long)calls.bound_edges,
+                    calls.total_weight > 0
+                        ? 100.0 * (double)calls.inlined_weight / (double)calls.total_weight
+                        : 0.0,
+                    calls.inlined_functions, (unsigned long long)calls.hits_removed);
     return LG_OK;
 }
 
@@ -927,6 +960,8 @@ lg_err_t lg_bind(const lg_bind_input_t *inputs, size_t ninputs, const lg_elfsyms
                            "(stripped?)");
     if (err == LG_OK)
         err = build_indexes(&b);
+    if (err == LG_OK)
+        err = build_references(&b);
     if (err == LG_OK)
         err = bind_profiles(&b, inputs, ninputs);
     binder_destroy(&b);
