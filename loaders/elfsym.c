@@ -605,6 +605,8 @@ static bool is_unwind_section(const char *name)
 static int cmp_ref(const void *a, const void *b)
 {
     const lg_elfref_t *x = a, *y = b;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
     if (x->from_section != y->from_section)
         return x->from_section < y->from_section ? -1 : 1;
     if (x->to_section != y->to_section)
@@ -634,7 +636,7 @@ static void unique_refs(lg_elfsyms_t *out, size_t first)
 }
 
 static lg_err_t add_ref(elf_reader_t *f, uint32_t file, uint32_t from, uint32_t to,
-                        const char *name)
+                        const char *name, lg_elfref_kind_t kind)
 {
     lg_elfsyms_t *out = f->r->out;
     if (out->nrefs >= LG_ELF_MAX_REFS)
@@ -642,11 +644,68 @@ static lg_err_t add_ref(elf_reader_t *f, uint32_t file, uint32_t from, uint32_t 
                        LG_ELF_MAX_REFS);
     if (!lg_grow((void **)&out->refs, &out->refs_cap, out->nrefs + 1, sizeof *out->refs))
         return fail_at(f, LG_ENOMEM, NULL, "out of memory");
-    lg_elfref_t ref = {file, from, to, NULL};
+    lg_elfref_t ref = {file, from, to, NULL, (uint8_t)kind};
     if (name != NULL && (ref.to_name = strdup(name)) == NULL)
         return fail_at(f, LG_ENOMEM, NULL, "out of memory");
     out->refs[out->nrefs++] = ref;
     return LG_OK;
+}
+
+/* Relocation types that are calls or jumps (a branch's displacement), per machine. */
+static bool branch_type(uint16_t machine, uint32_t type)
+{
+    switch (machine) {
+    case EM_ARM:
+        return type == R_ARM_PC24 || type == R_ARM_PLT32 || type == R_ARM_CALL ||
+               type == R_ARM_JUMP24 || type == R_ARM_THM_PC22 || type == R_ARM_THM_JUMP24 ||
+               type == R_ARM_THM_JUMP19;
+    case EM_AARCH64:
+        return type == R_AARCH64_CALL26 || type == R_AARCH64_JUMP26;
+    case EM_RISCV:
+        return type == R_RISCV_CALL || type == R_RISCV_CALL_PLT || type == R_RISCV_JAL ||
+               type == R_RISCV_BRANCH;
+    case EM_PPC:
+        return type == R_PPC_REL24 || type == R_PPC_PLTREL24 || type == R_PPC_LOCAL24PC;
+    case EM_PPC64:
+        return type == R_PPC64_REL24;
+    case EM_MIPS:
+        return type == R_MIPS_26 || type == R_MIPS_PC16;
+    default:
+        return false;
+    }
+}
+
+/* How code at `offset` of section data `code` refers to a function (elfsym.h: lg_elfref_kind).
+ * x86 relocations do not tell a call from a taken address, the opcode before the displacement
+ * does: e8 call, e9 jmp, 0f 80-8f jcc, ff 15 / ff 25 call / jmp through the GOT. */
+static lg_elfref_kind_t code_ref_kind(uint16_t machine, uint32_t type, const Elf_Data *code,
+                                      uint64_t offset)
+{
+    if (machine == EM_X86_64 || machine == EM_386) {
+        const unsigned char *b = code != NULL ? code->d_buf : NULL;
+        if (b == NULL || offset < 1 || offset > code->d_size)
+            return LG_ELFREF_ADDRESS;
+        unsigned char op = b[offset - 1];
+        if (op == 0xe8 || op == 0xe9)
+            return LG_ELFREF_CALL;
+        if (offset >= 2 && ((b[offset - 2] == 0x0f && (op & 0xf0) == 0x80) ||
+                            (b[offset - 2] == 0xff && (op == 0x15 || op == 0x25))))
+            return LG_ELFREF_CALL;
+        return LG_ELFREF_ADDRESS;
+    }
+    if (branch_type(machine, type))
+        return LG_ELFREF_CALL;
+    switch (machine) {
+    case EM_ARM:
+    case EM_AARCH64:
+    case EM_RISCV:
+    case EM_PPC:
+    case EM_PPC64:
+    case EM_MIPS:
+        return LG_ELFREF_ADDRESS;
+    default:
+        return LG_ELFREF_CODE;
+    }
 }
 
 /* One relocation's symbol as a reference target: *to the executable section of this file it
@@ -701,6 +760,7 @@ static lg_err_t read_references(elf_reader_t *f, Elf_Scn *symtab, Elf_Scn *shndx
     if (cache == NULL)
         return fail_at(f, LG_ENOMEM, NULL, "out of memory");
     size_t first = f->r->out->nrefs;
+    uint16_t machine = f->r->out->files[file].machine;
     bool complete = true;
     lg_err_t err = LG_OK;
     for (Elf_Scn *scn = NULL; err == LG_OK && (scn = elf_nextscn(f->elf, scn)) != NULL;) {
@@ -731,6 +791,9 @@ static lg_err_t read_references(elf_reader_t *f, Elf_Scn *symtab, Elf_Scn *shndx
             from = LG_ELFREF_DATA;
         else
             continue;
+        Elf_Data *code = NULL; /* the referring code's bytes, when the machine needs them */
+        if (from != LG_ELFREF_DATA && (machine == EM_X86_64 || machine == EM_386))
+            code = elf_getdata(elf_getscn(f->elf, target), NULL);
         bool rela = sh.sh_type == SHT_RELA;
         size_t entsize = gelf_fsize(f->elf, rela ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
         Elf_Data *data = elf_getdata(scn, NULL);
@@ -744,13 +807,14 @@ static lg_err_t read_references(elf_reader_t *f, Elf_Scn *symtab, Elf_Scn *shndx
         for (size_t k = 0; err == LG_OK && k < count; k++) {
             GElf_Rela ra;
             GElf_Rel rl;
-            uint64_t info;
+            uint64_t info, offset;
             if (rela ? gelf_getrela(data, (int)k, &ra) == NULL
                      : gelf_getrel(data, (int)k, &rl) == NULL) {
                 complete = false;
                 break;
             }
             info = rela ? ra.r_info : rl.r_info;
+            offset = rela ? ra.r_offset : rl.r_offset;
             size_t symi = GELF_R_SYM(info);
             if (symi == 0)
                 continue;
@@ -766,7 +830,11 @@ static lg_err_t read_references(elf_reader_t *f, Elf_Scn *symtab, Elf_Scn *shndx
             if (!ref_target(f, cache, syms, xsyms, symsh.sh_link, symi, &to, &name) ||
                 (from != LG_ELFREF_DATA && to == from))
                 continue; /* not a function's, or code referring to its own section */
-            err = add_ref(f, file, from, to, name);
+            lg_elfref_kind_t kind =
+                from == LG_ELFREF_DATA
+                    ? LG_ELFREF_ADDRESS
+                    : code_ref_kind(machine, (uint32_t)GELF_R_TYPE(info), code, offset);
+            err = add_ref(f, file, from, to, name, kind);
         }
     }
     free(cache);

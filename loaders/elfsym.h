@@ -12,9 +12,12 @@
  * SHN_COMMON), and its section is executable (SHF_EXECINSTR). Zero-size functions are kept with
  * size 0 (binding reports them). SHN_XINDEX is resolved through SHT_SYMTAB_SHNDX.
  * Objects' relocations are read as references (lg_elfref_t): which executable sections each
- * executable or allocated data section refers to. Unwind and exception tables (.eh_frame,
- * .gcc_except_table, .ARM.exidx/.ARM.extab) and non-allocated sections (debug info) refer to
- * every function without calling or taking the address of any, and are left out.
+ * executable or allocated data section refers to, and whether by a call or by taking an
+ * address. Branch relocation types tell calls on ARM, AArch64, RISC-V, PowerPC and MIPS; on
+ * x86 the opcode before the displacement does (call, jmp, jcc, call/jmp through the GOT).
+ * Unwind and exception tables (.eh_frame, .gcc_except_table, .ARM.exidx/.ARM.extab) and
+ * non-allocated sections (debug info) refer to every function without calling or taking the
+ * address of any, and are left out.
  */
 #ifndef LG_ELFSYM_H
 #define LG_ELFSYM_H
@@ -53,11 +56,17 @@ typedef struct lg_elf_file {
  * compiled leave none: that is how binding tells them from real calls (bind.c). */
 #define LG_ELFREF_DATA UINT32_MAX /* from_section: the reference is from a data section */
 #define LG_ELFREF_BY_NAME UINT32_MAX /* to_section: an undefined symbol, see to_name */
+typedef enum lg_elfref_kind {
+    LG_ELFREF_CALL = 0,    /* a call or jump to it: a branch relocation, or a branch opcode */
+    LG_ELFREF_ADDRESS = 1, /* its address taken: from data, or code that is no branch */
+    LG_ELFREF_CODE = 2,    /* from code of a machine whose branches lorgen cannot tell apart */
+} lg_elfref_kind_t;
 typedef struct lg_elfref {
     uint32_t file;         /* index into lg_elfsyms_t.files (an object) */
     uint32_t from_section; /* executable section holding the referring code, or LG_ELFREF_DATA */
     uint32_t to_section;   /* executable section of this file referred to, or LG_ELFREF_BY_NAME */
     char *to_name;         /* the undefined symbol's name when to_section is LG_ELFREF_BY_NAME */
+    uint8_t kind;          /* lg_elfref_kind_t */
 } lg_elfref_t;
 
 typedef struct lg_elfsym {

@@ -486,18 +486,23 @@ static int build_fixtures(void **state)
     return 0;
 }
 
-/* True when t holds the reference from section `from` (LG_ELFREF_DATA: data) of file 0 to the
- * section of function `to`, or to the undefined name `to` when by_name. */
-static bool has_ref(const lg_elfsyms_t *t, uint32_t from, const char *to, bool by_name)
+/* The kind of the reference t holds from section `from` (LG_ELFREF_DATA: data) of file 0 to
+ * the section of function `to`, or to the undefined name `to` when by_name; -1 if none. */
+static int ref_kind(const lg_elfsyms_t *t, uint32_t from, const char *to, bool by_name)
 {
     uint32_t to_section = by_name ? LG_ELFREF_BY_NAME : find_in(t, 0, to)->section_index;
     for (size_t i = 0; i < t->nrefs; i++) {
         const lg_elfref_t *r = &t->refs[i];
         if (r->file == 0 && r->from_section == from && r->to_section == to_section &&
             (!by_name || strcmp(r->to_name, to) == 0))
-            return true;
+            return r->kind;
     }
-    return false;
+    return -1;
+}
+
+static bool has_ref(const lg_elfsyms_t *t, uint32_t from, const char *to, bool by_name)
+{
+    return ref_kind(t, from, to, by_name) >= 0;
 }
 
 /* Relocations become references: calls and jumps from code, addresses in data; a call the
@@ -522,6 +527,13 @@ static void test_object_references(void **state)
     assert_true(has_ref(&t, LG_ELFREF_DATA, "by_pointer", false));
     assert_true(has_ref(&t, LG_ELFREF_DATA, "by_pointer2", false));
     assert_true(has_ref(&t, LG_ELFREF_DATA, "extern_fn", true));
+    /* Calls by their opcode (x86: the relocations do not tell), taken addresses apart. */
+    assert_int_equal(ref_kind(&t, direct, "callee", false), LG_ELFREF_CALL);
+    assert_int_equal(ref_kind(&t, direct, "extern_fn", true), LG_ELFREF_CALL);
+    assert_int_equal(ref_kind(&t, LG_ELFREF_DATA, "by_pointer", false), LG_ELFREF_ADDRESS);
+    assert_int_equal(ref_kind(&t, find_in(&t, 0, "refs_callback")->section_index, "taken_in_code",
+                              false),
+                     LG_ELFREF_ADDRESS);
     /* .eh_frame names every function; none of that is a reference. */
     assert_false(has_ref(&t, LG_ELFREF_DATA, "callee", false));
     assert_false(has_ref(&t, LG_ELFREF_DATA, "leaf", false));

@@ -30,8 +30,9 @@
 #define LG_FN_REFS_KNOWN 0x20u     /* every function of its family is alone in its object's
                                        section, whose relocations were all read: lg_program_t.refs
                                        lists every family its family refers to */
-#define LG_FN_ADDRESS_TAKEN 0x40u  /* an object's data refers to its family (a function pointer
-                                       table): it may be called from code that does not name it */
+#define LG_FN_ADDRESS_TAKEN 0x40u  /* an object's data or code takes the address of a function of
+                                       its family (a function pointer table, a callback): it may be
+                                       called from code that does not name it */
 
 typedef struct lg_fn {
     char *symbol;       /* ELF symbol name */
@@ -72,10 +73,11 @@ typedef struct lg_program {
     size_t nfns;
     lg_arc_t *arcs; /* sorted by (caller, callee), unique */
     size_t narcs;
-    /* References from the objects' code, between clone families (lg_fn_t.family): caller ->
-     * callee when a section of the caller's family has a relocation naming a function of the
-     * callee's (a call, a jump, a taken address); weight = 0. Sorted by (caller, callee),
-     * unique; empty without objects. */
+    /* Calls in the objects' code, between clone families (lg_fn_t.family): caller -> callee
+     * when a section of the caller's family has a relocation calling or jumping to a function
+     * of the callee's; weight 0, or > 0 when some of them could be taken addresses (a machine
+     * whose branches lorgen cannot tell apart). Sorted by (caller, callee), unique; empty
+     * without objects. Taken addresses are LG_FN_ADDRESS_TAKEN instead. */
     lg_arc_t *refs;
     size_t nrefs;
     lg_hotspot_t *hotspots; /* sorted by (fn, offset), unique; empty without positions */

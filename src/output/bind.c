@@ -391,14 +391,17 @@ static uint32_t section_function(const section_fn_t *index, size_t n, uint32_t f
     return hit != NULL ? hit->fn : UINT32_MAX;
 }
 
-/* Records one reference between families: from a function's code (from < nfns) or from data
- * (UINT32_MAX). */
-static lg_err_t add_reference(lg_program_t *p, size_t *cap, uint32_t from, uint32_t to)
+/* Records one reference of the given kind (elfsym.h) between the families of `from` (a
+ * function, or UINT32_MAX for data) and `to`. A taken address flags the callee's family; a call
+ * or an unclassified reference from code becomes an arc of p->refs, of weight 1 when
+ * unclassified (calls.c then asks the profile whether it was a call). */
+static lg_err_t add_reference(lg_program_t *p, size_t *cap, uint32_t from, uint32_t to,
+                              uint8_t kind)
 {
     if (to == UINT32_MAX)
         return LG_OK;
     to = p->fns[to].family;
-    if (from == UINT32_MAX) {
+    if (from == UINT32_MAX || kind == LG_ELFREF_ADDRESS) {
         p->fns[to].flags |= LG_FN_ADDRESS_TAKEN;
         return LG_OK;
     }
@@ -407,7 +410,7 @@ static lg_err_t add_reference(lg_program_t *p, size_t *cap, uint32_t from, uint3
         return LG_OK;
     if (!lg_grow((void **)&p->refs, cap, p->nrefs + 1, sizeof *p->refs))
         return LG_ENOMEM;
-    p->refs[p->nrefs++] = (lg_arc_t){from, to, 0};
+    p->refs[p->nrefs++] = (lg_arc_t){from, to, kind == LG_ELFREF_CODE ? 1u : 0u};
     return LG_OK;
 }
 
@@ -488,7 +491,8 @@ static lg_err_t build_references(binder_t *b)
                 continue; /* code of a shared section, or of no kept function */
         }
         if (r->to_section != LG_ELFREF_BY_NAME) {
-            err = add_reference(p, &cap, from, section_function(index, n, r->file, r->to_section));
+            err = add_reference(p, &cap, from, section_function(index, n, r->file, r->to_section),
+                                r->kind);
             continue;
         }
         /* Every global function of that name, in the objects or only in the program. */
@@ -502,7 +506,7 @@ static lg_err_t build_references(binder_t *b)
             bool global =
                 o != UINT32_MAX ? !elf->syms[o].is_local : !(p->fns[fn].flags & LG_FN_LOCAL);
             if (global)
-                err = add_reference(p, &cap, from, fn);
+                err = add_reference(p, &cap, from, fn, r->kind);
         }
     }
     free(index);

@@ -2,9 +2,9 @@
  *
  * Steps, per profile:
  *   1. group the profile's in-arcs by callee (counting sort) and sum their weights;
- *   2. mark the functions the profile suggests are called through a pointer: some function
- *      that ran refers to it in its code but never called it (a taken address), so calls into
- *      it without a reference may be indirect rather than inlined;
+ *   2. on machines whose branches cannot be told from taken addresses, mark the functions the
+ *      profile suggests are called through a pointer: some function that ran refers to it in
+ *      its code but never called it, so calls into it without a reference may be indirect;
  *   3. the inlined share r of every function, and the bound functions' hits scaled by 1 - r;
  *   4. each arc this build makes: (1 - r(caller)) of it as is, r(caller) of it spread over the
  *      callers the caller was inlined into.
@@ -157,8 +157,9 @@ static lg_err_t group_in_arcs(calls_ctx_t *x)
     return LG_OK;
 }
 
-/* Step 2: a reference from a family that ran, to one it never called, is most likely a taken
- * address. */
+/* Step 2: where the objects do not say whether code calls a function or takes its address
+ * (lg_program_t.refs of weight > 0), a reference from a family that ran to one it never called
+ * is most likely a taken address. */
 static lg_err_t mark_called_by_pointer(calls_ctx_t *x)
 {
     const lg_profile_t *prof = x->prof;
@@ -188,7 +189,7 @@ static lg_err_t mark_called_by_pointer(calls_ctx_t *x)
     qsort(called, ncalled, sizeof *called, cmp_arc);
     for (size_t i = 0; i < p->nrefs; i++) {
         const lg_arc_t *r = &p->refs[i];
-        if (ran[r->caller] && !has_arc(called, ncalled, r->caller, r->callee))
+        if (r->weight > 0 && ran[r->caller] && !has_arc(called, ncalled, r->caller, r->callee))
             x->by_pointer[r->callee] = true;
     }
     free(ran);

@@ -11,9 +11,10 @@
  *                this build's foo.part.0 or foo.isra.0
  *   inlined arc  a profiled arc A -> B that this build does not make: B is absent, or both are
  *                bound in different families, A's references are known (program.h:
- *                LG_FN_REFS_KNOWN), no code of A's family refers to B's family, and nothing
- *                suggests B is called through a pointer (its address is not taken in data, and
- *                every family that refers to it in code and ran in the profile also called it)
+ *                LG_FN_REFS_KNOWN), no code of A's family calls B's family, and nothing
+ *                suggests B is called through a pointer: its address is not taken (in data, or
+ *                in code), and where the objects do not tell calls from taken addresses, every
+ *                family that refers to it and ran in the profile also called it
  *   inlined share of a function  r(B) = the weight of its inlined in-arcs / the weight of all
  *                its in-arcs (self arcs left out); 1 for an absent function, 0 for one nobody
  *                called (an entry point runs out of line)
@@ -45,7 +46,7 @@
 #define LG_BIND_UNUSABLE (-2) /* ambiguous, or a symbol without a size */
 
 /* Most of a profile's distinct arcs between bound functions, in percent, that may be inlined
- * calls. A build inlines a minority of the call sites an instrumented build reports (1% to 14%
+ * calls. A build inlines a minority of the call sites an instrumented build reports (2% to 25%
  * of the arcs on the benchmark programs, docs/benchmarks.md); when more would be, the profile's
  * calls contradict the objects' code (a profile of another program or build, or a made-up one),
  * and every call is trusted. */
