@@ -30,11 +30,12 @@ typedef lg_err_t (*order_fn_t)(const lg_program_t *prog, const lg_geometry_t *ge
 
 /* The registry: names in the order lg_algorithm_names lists them, the default first. */
 static const char *const algorithm_names[] = {
-    LG_CLIQUE_ALGORITHM,        LG_ALGORITHM_INPUT, LG_ALGORITHM_HOT_FIRST,
-    LG_ALGORITHM_PETTIS_HANSEN, LG_ALGORITHM_C3,
+    LG_ALGORITHM_CHAINS,    LG_CLIQUE_ALGORITHM,        LG_ALGORITHM_INPUT,
+    LG_ALGORITHM_HOT_FIRST, LG_ALGORITHM_PETTIS_HANSEN, LG_ALGORITHM_C3,
 };
 static const order_fn_t algorithm_fns[] = {
-    lg_clique_partition, lg_order_input, lg_order_hot_first, lg_order_pettis_hansen, lg_order_c3,
+    lg_order_chains,    lg_clique_partition,    lg_order_input,
+    lg_order_hot_first, lg_order_pettis_hansen, lg_order_c3,
 };
 #define LG_NALGORITHMS (sizeof algorithm_names / sizeof algorithm_names[0])
 _Static_assert(sizeof algorithm_names / sizeof algorithm_names[0] ==
@@ -222,5 +223,34 @@ lg_err_t lg_i_order_run(const lg_i_algorithm_t *alg, const lg_program_t *prog,
     o.cls.cold = o.cls.excluded = NULL;
     lg_classes_destroy(&o.cls);
     *out = res;
+    return LG_OK;
+}
+
+lg_err_t lg_i_pack(lg_i_order_t *o, const uint32_t *seq, size_t n)
+{
+    size_t start = 0; /* first function of the open clique */
+    uint64_t end = 0; /* bytes: where the open clique ends, laid out from a fresh start */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = seq[i];
+        const lg_fn_t *f = &o->prog->fns[x];
+        if (o->cls.padded[x] > o->cache) {
+            if (i > start)
+                LG_CHECK(lg_i_add_clique(o, seq + start, i - start));
+            LG_CHECK(lg_i_add_clique(o, seq + i, 1));
+            start = i + 1;
+            end = 0;
+            continue;
+        }
+        /* end <= cache and align <= padded size <= cache (<= 64 MiB): no overflow. */
+        uint64_t next = lg_place_after(end, f->size, f->align);
+        if (i > start && next > o->cache) {
+            LG_CHECK(lg_i_add_clique(o, seq + start, i - start));
+            start = i;
+            next = lg_place_after(0, f->size, f->align);
+        }
+        end = next;
+    }
+    if (n > start)
+        LG_CHECK(lg_i_add_clique(o, seq + start, n - start));
     return LG_OK;
 }

@@ -34,39 +34,9 @@
 #define LG_INPUT_WHERE "input pass"
 #define LG_HOT_FIRST_WHERE "hot-first pass"
 
-/* Cuts seq[0..n) into consecutive cache-sized cliques (see "packing" above). */
-static lg_err_t pack(lg_i_order_t *o, const uint32_t *seq, size_t n)
-{
-    size_t start = 0; /* first function of the open clique */
-    uint64_t end = 0; /* bytes: where the open clique ends, laid out from a fresh start */
-    for (size_t i = 0; i < n; i++) {
-        uint32_t x = seq[i];
-        const lg_fn_t *f = &o->prog->fns[x];
-        if (o->cls.padded[x] > o->cache) {
-            if (i > start)
-                LG_CHECK(lg_i_add_clique(o, seq + start, i - start));
-            LG_CHECK(lg_i_add_clique(o, seq + i, 1));
-            start = i + 1;
-            end = 0;
-            continue;
-        }
-        /* end <= cache and align <= padded size <= cache (<= 64 MiB): no overflow. */
-        uint64_t next = lg_place_after(end, f->size, f->align);
-        if (i > start && next > o->cache) {
-            LG_CHECK(lg_i_add_clique(o, seq + start, i - start));
-            start = i;
-            next = lg_place_after(0, f->size, f->align);
-        }
-        end = next;
-    }
-    if (n > start)
-        LG_CHECK(lg_i_add_clique(o, seq + start, n - start));
-    return LG_OK;
-}
-
 static lg_err_t input_body(lg_i_order_t *o)
 {
-    return pack(o, o->cls.candidates, o->cls.ncandidates);
+    return lg_i_pack(o, o->cls.candidates, o->cls.ncandidates);
 }
 
 typedef struct hot_key {
@@ -102,7 +72,7 @@ static lg_err_t hot_first_body(lg_i_order_t *o)
     qsort(keys, n, sizeof *keys, hot_cmp);
     for (size_t k = 0; k < n; k++)
         seq[k] = lg_rank_index(keys[k].rank);
-    err = pack(o, seq, n);
+    err = lg_i_pack(o, seq, n);
 out:
     free(keys);
     free(seq);

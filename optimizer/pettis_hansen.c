@@ -87,6 +87,7 @@
 /* Where the diagnostics of this pass point, and how its oversized warning ends. */
 #define LG_PH_WHERE "pettis-hansen pass"
 #define LG_PH_OVERSIZED "the chain holding it is marked oversized"
+#define LG_CHAINS_WHERE "chains pass"
 
 typedef struct heap_entry {
     uint64_t weight; /* chain weight when pushed */
@@ -635,4 +636,43 @@ lg_err_t lg_order_pettis_hansen(const lg_program_t *prog, const lg_geometry_t *g
                                 lg_layout_t *out, lg_diag_t *d)
 {
     return lg_i_order_run(&pettis_hansen_algorithm, prog, geo, out, d);
+}
+
+/* ---- chains: the same order, reviewed in cache-sized cliques ----------------------------- */
+
+/* Cuts the order of the chains (densest first) into consecutive cliques the size of the cache
+ * (lg_i_pack): the link order stays that of pettis-hansen. */
+static lg_err_t cut_to_cache(lg_i_order_t *o)
+{
+    size_t n = 0;
+    for (size_t c = 0; c < o->ncliques; c++)
+        n += o->cliques[c].nfns;
+    uint32_t *seq = malloc((n ? n : 1) * sizeof *seq);
+    if (seq == NULL)
+        return lg_i_nomem(o, "the order of the chains");
+    size_t k = 0;
+    for (size_t c = 0; c < o->ncliques; c++) {
+        memcpy(seq + k, o->cliques[c].fns, o->cliques[c].nfns * sizeof *seq);
+        k += o->cliques[c].nfns;
+        free(o->cliques[c].fns);
+    }
+    o->ncliques = 0;
+    lg_err_t err = lg_i_pack(o, seq, n);
+    free(seq);
+    return err;
+}
+
+static lg_err_t chains_body(lg_i_order_t *o)
+{
+    LG_CHECK(pettis_hansen_body(o));
+    return cut_to_cache(o);
+}
+
+static const lg_i_algorithm_t chains_algorithm = {LG_ALGORITHM_CHAINS, LG_CHAINS_WHERE,
+                                                  LG_I_OWN_CLIQUE, chains_body};
+
+lg_err_t lg_order_chains(const lg_program_t *prog, const lg_geometry_t *geo, lg_layout_t *out,
+                         lg_diag_t *d)
+{
+    return lg_i_order_run(&chains_algorithm, prog, geo, out, d);
 }

@@ -240,12 +240,13 @@ static void test_names_and_dispatch(void **state)
     (void)state;
     size_t n = 0;
     const char *const *all = lg_algorithm_names(&n);
-    assert_int_equal(n, 5);
-    assert_string_equal(all[0], "cliques");
-    assert_string_equal(all[1], "input");
-    assert_string_equal(all[2], "hot-first");
-    assert_string_equal(all[3], "pettis-hansen");
-    assert_string_equal(all[4], "c3");
+    assert_int_equal(n, 6);
+    assert_string_equal(all[0], "chains"); /* the default first */
+    assert_string_equal(all[1], "cliques");
+    assert_string_equal(all[2], "input");
+    assert_string_equal(all[3], "hot-first");
+    assert_string_equal(all[4], "pettis-hansen");
+    assert_string_equal(all[5], "c3");
 
     const fn_spec_t fns[] = {{"a", 10, 1, 5, 0}, {"b", 10, 1, 3, 0}, {"z", 10, 1, 0, 0}};
     const arc_spec_t arcs[] = {{"a", "b", 4}};
@@ -282,7 +283,7 @@ static void test_unknown_algorithm_lists_the_names(void **state)
     assert_int_equal(d.errors, 1);
     assert_true(lg_test_diag_has(&d, LG_ERROR, "unknown algorithm 'fastest'"));
     assert_true(
-        lg_test_diag_has(&d, LG_ERROR, "expected cliques, input, hot-first, pettis-hansen or c3"));
+        lg_test_diag_has(&d, LG_ERROR, "expected chains, cliques, input, hot-first, pettis-hansen or c3"));
     assert_int_equal(lg_order(NULL, &p, &g, &l, &d), LG_EINVAL);
     assert_int_equal(d.errors, 2);
     assert_int_equal(lg_order("C3", &p, &g, &l, &d), LG_EINVAL); /* names are case-sensitive */
@@ -787,9 +788,26 @@ static void test_large_random_program(void **state)
         assert_memory_equal(first[i].excluded, ref.excluded, ref.nexcluded * sizeof *ref.excluded);
         lg_diag_destroy(&d);
     }
-    assert_same_layout(&first[0], &ref); /* "cliques" is the clique pass */
-    /* The call-graph algorithms do group: some chain holds several functions. */
-    for (size_t i = 3; i < n; i++) {
+    assert_same_layout(&first[1], &ref); /* "cliques" is the clique pass */
+    /* "chains" is pettis-hansen's order, cut to the cache. */
+    assert_string_equal(all[0], "chains");
+    assert_string_equal(all[4], "pettis-hansen");
+    size_t at = 0;
+    for (size_t c = 0; c < first[4].ncliques; c++)
+        for (size_t k = 0; k < first[4].cliques[c].nfns; k++) {
+            const lg_clique_t *cut = &first[0].cliques[0];
+            size_t seen = 0, cc = 0;
+            while (cc < first[0].ncliques && seen + first[0].cliques[cc].nfns <= at)
+                seen += first[0].cliques[cc++].nfns;
+            assert_true(cc < first[0].ncliques);
+            cut = &first[0].cliques[cc];
+            assert_int_equal(cut->fns[at - seen], first[4].cliques[c].fns[k]);
+            at++;
+        }
+    for (size_t c = 0; c < first[0].ncliques; c++)
+        assert_true(first[0].cliques[c].nfns == 1 || first[0].cliques[c].bytes <= CACHE);
+    /* The call-graph algorithms (pettis-hansen, c3) do group: some chain holds several. */
+    for (size_t i = 4; i < n; i++) {
         size_t grouped = 0;
         for (size_t c = 0; c < first[i].ncliques; c++)
             grouped += first[i].cliques[c].nfns > 1;

@@ -68,7 +68,7 @@ static void test_defaults(void **state)
     assert_true(o.normalize);
     assert_true(o.place);
     assert_true(o.safeguard);
-    assert_string_equal(o.algorithm, "cliques");
+    assert_string_equal(o.algorithm, "chains");
     assert_null(o.load.event);
     assert_int_equal(o.load.bin_version, 0);
     assert_null(o.lor);
@@ -81,7 +81,7 @@ static void test_help_defaults_are_the_defaults(void **state)
     (void)state;
     lg_cli_options_t dflt, given;
     parse_ok(&dflt, "");
-    parse_ok(&given, "--cache-size 8K --line-size 32 --ways 1 --algorithm cliques -n 10");
+    parse_ok(&given, "--cache-size 8K --line-size 32 --ways 1 --algorithm chains -n 10");
     assert_memory_equal(&dflt.geometry, &given.geometry, sizeof dflt.geometry);
     assert_string_equal(dflt.algorithm, given.algorithm);
     assert_int_equal(dflt.rows, given.rows);

@@ -294,16 +294,18 @@ static const option_t options[] = {
      .apply = set_string, .field = OUTPUT(LG_OUTPUT_GRAPHML)},
 
     {.section = "Ordering:", .names = {"--algorithm"}, .value = "NAME",
-     .help = "cliques (call-proximity cliques, cache-sized), c3 (lld's\n"
-             "C3/hfsort), pettis-hansen, hot-first, input (keep the ELF's\n"
-             "order)",
-     .fallback = "cliques", .apply = set_algorithm},
+     .help = "chains (Pettis-Hansen chains of callers and callees, cut\n"
+             "into cache-sized cliques), cliques (cliques grown through\n"
+             "calls, then placed in the cache sets), hot-first,\n"
+             "pettis-hansen (the chains uncut), c3 (lld's C3/hfsort), input\n"
+             "(keep the ELF's order)",
+     .fallback = "chains", .apply = set_algorithm},
     {.names = {"--no-place"},
      .help = "cliques: skip the cache-aware placement that moves each clique\n"
              "to the cache sets where it conflicts least with hotter ones",
      .apply = clear_flag, .field = FIELD(place)},
     {.names = {"--no-safeguard"},
-     .help = "cliques: write the new layout even when the cache model\n"
+     .help = "write the new layout even when the cache model\n"
              "predicts it to miss more than the linked ELF's order (by\n"
              "default the input order is then kept, with a warning)",
      .apply = clear_flag, .field = FIELD(safeguard)},
@@ -470,7 +472,7 @@ lg_cli_status_t lg_cli_parse(int argc, char **argv, lg_cli_options_t *o)
     o->rows = LG_REPORT_ROWS_DEFAULT;
     o->verbosity = 1;
     o->normalize = true;
-    o->algorithm = "cliques";
+    o->algorithm = LG_DEFAULT_ALGORITHM;
     o->place = true;
     o->safeguard = true;
     o->inputs = calloc(argc > 0 ? (size_t)argc : 1, sizeof *o->inputs);

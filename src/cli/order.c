@@ -67,9 +67,9 @@ int lg_cli_propose_order(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_dia
         return LG_EXIT_BAD_INPUT;
     if (o->place && cliques && lg_place_for_cache(&p->prog, &o->geometry, &p->layout, d) != LG_OK)
         return LG_EXIT_BAD_INPUT;
-    /* The default never proposes what the model predicts to be worse than the order the
-     * program has now. */
-    if (o->safeguard && cliques)
+    /* lorgen never proposes what the model predicts to be worse than the order the program
+     * has now, unless told to (--no-safeguard); the input order needs no check. */
+    if (o->safeguard && strcmp(o->algorithm, LG_ALGORITHM_INPUT) != 0)
         return safeguard(&p->prog, &o->geometry, &p->layout, &p->sg, d);
     return 0;
 }

@@ -977,9 +977,10 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
         }
         snprintf(where, sizeof where, "%s:%zu", path, cl->line);
         follow_placement(&pl, lor, c, bytes, where, d);
-        /* Only the cliques algorithm promises groups that fit the cache; PH and C3 chains do
-         * not try to. */
-        bool cache_sized = lor->algorithm == NULL || strcmp(lor->algorithm, "cliques") == 0;
+        /* The cliques and chains algorithms promise groups that fit the cache; PH's chains and
+         * C3's clusters do not try to. */
+        bool cache_sized = lor->algorithm == NULL || strcmp(lor->algorithm, "cliques") == 0 ||
+                           strcmp(lor->algorithm, "chains") == 0;
         if (cache_sized && bytes > lor->geometry.cache_size && !(cl->flags & LG_CLIQUE_OVERSIZED)) {
             lg_diag_add(d, LG_WARNING, where,
                         "clique %zu is %" PRIu64 " bytes, larger than the %" PRIu32

@@ -30,7 +30,8 @@ done
 gcc $objs -o fw
 valgrind --tool=callgrind --callgrind-out-file=fw.callgrind ./fw >/dev/null 2>vg.err ||
   fail "the test program failed under callgrind: $(cat vg.err)"
-"$lorgen" -q --cache-size 256 fw.callgrind fw $objs -o fw.lor
+# The cliques pass, whose placement writes the section alignment the edits must keep.
+"$lorgen" -q --algorithm cliques --cache-size 256 fw.callgrind fw $objs -o fw.lor
 grep -q '^section align=256$' fw.lor || fail "no cache-aware placement in fw.lor"
 grep -q '^  fn mix .*object=sensor.o' fw.lor || fail "fw.lor lists no mix of sensor.o"
 expect 0 "" -- script fw.lor fw $objs --ld-script fw.ld

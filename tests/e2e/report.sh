@@ -8,10 +8,12 @@ lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
 rm -rf "$work" && mkdir -p "$work"
 fixture=$src/tests/fixtures/report
-# Geometry small enough for several cliques, a filler clique and padding; -n 3 caps the tables.
+# Geometry small enough for several cliques, a filler clique and padding (the cliques pass and
+# its placement show every part of the report); -n 3 caps the tables.
 # --no-safeguard: the model predicts this small cache to miss more with the cliques than with the
 # fixture's own order, and the clique tables are what this test reads.
-args=(prog.callgrind prog.elf --cache-size 512 --line-size 16 -n 3 --no-safeguard)
+args=(prog.callgrind prog.elf --algorithm cliques --cache-size 512 --line-size 16 -n 3
+  --no-safeguard)
 
 step "reports from the fixture"
 for run in 1 2; do

@@ -19,8 +19,9 @@ gcc -O2 -ffunction-sections -c prog.c -o prog.o
 gcc prog.o -o prog
 "$gen" 300 20000 7 stat.prf statistical
 
-step "statistical profile: hotness only, and lorgen says so"
-"$lorgen" stat.prf prog prog.o -o stat.lor --ld-script stat.ld --report stat.txt 2>err.txt
+step "statistical profile: hotness only, and lorgen says so (the cliques pass groups by hits)"
+"$lorgen" --algorithm cliques stat.prf prog prog.o -o stat.lor --ld-script stat.ld \
+  --report stat.txt 2>err.txt
 grep -q "stat.prf: note: statistical profile without call information" err.txt ||
   { cat err.txt >&2; fail "no note about the missing call information"; }
 grep -q "^clique 1 .* uncalled" stat.lor || fail "cliques are not marked as grouped by hotness"
