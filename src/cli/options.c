@@ -218,6 +218,7 @@ static lg_cli_status_t set_algorithm(parser_t *p, const option_t *opt, const cha
     for (size_t k = 0; k < n; k++) {
         if (strcmp(names[k], value) == 0) {
             p->o->algorithm = value;
+            p->o->algorithm_given = true;
             return LG_CLI_RUN;
         }
     }

@@ -47,6 +47,7 @@ typedef struct lg_cli_options {
     bool normalize;         /* scale merged profiles to one volume (lg_bind_normalize) */
     lg_load_options_t load; /* options for the loaders that take them (--event, ...) */
     const char *algorithm;  /* --algorithm, one of lg_algorithm_names */
+    bool algorithm_given;   /* --algorithm was on the command line (order.c may pick otherwise) */
     bool place;             /* cache-aware placement after the cliques (--no-place) */
     bool safeguard;         /* keep the input order when predicted better (--no-safeguard) */
     const char *lor;        /* eval: the order to estimate (default: the one lorgen computes) */

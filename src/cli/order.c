@@ -2,6 +2,7 @@
 #include "order.h"
 
 #include "algorithms.h"
+#include "clique.h"
 #include "messages.h"
 #include "placement.h"
 
@@ -60,16 +61,30 @@ int lg_cli_load_for_order(const lg_cli_options_t *o, const char *no_profile, con
     return lg_cli_load_profiled(o, no_profile, no_elf, in, d);
 }
 
+/* Most call arcs the default orders with chains, whose time grows as E log^2 E in the worst
+ * case: on this project's machine 2.0 s of CPU for 1M arcs (100k functions) and 34.6 s for 10M
+ * arcs (1M functions), where the clique pass took 0.5 s and 6.0 s (docs/benchmarks.md,
+ * "Optimizer scale"). Above it the default is the clique pass. */
+#define LG_DEFAULT_CHAINS_MAX_ARCS 1000000u
+
 int lg_cli_propose_order(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_diag_t *d)
 {
-    bool cliques = strcmp(o->algorithm, "cliques") == 0;
-    if (lg_order(o->algorithm, &p->prog, &o->geometry, &p->layout, d) != LG_OK)
+    const char *algorithm = o->algorithm;
+    if (!o->algorithm_given && p->prog.narcs > LG_DEFAULT_CHAINS_MAX_ARCS) {
+        algorithm = LG_CLIQUE_ALGORITHM;
+        lg_cli_message(LG_NOTE, "",
+                       "%zu call arcs, more than %u: ordered with the cliques pass, whose time "
+                       "grows linearly with them (give --algorithm chains to wait for chains)",
+                       p->prog.narcs, LG_DEFAULT_CHAINS_MAX_ARCS);
+    }
+    bool cliques = strcmp(algorithm, LG_CLIQUE_ALGORITHM) == 0;
+    if (lg_order(algorithm, &p->prog, &o->geometry, &p->layout, d) != LG_OK)
         return LG_EXIT_BAD_INPUT;
     if (o->place && cliques && lg_place_for_cache(&p->prog, &o->geometry, &p->layout, d) != LG_OK)
         return LG_EXIT_BAD_INPUT;
     /* lorgen never proposes what the model predicts to be worse than the order the program
      * has now, unless told to (--no-safeguard); the input order needs no check. */
-    if (o->safeguard && strcmp(o->algorithm, LG_ALGORITHM_INPUT) != 0)
+    if (o->safeguard && strcmp(algorithm, LG_ALGORITHM_INPUT) != 0)
         return safeguard(&p->prog, &o->geometry, &p->layout, &p->sg, d);
     return 0;
 }

@@ -400,8 +400,8 @@ int main(int argc, char **argv)
     /* The call graph alone (every algorithm builds it first, inside lg_order), then the
      * baselines, in the same process on the same program. */
     stamp_t cg_t = {0, 0}, sort_t = {0, 0};
-    run_times_t c3 = {{0, 0}, {0, 0}, {0, 0}}, hot = c3, warm = c3;
-    uint64_t h_c3 = 0, h_hot = 0;
+    run_times_t c3 = {{0, 0}, {0, 0}, {0, 0}}, hot = c3, warm = c3, chains = c3;
+    uint64_t h_c3 = 0, h_hot = 0, h_chains = 0;
     if (baselines) {
         lg_diag_t d;
         lg_diag_init(&d);
@@ -416,6 +416,9 @@ int main(int argc, char **argv)
 
         h_c3 = run_order("c3", false, &prog, &geo, &c3, NULL);
         h_hot = run_order("hot-first", false, &prog, &geo, &hot, NULL);
+        /* The CLI's default since 2026-11-26 (docs/benchmarks.md, "One profile, many
+         * layouts"); the clique pass with placement stays this benchmark's subject. */
+        h_chains = run_order("chains", false, &prog, &geo, &chains, NULL);
         lg_arc_t *copy = xmalloc(prog.narcs * sizeof *copy);
         memcpy(copy, prog.arcs, prog.narcs * sizeof *copy);
         t0 = now();
@@ -442,13 +445,15 @@ int main(int argc, char **argv)
            "hot_first_s=%.3f hot_first_cpu_s=%.3f sort_arcs_s=%.3f sort_arcs_cpu_s=%.3f "
            "warm_order_cpu_s=%.3f warm_total_cpu_s=%.3f order_over_c3=%.2f total_over_c3=%.2f "
            "hash_order=%016llx hash_cliques=%016llx "
-           "hash_c3=%016llx hash_hot_first=%016llx\n",
+           "hash_c3=%016llx hash_hot_first=%016llx chains_s=%.3f chains_cpu_s=%.3f "
+           "hash_chains=%016llx\n",
            prog.nfns, prog.narcs, executed, gen.wall, prog_rss, cg_t.wall, cg_t.cpu, def.order.wall,
            def.order.cpu, def.place.wall, def.place.cpu, def.total.wall, def.total.cpu, peak_rss,
            c3.total.wall, c3.total.cpu, hot.total.wall, hot.total.cpu, sort_t.wall, sort_t.cpu,
            warm.order.cpu, warm.total.cpu, order_over_c3, total_over_c3,
            (unsigned long long)h_order, (unsigned long long)h_cliques, (unsigned long long)h_c3,
-           (unsigned long long)h_hot);
+           (unsigned long long)h_hot, chains.total.wall, chains.total.cpu,
+           (unsigned long long)h_chains);
     lg_program_destroy(&prog);
     return 0;
 }
