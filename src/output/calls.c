@@ -207,14 +207,13 @@ static bool count_inlined(calls_ctx_t *x, lg_calls_stats_t *counted)
     const lg_profile_t *prof = x->prof;
     memset(counted, 0, sizeof *counted);
     memset(x->in_inlined, 0, (prof->nfuncs ? prof->nfuncs : 1) * sizeof *x->in_inlined);
-    uint64_t bound_arcs = 0; /* distinct: the profile's arcs are unique */
     for (size_t i = 0; i < prof->nedges; i++) {
         const lg_arc_t *e = &prof->edges[i];
         if (e->caller == e->callee)
             continue;
         counted->total_weight = lg_sat_add(counted->total_weight, e->weight);
         if (x->map[e->caller] >= 0 && x->map[e->callee] >= 0)
-            counted->bound_edges = ++bound_arcs;
+            counted->bound_edges++; /* distinct: a profile's arcs are unique */
         if (!arc_inlined(x, e))
             continue;
         x->in_inlined[e->callee] += (double)e->weight;
@@ -223,7 +222,8 @@ static bool count_inlined(calls_ctx_t *x, lg_calls_stats_t *counted)
             counted->inlined_weight = lg_sat_add(counted->inlined_weight, e->weight);
         }
     }
-    return (double)counted->inlined_edges * 100.0 <= (double)bound_arcs * LG_INLINE_MAX_PERCENT;
+    return (double)counted->inlined_edges * 100.0 <=
+           (double)counted->bound_edges * LG_INLINE_MAX_PERCENT;
 }
 
 /* Step 3b. */
