@@ -77,6 +77,14 @@ int lg_cli_cmd_optimize(const lg_cli_options_t *o)
     if (status == 0 && lg_bind(binds, in.nprofiles, &in.elf, &p.prog, &d) != LG_OK)
         status = LG_EXIT_BAD_INPUT;
     lg_cli_flush_diag(&d);
+    if (status == 0 && o->perturb > 0) {
+        lg_program_perturb(&p.prog, o->perturb, LG_PERTURB_PART);
+        lg_cli_message(LG_WARNING, "",
+                       "--perturb %zu: every profile weight was multiplied by a factor in "
+                       "[%.2f, %.2f], a robustness check: compare the layouts of several seeds, "
+                       "do not ship one",
+                       o->perturb, 1.0 - LG_PERTURB_PART, 1.0 + LG_PERTURB_PART);
+    }
     if (status == 0) {
         lg_cli_warn_unbound(&p.prog);
         lg_cli_verbose("bound %zu profiled functions to %zu ELF functions, %zu call arcs",

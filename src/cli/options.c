@@ -330,6 +330,12 @@ static const option_t options[] = {
     {.names = {"--bin-version"}, .value = "V",
      .help = "winIDEA binary timeline (.BIN) layout, 1.0 or 1.1\n",
      .fallback = "detected from the records", .apply = set_bin_version},
+    {.names = {"--perturb"}, .value = "SEED",
+     .help = "a robustness check: multiply every hit, self cost and call\n"
+             "weight by a factor in [0.95, 1.05] drawn from SEED (1 or\n"
+             "more), to see how much the layout hangs on small differences\n"
+             "between profiles; not a layout to ship",
+     .fallback = "0", .apply = set_count, .field = FIELD(perturb)},
     {.names = {"--no-normalize"},
      .help = "merge profiles as read; by default each is first scaled to\n"
              "the largest one's volume, so a long run does not drown a\n"

@@ -45,6 +45,7 @@ typedef struct lg_cli_options {
     size_t rows;            /* -n: rows per report table, 0 for all */
     int verbosity;          /* 0 errors only (-q), 1 also warnings and notes, 2 also progress */
     bool normalize;         /* scale merged profiles to one volume (lg_bind_normalize) */
+    size_t perturb;         /* --perturb: seed of the robustness check's noise; 0 = none */
     lg_load_options_t load; /* options for the loaders that take them (--event, ...) */
     const char *algorithm;  /* --algorithm, one of lg_algorithm_names */
     bool algorithm_given;   /* --algorithm was on the command line (order.c may pick otherwise) */

@@ -103,6 +103,16 @@ static inline bool lg_fn_movable(const lg_fn_t *f)
 /* Why a function is not movable, as a clause for reports; "" when it is movable. */
 const char *lg_fn_unmovable_reason(const lg_fn_t *f);
 
+/* The robustness check's noise (lorgen --perturb): each weight is multiplied by a factor drawn
+ * from [1 - LG_PERTURB_PART, 1 + LG_PERTURB_PART]. 5% is about how much the self times of two
+ * traced runs of one workload differ (docs/benchmarks.md, "One profile, many layouts"). */
+#define LG_PERTURB_PART 0.05
+
+/* Multiplies every function's hits and self counters, and every arc's weight, by its own
+ * factor in [1 - part, 1 + part], drawn from seed and the function (or the arc's ends), so that
+ * one seed gives one program whatever the order of the work. Saturates at UINT64_MAX. O(V + A). */
+void lg_program_perturb(lg_program_t *p, uint64_t seed, double part);
+
 void lg_program_init(lg_program_t *p);
 /* Frees everything; accepts a zeroed struct. */
 void lg_program_destroy(lg_program_t *p);

@@ -84,6 +84,10 @@
 #                         relation is unknown. Default: 0 (one link, as before). Costs one
 #                         cachegrind run per shift (the fully-associative runs are not shifted:
 #                         a cache of one set does not care where the code lands).
+#   LORGEN_OPTS="--perturb 1"  options added to every lorgen layout's command line: with
+#                         --perturb SEED, run the benchmark once per seed and compare the means
+#                         (docs/benchmarks.md, "One profile, many layouts": one profile is one
+#                         draw).
 #   FA_GEOMETRIES="8192,256,32 ..."  the fully-associative runs; default one per geometry.
 #                         8192,256,32 alone keeps the bound the targets need and saves about a
 #                         fifth of the measuring time.
@@ -345,7 +349,8 @@ link_layouts() {
     for g in "${geometries[@]}"; do
       IFS=, read -r size ways line <<<"$g"
       tag=$l.${g//,/-}
-      "$bin" -q "${opts[@]}" --cache-size "$size" --ways "$ways" --line-size "$line" \
+      # shellcheck disable=SC2086 # LORGEN_OPTS is words on purpose
+      "$bin" -q "${opts[@]}" ${LORGEN_OPTS:-} --cache-size "$size" --ways "$ways" --line-size "$line" \
         "${profiles[@]}" "$probe" "${objs[@]}" --ld-script "$s/$tag.ld" --report "$s/$tag.txt"
       link_binary "$(binary_of "$work" "$l" "$g")" gcc "${objs[@]}" $libs -Wl,-T,"$s/$tag.ld"
     done

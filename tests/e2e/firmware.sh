@@ -34,6 +34,17 @@ gcc host/*.o -Wl,-T,fw.ld -o fw-relinked
 cmp -s base.out relinked.out || fail "the relinked program prints a different result"
 check_order fw-relinked nm fw.lor
 
+step "--perturb: one seed gives one layout in every run, another seed another"
+"$lorgen" --perturb 1 fw.prf fw-host host/*.o -o p1.lor 2>p1.err
+grep -q "warning: --perturb 1: every profile weight was multiplied" p1.err ||
+  { cat p1.err >&2; fail "--perturb does not warn"; }
+"$lorgen" -q --perturb 1 fw.prf fw-host host/*.o -o p1-again.lor
+"$lorgen" -q --perturb 2 fw.prf fw-host host/*.o -o p2.lor
+cmp -s p1.lor p1-again.lor || fail "--perturb 1 gave two different layouts"
+cmp -s p1.lor p2.lor && fail "--perturb 1 and 2 gave the same .LOR"
+"$lorgen" -q fw.prf fw-host host/*.o -o p0.lor
+cmp -s p0.lor p1.lor && fail "--perturb 1 changed nothing"
+
 step "lorgen eval estimates the ELF's order and the proposed one"
 "$lorgen" eval -q fw.prf fw-host host/*.o >eval.txt
 grep -q '^ELF (current) ' eval.txt || fail "eval printed no row for the current order"
