@@ -1,7 +1,8 @@
 /* program.c - lifecycle of the bound program model, and the robustness check's noise. */
 #include "program.h"
 
-#include <math.h>
+#include "mem.h"
+#include "strmap.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,31 +12,13 @@
 /* A double's mantissa: a hash's top 53 bits give a uniform fraction of [0, 1). */
 #define LG_DOUBLE_MANTISSA_BITS 53u
 
-/* SplitMix64's finalizer (Steele, Lea and Flood, OOPSLA 2014): a fixed bijection that spreads
- * every key bit over the result. Not lg_hash64, whose key changes from run to run (strmap.h):
- * one seed must give one program in every run. */
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 /* A factor in [1 - part, 1 + part] from a key. */
 static double perturb_factor(uint64_t key, double part)
 {
-    uint64_t h = mix64(key);
+    uint64_t h = lg_mix64(key); /* not lg_hash64: one seed, one program in every run */
     double u = (double)(h >> (64u - LG_DOUBLE_MANTISSA_BITS)) /
                (double)(UINT64_C(1) << LG_DOUBLE_MANTISSA_BITS);
     return 1.0 + part * (2.0 * u - 1.0);
-}
-
-static uint64_t scaled(uint64_t v, double factor)
-{
-    double r = nearbyint((double)v * factor);
-    return r >= 18446744073709551615.0 ? UINT64_MAX : r <= 0.0 ? 0 : (uint64_t)r;
 }
 
 void lg_program_perturb(lg_program_t *p, uint64_t seed, double part)
@@ -43,14 +26,15 @@ void lg_program_perturb(lg_program_t *p, uint64_t seed, double part)
     for (size_t i = 0; i < p->nfns; i++) {
         lg_fn_t *f = &p->fns[i];
         double k = perturb_factor((seed * LG_PERTURB_FN_MIX) ^ (uint64_t)(i + 1), part);
-        f->hits = scaled(f->hits, k);
-        f->counter1_self = scaled(f->counter1_self, k);
-        f->counter2_self = scaled(f->counter2_self, k);
+        f->hits = lg_scale_count(f->hits, k);
+        f->counter1_self = lg_scale_count(f->counter1_self, k);
+        f->counter2_self = lg_scale_count(f->counter2_self, k);
     }
     for (size_t i = 0; i < p->narcs; i++) {
         lg_arc_t *a = &p->arcs[i];
         uint64_t ends = ((uint64_t)a->caller << 32) | a->callee;
-        a->weight = scaled(a->weight, perturb_factor((seed * LG_PERTURB_ARC_MIX) ^ ends, part));
+        a->weight =
+            lg_scale_count(a->weight, perturb_factor((seed * LG_PERTURB_ARC_MIX) ^ ends, part));
     }
 }
 

@@ -32,8 +32,7 @@ static uint64_t rotl(uint64_t x, unsigned b)
     return (x << b) | (x >> (64 - b));
 }
 
-/* A 64-bit finalizer (splitmix64's), to spread the fallback seed's few changing bits. */
-static uint64_t mix64(uint64_t x)
+uint64_t lg_mix64(uint64_t x)
 {
     x ^= x >> 30;
     x *= 0xbf58476d1ce4e5b9ull;
@@ -56,8 +55,8 @@ static void draw_key(void)
     clock_gettime(CLOCK_REALTIME, &t);
     uint64_t seed = (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
     seed ^= (uint64_t)(uintptr_t)&t;
-    g_key[0] = mix64(seed);
-    g_key[1] = mix64(seed ^ (uint64_t)getpid());
+    g_key[0] = lg_mix64(seed);
+    g_key[1] = lg_mix64(seed ^ (uint64_t)getpid());
 }
 
 typedef struct sip {

@@ -47,4 +47,9 @@ uint64_t lg_strhash(const char *s);
  * it differs between runs, so only lookups may depend on it. */
 uint64_t lg_hash64(uint64_t x);
 
+/* SplitMix64's finalizer (Steele, Lea and Flood, OOPSLA 2014): a fixed bijection that spreads
+ * every bit of x over the result, the same in every run (unlike lg_hash64): for seeds and for
+ * noise that must repeat, never for tables keyed by input. */
+uint64_t lg_mix64(uint64_t x);
+
 #endif

@@ -38,17 +38,12 @@ typedef struct calls_ctx {
     bool truncated;
 } calls_ctx_t;
 
-/* v x part, rounded, for 0 <= part <= 1: exact when part is 1, and never past UINT64_MAX (a
- * double holds UINT64_MAX as 2^64, which does not convert back). */
+/* v rounded to a count, never past UINT64_MAX (a double holds UINT64_MAX as 2^64, which does
+ * not convert back). Parts of counts are lg_scale_count's (mem.h). */
 static uint64_t count_of(double v)
 {
     double r = nearbyint(v);
     return r >= 18446744073709551615.0 ? UINT64_MAX : r <= 0.0 ? 0 : (uint64_t)r;
-}
-
-static uint64_t part_of(uint64_t v, double part)
-{
-    return part >= 1.0 ? v : count_of((double)v * part);
 }
 
 static int cmp_arc(const void *a, const void *b)
@@ -257,9 +252,9 @@ static void inlined_shares(calls_ctx_t *x, lg_calls_stats_t *st, lg_diag_t *d)
         /* The profile's figures were added to the function as read; take the inlined part. */
         const lg_pfunc_t *pf = &prof->funcs[f];
         lg_fn_t *g = &x->prog->fns[fn];
-        uint64_t hits = part_of(lg_scale_count(pf->hits, x->scale), x->share[f]);
-        uint64_t c1 = part_of(lg_scale_count(pf->counter1_self, x->scale), x->share[f]);
-        uint64_t c2 = part_of(lg_scale_count(pf->counter2_self, x->scale), x->share[f]);
+        uint64_t hits = lg_scale_count(lg_scale_count(pf->hits, x->scale), x->share[f]);
+        uint64_t c1 = lg_scale_count(lg_scale_count(pf->counter1_self, x->scale), x->share[f]);
+        uint64_t c2 = lg_scale_count(lg_scale_count(pf->counter2_self, x->scale), x->share[f]);
         g->hits -= hits < g->hits ? hits : g->hits;
         g->counter1_self -= c1 < g->counter1_self ? c1 : g->counter1_self;
         g->counter2_self -= c2 < g->counter2_self ? c2 : g->counter2_self;
@@ -283,7 +278,8 @@ static lg_err_t add_calls(calls_ctx_t *x, lg_calls_stats_t *st)
             continue;
         double out_of_line = a >= 0 ? 1.0 - x->share[e->caller] : 0.0;
         if (a >= 0)
-            LG_CHECK(push_arc(x, a, b, part_of(lg_scale_count(e->weight, x->scale), out_of_line)));
+            LG_CHECK(push_arc(x, a, b,
+                              lg_scale_count(lg_scale_count(e->weight, x->scale), out_of_line)));
         if (e->caller != e->callee && x->share[e->caller] > 0.0)
             LG_CHECK(spread_call(x, e->caller, b, (double)e->weight * x->share[e->caller], 0));
     }
