@@ -23,7 +23,7 @@ uint32_t fn_index(const fn_spec_t *fns, size_t n, const char *name)
 /* Fills p with the functions (in input order) and the arcs (in the order given); strings are
  * malloc'd so that lg_program_destroy frees them. */
 void make_program(lg_program_t *p, const fn_spec_t *fns, size_t n, const arc_spec_t *arcs,
-                         size_t narcs)
+                  size_t narcs)
 {
     lg_program_init(p);
     p->fns = calloc(n ? n : 1, sizeof *p->fns);
@@ -51,4 +51,26 @@ void make_program(lg_program_t *p, const fn_spec_t *fns, size_t n, const arc_spe
         p->arcs[i] = (lg_arc_t){fn_index(fns, n, arcs[i].caller), fn_index(fns, n, arcs[i].callee),
                                 arcs[i].weight};
     p->has_call_edges = narcs > 0;
+}
+
+void make_numbered_program(lg_program_t *p, size_t n, uint64_t size)
+{
+    lg_program_init(p);
+    p->fns = calloc(n ? n : 1, sizeof *p->fns);
+    assert_non_null(p->fns);
+    p->nfns = n;
+    for (size_t i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "f%zu", i);
+        p->fns[i].symbol = strdup(name);
+        snprintf(name, sizeof name, ".text.f%zu", i);
+        p->fns[i].section = strdup(name);
+        assert_non_null(p->fns[i].symbol);
+        assert_non_null(p->fns[i].section);
+        p->fns[i].size = size;
+        p->fns[i].align = 1;
+        p->fns[i].address = UINT64_MAX;
+        p->fns[i].input_order = (uint32_t)i;
+        p->fns[i].family = (uint32_t)i;
+    }
 }

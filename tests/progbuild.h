@@ -29,6 +29,10 @@ uint32_t fn_index(const fn_spec_t *fns, size_t n, const char *name);
 void make_program(lg_program_t *p, const fn_spec_t *fns, size_t n, const arc_spec_t *arcs,
                   size_t narcs);
 
+/* Fills p with n functions f0, f1, ... of `size` bytes each (section ".text.fN", input order =
+ * index, no hits, no address) and no arcs; strings are malloc'd like make_program's. */
+void make_numbered_program(lg_program_t *p, size_t n, uint64_t size);
+
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 #define MAKE(p, fns, arcs) make_program((p), (fns), NELEMS(fns), (arcs), NELEMS(arcs))
 #define MAKE_NO_ARCS(p, fns) make_program((p), (fns), NELEMS(fns), NULL, 0)

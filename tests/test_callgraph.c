@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "progbuild.h"
 #include "testutil.h"
 
 #include "callgraph.h"
@@ -17,25 +18,9 @@
 
 /* Fills p with n functions named f0..f(n-1), 16 bytes each, in input order, and a copy of arcs
  * (in the order given); every string is malloc'd so lg_program_destroy frees it. */
-static void make_program(lg_program_t *p, size_t n, const lg_arc_t *arcs, size_t narcs)
+static void program_of(lg_program_t *p, size_t n, const lg_arc_t *arcs, size_t narcs)
 {
-    lg_program_init(p);
-    p->fns = calloc(n ? n : 1, sizeof *p->fns);
-    assert_non_null(p->fns);
-    p->nfns = n;
-    for (size_t i = 0; i < n; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "f%zu", i);
-        p->fns[i].symbol = strdup(name);
-        snprintf(name, sizeof name, ".text.f%zu", i);
-        p->fns[i].section = strdup(name);
-        assert_non_null(p->fns[i].symbol);
-        assert_non_null(p->fns[i].section);
-        p->fns[i].size = 16;
-        p->fns[i].align = 1;
-        p->fns[i].address = UINT64_MAX;
-        p->fns[i].input_order = (uint32_t)i;
-    }
+    make_numbered_program(p, n, 16);
     if (narcs > 0) {
         p->arcs = malloc(narcs * sizeof *p->arcs);
         assert_non_null(p->arcs);
@@ -49,7 +34,7 @@ static void test_empty_graph(void **state)
 {
     (void)state;
     lg_program_t p;
-    make_program(&p, 0, NULL, 0);
+    program_of(&p, 0, NULL, 0);
     lg_diag_t d;
     lg_diag_init(&d);
     lg_callgraph_t *g = NULL;
@@ -73,7 +58,7 @@ static void test_neighbours_combine_both_directions(void **state)
         {2, 2, 7}, {1, 0, 4}, {0, 2, 5}, {0, 1, 3}, {4, 0, 0},
     };
     lg_program_t p;
-    make_program(&p, 5, arcs, sizeof arcs / sizeof arcs[0]);
+    program_of(&p, 5, arcs, sizeof arcs / sizeof arcs[0]);
     lg_diag_t d;
     lg_diag_init(&d);
     lg_callgraph_t *g = NULL;
@@ -134,7 +119,7 @@ static void test_duplicate_arcs_are_summed(void **state)
     /* program.h promises unique arcs; if a loader ever breaks that, weights still add up. */
     const lg_arc_t arcs[] = {{0, 1, 2}, {0, 1, 3}, {1, 0, 10}};
     lg_program_t p;
-    make_program(&p, 2, arcs, 3);
+    program_of(&p, 2, arcs, 3);
     lg_callgraph_t *g = NULL;
     assert_int_equal(lg_cg_new(&p, &g, NULL), LG_OK);
     lg_cg_neighbour_t buf[3];
@@ -151,7 +136,7 @@ static void test_weights_saturate(void **state)
     (void)state;
     const lg_arc_t arcs[] = {{0, 1, UINT64_MAX}, {1, 0, 1}, {0, 0, UINT64_MAX}, {2, 0, 2}};
     lg_program_t p;
-    make_program(&p, 3, arcs, 4);
+    program_of(&p, 3, arcs, 4);
     lg_callgraph_t *g = NULL;
     assert_int_equal(lg_cg_new(&p, &g, NULL), LG_OK);
     lg_cg_neighbour_t buf[3];
@@ -170,7 +155,7 @@ static void test_bad_arc_index_is_rejected(void **state)
     (void)state;
     const lg_arc_t arcs[] = {{0, 1, 1}, {1, 9, 1}};
     lg_program_t p;
-    make_program(&p, 2, arcs, 2);
+    program_of(&p, 2, arcs, 2);
     lg_diag_t d;
     lg_diag_init(&d);
     lg_callgraph_t *g = (lg_callgraph_t *)&p; /* must be reset to NULL */
@@ -188,7 +173,7 @@ static void test_weights_beyond_double_precision_stay_exact(void **state)
     const uint64_t big = (UINT64_C(1) << 53) + 1;
     const lg_arc_t arcs[] = {{0, 1, big}, {1, 0, big + 2}, {0, 0, big}};
     lg_program_t p;
-    make_program(&p, 2, arcs, 3);
+    program_of(&p, 2, arcs, 3);
     lg_callgraph_t *g = NULL;
     assert_int_equal(lg_cg_new(&p, &g, NULL), LG_OK);
     lg_cg_neighbour_t buf[2];
@@ -215,7 +200,7 @@ static void test_many_neighbours_are_sorted(void **state)
             arcs[na++] = (lg_arc_t){i, 0, 1000};
     }
     lg_program_t p;
-    make_program(&p, N, arcs, na);
+    program_of(&p, N, arcs, na);
     lg_callgraph_t *g = NULL;
     assert_int_equal(lg_cg_new(&p, &g, NULL), LG_OK);
     lg_cg_neighbour_t *buf = calloc(lg_cg_max_degree_bound(g), sizeof *buf);

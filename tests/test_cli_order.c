@@ -23,25 +23,11 @@
 /* A program of FNS functions of 64 bytes and narcs distinct arcs (weights 1 to 7). */
 static void program_with_arcs(lg_program_t *p, size_t narcs)
 {
-    lg_program_init(p);
-    p->fns = calloc(FNS, sizeof *p->fns);
+    make_numbered_program(p, FNS, 64);
     p->arcs = malloc((narcs ? narcs : 1) * sizeof *p->arcs);
-    assert_non_null(p->fns);
     assert_non_null(p->arcs);
-    for (uint32_t i = 0; i < FNS; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "f%u", i);
-        p->fns[i].symbol = strdup(name);
-        snprintf(name, sizeof name, ".text.f%u", i);
-        p->fns[i].section = strdup(name);
-        p->fns[i].size = 64;
-        p->fns[i].align = 1;
-        p->fns[i].address = UINT64_MAX;
+    for (uint32_t i = 0; i < FNS; i++)
         p->fns[i].hits = 1 + i % 13;
-        p->fns[i].input_order = i;
-        p->fns[i].family = i;
-    }
-    p->nfns = FNS;
     /* Sorted by (caller, callee), no self arcs. */
     size_t k = 0;
     for (uint32_t a = 0; a < FNS && k < narcs; a++)

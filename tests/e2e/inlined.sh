@@ -8,15 +8,7 @@ lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
 inl=$src/tests/e2e/inl
 rm -rf "$work" && mkdir -p "$work/obj" "$work/prof" && cd "$work"
-for f in hot rare main; do
-  gcc -O2 -ffunction-sections -I"$inl" -c "$inl/$f.c" -o "obj/$f.o"
-  gcc -O2 -ffunction-sections -finstrument-functions -I"$inl" -c "$inl/$f.c" -o "prof/$f.o"
-done
-gcc obj/*.o -o app
-./app >base.out
-tracer=$(build_tracer gcc tracer "$src")
-gcc prof/*.o $tracer -o app-prof
-LGTRACE_OUT=t.prf ./app-prof >/dev/null
+build_and_trace "$inl" app t.prf "-O2 -ffunction-sections -I$inl" hot rare main
 
 step "the instrumented build reports the inlined calls"
 "$lorgen" callgraph t.prf -o cg.txt

@@ -65,3 +65,25 @@ build_tracer() {
   "$cc" -O2 -I"$src/loaders" -I"$src/src/core" -c "$src/loaders/prf_write.c" -o "$dir/prf_write.o"
   echo "$dir/lgtrace.o $dir/prf_write.o"
 }
+
+# build_and_trace SRC_DIR PROGRAM PROFILE CFLAGS FILE...: compiles each SRC_DIR/FILE.c twice in
+# the current directory, plain into obj/ and with -finstrument-functions into prof/, links
+# PROGRAM (its output into base.out) and PROGRAM-prof with the example tracer, and runs that
+# to write PROFILE. Uses the calling script's $src (the source tree) for the tracer.
+build_and_trace() {
+  local dir=$1 program=$2 profile=$3 cflags=$4 f tracer
+  shift 4
+  mkdir -p obj prof
+  for f in "$@"; do
+    # shellcheck disable=SC2086 # CFLAGS is words on purpose
+    gcc $cflags -c "$dir/$f.c" -o "obj/$f.o"
+    # shellcheck disable=SC2086
+    gcc $cflags -finstrument-functions -c "$dir/$f.c" -o "prof/$f.o"
+  done
+  gcc obj/*.o -o "$program"
+  "./$program" >base.out
+  tracer=$(build_tracer gcc tracer "$src")
+  # shellcheck disable=SC2086 # $tracer is two objects
+  gcc prof/*.o $tracer -o "$program-prof"
+  LGTRACE_OUT=$profile "./$program-prof" >/dev/null
+}

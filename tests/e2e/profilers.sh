@@ -10,15 +10,8 @@ rm -rf "$work" && mkdir -p "$work/obj" "$work/prof" && cd "$work"
 CFLAGS="-O2 -g -ffunction-sections -fno-omit-frame-pointer -I$fw"
 FW="sensor control comms faults run host_main"
 
-for f in $FW; do
-  gcc $CFLAGS -c "$fw/$f.c" -o "obj/$f.o"
-  gcc $CFLAGS -finstrument-functions -c "$fw/$f.c" -o "prof/$f.o"
-done
-gcc obj/*.o -o fw
-./fw >base.out
-tracer=$(build_tracer gcc tracer "$src")
-gcc prof/*.o $tracer -o fw-prof
-LGTRACE_OUT=fw.prf ./fw-prof >/dev/null
+# shellcheck disable=SC2086 # FW is words on purpose
+build_and_trace "$fw" fw fw.prf "$CFLAGS" $FW
 
 # order_with NAME PROFILE...: lorgen, relink, same output, order read back.
 order_with() {
