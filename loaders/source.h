@@ -43,6 +43,10 @@ typedef struct lg_load_options {
     void *progress_ctx;
     /* Business Rules!: limits other than LG_BR_LIMITS_DEFAULT (tests); NULL for the default */
     const struct lg_br_limits *br_limits;
+    /* Timelines: do not count which functions ran close together in time (lg_profile_t's
+     * proximity pairs stay empty). Most of a timeline's reading time goes there, and only the
+     * clique pass's cache placement reads them. */
+    bool skip_proximity;
 } lg_load_options_t;
 
 /* Bytes of input read between two progress reports. */

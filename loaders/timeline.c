@@ -223,16 +223,18 @@ struct lg_timeline {
     size_t nstreams;
     uint64_t calls; /* Entries with a caller on top */
     lg_tl_stats_t stats;
+    bool proximity; /* count proximity pairs (lg_timeline_create) */
     bool finished;
 };
 
-lg_err_t lg_timeline_create(lg_profile_t *profile, lg_timeline_t **out)
+lg_err_t lg_timeline_create(lg_profile_t *profile, bool proximity, lg_timeline_t **out)
 {
     *out = NULL;
     lg_timeline_t *t = calloc(1, sizeof *t);
     if (t == NULL)
         return LG_ENOMEM;
     t->profile = profile;
+    t->proximity = proximity;
     *out = t;
     return LG_OK;
 }
@@ -519,7 +521,7 @@ static lg_err_t enter(lg_timeline_t *t, stream_t *s, uint32_t func, int64_t time
             flags = FRAME_NESTED;
     }
     s->stack[s->depth++] = (frame_t){func, flags, time, 0};
-    return note_proximity(t, s, func);
+    return t->proximity ? note_proximity(t, s, func) : LG_OK;
 }
 
 /* The frame an Exit, Suspend or Resume of func applies to, after the repairs the file comment

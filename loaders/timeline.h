@@ -15,7 +15,7 @@
  *   edges            caller -> callee, one per Entry of callee while caller is on top of the
  *                    stream's stack
  *   proximity        pairs that ran close together (the rule is in timeline.c and
- *                    docs/loaders/winidea-bin.md)
+ *                    docs/loaders/winidea-bin.md), when asked for at lg_timeline_create
  *   call_records     += Entries that had a caller on top
  *   kind = LG_PROFILE_TRACE, has_call_edges = true, has_timeline = true, counter1_unit = "ns"
  * Streams that start inside calls, are cut at the end, have an Exit that is not on top, or go
@@ -28,6 +28,7 @@
 #include "diag.h"
 #include "profile.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Event kinds; the values are winIDEA's event type codes. */
@@ -66,8 +67,9 @@ typedef struct lg_tl_stats {
 typedef struct lg_timeline lg_timeline_t;
 
 /* Starts a timeline that will add to profile (whose functions the events index). profile must
- * outlive the timeline. Returns LG_OK or LG_ENOMEM. */
-lg_err_t lg_timeline_create(lg_profile_t *profile, lg_timeline_t **out);
+ * outlive the timeline. Without proximity no proximity pairs are counted (most of the work per
+ * Entry): for callers that will not read them. Returns LG_OK or LG_ENOMEM. */
+lg_err_t lg_timeline_create(lg_profile_t *profile, bool proximity, lg_timeline_t **out);
 
 /* Feeds one event of stream (a caller-chosen dense id < LG_TL_MAX_STREAMS, e.g. per core and
  * context) for profile function func. Returns LG_OK; LG_EINVAL for a func or stream out of

@@ -142,10 +142,12 @@ lg_err_t lg_wi_bin_find(const char *main_path, char **bin)
 /* ---- The export --------------------------------------------------------------------------- */
 
 lg_err_t lg_wi_export_init(lg_wi_export_t *x, lg_profile_t *out, const char *path,
-                           const char *format, bool find_bin, lg_diag_t *d)
+                           const char *format, bool find_bin, const lg_load_options_t *options,
+                           lg_diag_t *d)
 {
     memset(x, 0, sizeof *x);
     x->out = out;
+    x->proximity = options == NULL || !options->skip_proximity;
     x->last_stream = NONE;
     lg_strmap_init(&x->contexts);
     if (lg_profile_set_path(out, path) != LG_OK || lg_wi_map_create(out, &x->map) != LG_OK ||
@@ -252,7 +254,7 @@ lg_err_t lg_wi_export_event(lg_wi_export_t *x, uint32_t stream, uint32_t func, l
                             int64_t time_ns)
 {
     if (x->timeline == NULL)
-        LG_CHECK(lg_timeline_create(x->out, &x->timeline));
+        LG_CHECK(lg_timeline_create(x->out, x->proximity, &x->timeline));
     return lg_timeline_event(x->timeline, stream, func, kind, time_ns);
 }
 
@@ -282,7 +284,7 @@ lg_err_t lg_wi_export_finish(lg_wi_export_t *x, const lg_load_options_t *options
             return lg_diag_fail(d, LG_EINVAL, x->bin_path,
                                 "expected binary timeline version 1.0 or 1.1, found code %u",
                                 version);
-        if (x->timeline == NULL && lg_timeline_create(out, &x->timeline) != LG_OK)
+        if (x->timeline == NULL && lg_timeline_create(out, x->proximity, &x->timeline) != LG_OK)
             return lg_diag_fail(d, LG_ENOMEM, x->bin_path, "out of memory");
         LG_CHECK(lg_wi_bin_read(x->bin_path, (lg_wi_bin_version_t)version, x->map, x->timeline,
                                 options, d));

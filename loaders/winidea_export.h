@@ -57,6 +57,7 @@ typedef struct lg_wi_export {
     lg_profile_t *out;
     lg_wi_map_t *map;
     lg_timeline_t *timeline; /* created by the first event fed, or for the .BIN */
+    bool proximity;          /* the timeline counts proximity pairs (not skip_proximity) */
     char *bin_path;          /* the .BIN next to the main file, or NULL */
 
     lg_wi_stat_t *stats; /* per profile function */
@@ -76,10 +77,11 @@ typedef struct lg_wi_export {
 } lg_wi_export_t;
 
 /* Starts an export read into out (initialised by the caller): sets out's path and format and
- * looks for the .BIN next to path when find_bin. Returns LG_OK or LG_ENOMEM (with an error in
- * d). */
+ * looks for the .BIN next to path when find_bin; keeps options' skip_proximity for the timeline
+ * (options may be NULL). Returns LG_OK or LG_ENOMEM (with an error in d). */
 lg_err_t lg_wi_export_init(lg_wi_export_t *x, lg_profile_t *out, const char *path,
-                           const char *format, bool find_bin, lg_diag_t *d);
+                           const char *format, bool find_bin, const lg_load_options_t *options,
+                           lg_diag_t *d);
 void lg_wi_export_destroy(lg_wi_export_t *x);
 
 /* Adds one statistics entry of a function (count, net and gross time in ns). Returns LG_OK or

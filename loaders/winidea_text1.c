@@ -61,7 +61,8 @@ static const lg_line_rules_t line_rules = {LG_WI_TEXT1_MAX_LINE, "LG_WI_TEXT1_MA
 
 /* An error at the current line, or at its column col (from 1). */
 #define FAIL(r, err, ...) lg_source_fail((r)->src, (err), (r)->src->line, 0, __VA_ARGS__)
-#define FAIL_COL(r, err, col, ...) lg_source_fail((r)->src, (err), (r)->src->line, (col), __VA_ARGS__)
+#define FAIL_COL(r, err, col, ...)                                                                 \
+    lg_source_fail((r)->src, (err), (r)->src->line, (col), __VA_ARGS__)
 #define WARN_AT(r, line, ...) lg_source_report((r)->src, LG_WARNING, (line), 0, __VA_ARGS__)
 #define QUOTE(t, q) lg_quote((t).s, (t).n, QUOTE_BYTES, (q))
 
@@ -629,7 +630,8 @@ static lg_err_t mapping_entry(reader_t *r)
         parent = r->last_function; /* lines follow their function */
     uint64_t value = 0;
     lg_span_t v = field(r, M_VALUE);
-    if (area == LG_WI_LINE && v.n > 0 && lg_parse_u64(v.s, v.n, LG_NUMBER_HEX_PREFIX, &value) != LG_NUMBER_OK)
+    if (area == LG_WI_LINE && v.n > 0 &&
+        lg_parse_u64(v.s, v.n, LG_NUMBER_HEX_PREFIX, &value) != LG_NUMBER_OK)
         return FAIL_COL(r, LG_EFORMAT, col_of(r, v),
                         "expected a line number for %%VALUE%%, found '%s'", QUOTE(v, q));
     const char *name = field_text(r, field(r, M_NAME), 0);
@@ -812,7 +814,7 @@ lg_err_t lg_wi_text1_read(lg_source_t *src, const lg_load_options_t *options, lg
     r.last_function = LG_WI_NO_PARENT;
     r.sec.kind = SEC_NONE;
     lg_err_t err =
-        lg_wi_export_init(&r.x, out, src->path, "winidea-text1", src->from_path, src->d);
+        lg_wi_export_init(&r.x, out, src->path, "winidea-text1", src->from_path, options, src->d);
     if (err == LG_OK)
         err = read_file(&r);
     if (err == LG_OK)

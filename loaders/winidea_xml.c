@@ -321,7 +321,8 @@ static lg_err_t mapping_record(reader_t *r, const char *record)
         parent = r->last_function; /* lines follow their function */
     uint64_t line = 0;
     const char *v = value_of(r, F_VALUE, &n);
-    if (area == LG_WI_LINE && n > 0 && lg_parse_u64(v, n, LG_NUMBER_HEX_PREFIX, &line) != LG_NUMBER_OK)
+    if (area == LG_WI_LINE && n > 0 &&
+        lg_parse_u64(v, n, LG_NUMBER_HEX_PREFIX, &line) != LG_NUMBER_OK)
         return fail_at(r, LG_EFORMAT, r->at[F_VALUE],
                        "expected a line number in <VALUE>, found '%s'", QUOTE(v, n, q));
     size_t name_len, file_len;
@@ -644,11 +645,10 @@ lg_err_t lg_wi_xml_read(lg_source_t *src, const lg_load_options_t *options, lg_p
     reader_t *r = calloc(1, sizeof *r);
     if (r == NULL)
         return lg_diag_fail(d, LG_ENOMEM, src->path, "out of memory");
-    *r = (reader_t){.src = src,
-                    .options = options,
-                    .field = NO_FIELD,
-                    .last_function = LG_WI_NO_PARENT};
-    lg_err_t err = lg_wi_export_init(&r->x, out, src->path, "winidea-xml", src->from_path, d);
+    *r = (reader_t){
+        .src = src, .options = options, .field = NO_FIELD, .last_function = LG_WI_NO_PARENT};
+    lg_err_t err =
+        lg_wi_export_init(&r->x, out, src->path, "winidea-xml", src->from_path, options, d);
     if (err == LG_OK) {
         r->parser = XML_ParserCreate(NULL);
         if (r->parser == NULL)

@@ -353,6 +353,33 @@ static void test_commands(void **state)
     lg_cli_options_destroy(&o);
 }
 
+/* A timeline's proximity pairs are counted only for the one reader of them: the clique pass's
+ * placement, when a command proposes an order. */
+static void test_proximity_only_for_placed_cliques(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line;
+        bool skip;
+    } cases[] = {
+        {"t.txt app.elf", true},
+        {"t.txt app.elf --algorithm chains", true},
+        {"t.txt app.elf --algorithm cliques", false},
+        {"t.txt app.elf --algorithm cliques --no-place", true},
+        {"eval t.txt app.elf --algorithm cliques", false},
+        {"eval t.txt app.elf", true},
+        {"callgraph t.txt --algorithm cliques -o -", true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        lg_cli_options_t o;
+        parse_ok(&o, cases[i].line);
+        if (o.load.skip_proximity != cases[i].skip)
+            print_message("%s\n", cases[i].line);
+        assert_int_equal(o.load.skip_proximity, cases[i].skip);
+        lg_cli_options_destroy(&o);
+    }
+}
+
 /* After options, a command word that names an existing file is that file. */
 static void test_command_word_that_is_a_file(void **state)
 {
@@ -485,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_repeated_options),
         cmocka_unit_test(test_positional_and_double_dash),
         cmocka_unit_test(test_commands),
+        cmocka_unit_test(test_proximity_only_for_placed_cliques),
         cmocka_unit_test(test_command_word_that_is_a_file),
         cmocka_unit_test(test_help_and_version),
         cmocka_unit_test(test_help_text),

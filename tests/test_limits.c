@@ -402,7 +402,7 @@ static void load_deep_bin(loaded_t *r, size_t entries, size_t exits)
     lg_timeline_t *t;
     assert_int_equal(lg_wi_map_create(&r->p, &map), LG_OK);
     assert_int_equal(lg_wi_map_add(map, 0, LG_WI_NO_PARENT, "r", 0, NULL, &r->d), LG_OK);
-    assert_int_equal(lg_timeline_create(&r->p, &t), LG_OK);
+    assert_int_equal(lg_timeline_create(&r->p, true, &t), LG_OK);
     r->err = lg_wi_bin_read(path, LG_WI_BIN_V1_1, map, t, NULL, &r->d);
     if (r->err == LG_OK)
         r->err = lg_timeline_finish(t, &r->d);

@@ -45,13 +45,18 @@ static uint32_t func_id(lg_profile_t *p, const char *name)
     return id;
 }
 
-static void run_start(run_t *r)
+static void run_start_counting(run_t *r, bool proximity)
 {
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
     assert_int_equal(lg_profile_set_path(&r->p, PROFILE_PATH), LG_OK);
     r->p.format = "test";
-    assert_int_equal(lg_timeline_create(&r->p, &r->t), LG_OK);
+    assert_int_equal(lg_timeline_create(&r->p, proximity, &r->t), LG_OK);
+}
+
+static void run_start(run_t *r)
+{
+    run_start_counting(r, true);
 }
 
 static void feed(run_t *r, const event_t *ev, size_t n)
@@ -121,7 +126,7 @@ static int64_t pair_weight(const lg_pair_t *pairs, size_t n, uint32_t a, uint32_
 static int64_t edge(const run_t *r, const char *caller, const char *callee)
 {
     return arc_weight(r->p.edges, r->p.nedges, (uint32_t)(fn(r, caller) - r->p.funcs),
-                       (uint32_t)(fn(r, callee) - r->p.funcs));
+                      (uint32_t)(fn(r, callee) - r->p.funcs));
 }
 
 static int64_t near(const run_t *r, const char *a, const char *b)
@@ -521,6 +526,44 @@ static void test_proximity_worked_example(void **state)
     run_destroy(&r);
 }
 
+static void test_proximity_skipped(void **state)
+{
+    (void)state;
+    /* The same nested calls counted with and without proximity: everything but the pairs is the
+     * same. */
+    static const char *const seq[] = {"a", "b", "c", "a", "b", "d", "a", "a", "d"};
+    run_t with, without;
+    run_t *runs[] = {&with, &without};
+    for (size_t k = 0; k < 2; k++) {
+        run_start_counting(runs[k], k == 0);
+        int64_t time = 0;
+        uint32_t main_fn = func_id(&runs[k]->p, "main");
+        assert_int_equal(lg_timeline_event(runs[k]->t, 0, main_fn, LG_TL_ENTRY, time), LG_OK);
+        for (size_t i = 0; i < sizeof seq / sizeof *seq; i++) {
+            uint32_t f = func_id(&runs[k]->p, seq[i]);
+            assert_int_equal(lg_timeline_event(runs[k]->t, 0, f, LG_TL_ENTRY, ++time), LG_OK);
+            assert_int_equal(lg_timeline_event(runs[k]->t, 0, f, LG_TL_EXIT, ++time), LG_OK);
+        }
+        assert_int_equal(lg_timeline_event(runs[k]->t, 0, main_fn, LG_TL_EXIT, ++time), LG_OK);
+        run_finish(runs[k]);
+        assert_clean(runs[k]);
+    }
+    assert_int_equal(with.p.nproximity, 10); /* the worked example's 6, and main with a-d */
+    assert_int_equal(without.p.nproximity, 0);
+    assert_true(without.p.has_timeline);
+    assert_int_equal(without.p.nfuncs, with.p.nfuncs);
+    for (size_t i = 0; i < with.p.nfuncs; i++) {
+        assert_string_equal(without.p.funcs[i].name, with.p.funcs[i].name);
+        assert_func(&without, with.p.funcs[i].name, with.p.funcs[i].hits,
+                    with.p.funcs[i].counter1_total, with.p.funcs[i].counter1_self);
+    }
+    assert_int_equal(without.p.nedges, with.p.nedges);
+    for (size_t i = 0; i < with.p.nedges; i++)
+        assert_memory_equal(&without.p.edges[i], &with.p.edges[i], sizeof *with.p.edges);
+    run_destroy(&with);
+    run_destroy(&without);
+}
+
 static void test_proximity_window_size(void **state)
 {
     (void)state;
@@ -722,6 +765,7 @@ int main(void)
         cmocka_unit_test(test_proximity_window_size),
         cmocka_unit_test(test_proximity_per_stream),
         cmocka_unit_test(test_proximity_matches_model),
+        cmocka_unit_test(test_proximity_skipped),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_depth_limit),
     };

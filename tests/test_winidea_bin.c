@@ -98,7 +98,7 @@ static void run_start(run_t *r)
         assert_int_equal(lg_wi_map_add(r->map, areas[i].handle, areas[i].parent, areas[i].name,
                                        areas[i].value, NULL, &r->d),
                          LG_OK);
-    assert_int_equal(lg_timeline_create(&r->p, &r->t), LG_OK);
+    assert_int_equal(lg_timeline_create(&r->p, true, &r->t), LG_OK);
 }
 
 static void run_destroy(run_t *r)

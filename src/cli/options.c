@@ -8,6 +8,7 @@
 #include "options.h"
 
 #include "algorithms.h"
+#include "clique.h"
 #include "outfile.h"
 #include "report.h"
 
@@ -472,6 +473,17 @@ static lg_cli_status_t parse_option(parser_t *p, int argc, char **argv, int *i)
     return opt->apply(p, opt, name, value);
 }
 
+/* A timeline's proximity pairs are read by one consumer, the clique pass's cache placement
+ * (affinity.h); counting them is most of a timeline's reading time, so every other run skips it.
+ * The default's fallback to the clique pass on very large graphs (order.c) then places without
+ * them: which algorithm runs is known only once the profiles are read. */
+static void skip_unread_proximity(lg_cli_options_t *o)
+{
+    bool proposes = o->command == LG_CLI_OPTIMIZE || o->command == LG_CLI_EVAL;
+    o->load.skip_proximity =
+        !(proposes && o->place && strcmp(o->algorithm, LG_CLIQUE_ALGORITHM) == 0);
+}
+
 lg_cli_status_t lg_cli_parse(int argc, char **argv, lg_cli_options_t *o)
 {
     memset(o, 0, sizeof *o);
@@ -519,6 +531,7 @@ lg_cli_status_t lg_cli_parse(int argc, char **argv, lg_cli_options_t *o)
         return usage(o, "--format %s is not followed by a profile", p.pending_format);
     if (p.pending_weight > 0.0)
         return usage(o, "--weight is not followed by a profile");
+    skip_unread_proximity(o);
     return LG_CLI_RUN;
 }
 

@@ -80,7 +80,8 @@ typedef struct lg_profile {
 
     /* Temporal proximity, from profiles with a timeline: unordered pairs of functions that ran
      * close together in time (the loader's rule is in its docs), a < b, weight = how
-     * often. Unique; sorted after lg_profile_finish_edges. Empty without a timeline. */
+     * often. Unique; sorted after lg_profile_finish_edges. Empty without a timeline, and when
+     * the loader was told to skip them. */
     lg_pair_t *proximity;
     size_t nproximity, proximity_cap;
     /* (caller, callee) -> index into edges, and the same for proximity, while pairs are added:

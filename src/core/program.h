@@ -83,7 +83,8 @@ typedef struct lg_program {
     lg_hotspot_t *hotspots; /* sorted by (fn, offset), unique; empty without positions */
     size_t nhotspots;
     /* Temporal proximity from timelines: pairs (a < b) that ran close together in
-     * time, summed over profiles; sorted, unique; empty without a timeline. */
+     * time, summed over profiles; sorted, unique; empty without a timeline (or when the
+     * loaders were told to skip them). */
     lg_pair_t *proximity;
     size_t nproximity;
     lg_unbound_t *unbound; /* profiled functions that could not be placed, by hits descending */

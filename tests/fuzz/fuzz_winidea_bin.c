@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (lg_wi_map_add(map, areas[i].handle, areas[i].parent, areas[i].name, areas[i].value,
                           NULL, &d) != LG_OK)
             abort();
-    if (lg_timeline_create(&p, &t) != LG_OK)
+    if (lg_timeline_create(&p, true, &t) != LG_OK)
         abort();
 
     lg_err_t err = lg_wi_bin_read(path, version, map, t, NULL, &d);
