@@ -293,6 +293,82 @@ static void test_text_timeline_gives_calls(void **state)
     lg_test_loaded_destroy(&r);
 }
 
+/* Nested calls main -> f -> g: g's Entry finds two functions ahead of it in the proximity
+ * window, so it pairs with both. */
+#define NESTED_TIMELINE                                                                            \
+    "* TIMELINE %HANDLE%,%EVENT%,%TIME%\n"                                                         \
+    "00000000,E,100\n"                                                                             \
+    "00000000,S,110\n"                                                                             \
+    "00000001,E,110\n"                                                                             \
+    "00000001,S,120\n"                                                                             \
+    "00000002,E,120\n"                                                                             \
+    "00000002,X,130\n"                                                                             \
+    "00000001,R,130\n"                                                                             \
+    "00000001,X,140\n"                                                                             \
+    "00000000,R,140\n"                                                                             \
+    "00000000,X,150\n"
+
+/* One v1.1 record of the binary timeline: handle, event type (core 0), time. */
+static void put_bin_record(uint8_t *rec, uint32_t handle, uint32_t type, uint64_t time)
+{
+    memset(rec, 0, 24);
+    for (int i = 0; i < 4; i++) {
+        rec[i] = (uint8_t)(handle >> (8 * i));
+        rec[4 + i] = (uint8_t)(type >> (8 * i));
+    }
+    for (int i = 0; i < 8; i++)
+        rec[16 + i] = (uint8_t)(time >> (8 * i));
+}
+
+/* The profile's proximity pairs (main-f, main-g, f-g) are counted unless the options skip
+ * them; calls and times are the same either way, from a text timeline and from a .BIN. */
+static void test_proximity_skipped_on_request(void **state)
+{
+    (void)state;
+    /* The .BIN: the same nested calls as NESTED_TIMELINE (types: 3 Entry, 1 Suspend, 2 Resume,
+     * 0 Exit). */
+    static const uint32_t events[][3] = {{0, 3, 100}, {0, 1, 110}, {1, 3, 110}, {1, 1, 120},
+                                         {2, 3, 120}, {2, 0, 130}, {1, 2, 130}, {1, 0, 140},
+                                         {0, 2, 140}, {0, 0, 150}};
+    uint8_t bin[sizeof events / sizeof *events * 24];
+    for (size_t i = 0; i < sizeof events / sizeof *events; i++)
+        put_bin_record(bin + 24 * i, events[i][0], events[i][1], events[i][2]);
+    lg_test_write_file("near.txt.BIN", bin, sizeof bin);
+    for (int from_bin = 0; from_bin < 2; from_bin++) {
+        lg_test_loaded_t counted, skipped;
+        lg_load_options_t skip = {.skip_proximity = true};
+        if (from_bin) {
+            load_file(&counted, "near.txt", CALLS_MAPPING, NULL);
+            load_file(&skipped, "near.txt", CALLS_MAPPING, &skip);
+        } else {
+            const char *text = CALLS_MAPPING NESTED_TIMELINE;
+            load_bytes_with(&counted, text, strlen(text), NULL);
+            load_bytes_with(&skipped, text, strlen(text), &skip);
+        }
+        lg_test_assert_loaded_clean(&counted);
+        lg_test_assert_loaded_clean(&skipped);
+        assert_int_equal(counted.p.nproximity, 3);
+        assert_int_equal(skipped.p.nproximity, 0);
+        assert_true(skipped.p.has_timeline);
+        assert_int_equal(skipped.p.nedges, 2);
+        assert_int_equal(lg_test_edge(&skipped.p, "main", "f"), 1);
+        assert_int_equal(lg_test_edge(&skipped.p, "f", "g"), 1);
+        assert_int_equal(counted.p.nedges, 2);
+        assert_int_equal(lg_test_edge(&counted.p, "f", "g"), 1);
+        for (const char *const *name = (const char *const[]){"main", "f", "g", NULL}; *name;
+             name++) {
+            const lg_pfunc_t *a = lg_test_func(&counted.p, *name, NULL);
+            const lg_pfunc_t *b = lg_test_func(&skipped.p, *name, NULL);
+            assert_int_equal(a->hits, 1);
+            assert_int_equal(b->hits, 1);
+            assert_int_equal(a->counter1_total, b->counter1_total);
+            assert_int_equal(a->counter1_self, b->counter1_self);
+        }
+        lg_test_loaded_destroy(&counted);
+        lg_test_loaded_destroy(&skipped);
+    }
+}
+
 static void test_contexts_and_cores_are_separate_streams(void **state)
 {
     (void)state;
@@ -718,6 +794,7 @@ int main(void)
         cmocka_unit_test(test_gross_time_and_macros_in_any_order),
         cmocka_unit_test(test_help_example_fixture),
         cmocka_unit_test(test_text_timeline_gives_calls),
+        cmocka_unit_test(test_proximity_skipped_on_request),
         cmocka_unit_test(test_contexts_and_cores_are_separate_streams),
         cmocka_unit_test(test_unbalanced_events_are_one_warning),
         cmocka_unit_test(test_quoted_fields_and_surplus_separators),
