@@ -88,6 +88,12 @@
 #                         --perturb SEED, run the benchmark once per seed and compare the means
 #                         (docs/benchmarks.md, "One profile, many layouts": one profile is one
 #                         draw).
+#   PROFILED=eval         profile the EVAL workload instead of TRAIN: every layout is then made
+#                         from a profile of the very workload measured, which shows how far a
+#                         function order can go with a perfect profile (docs/benchmarks.md, "What a
+#                         profile of the measured workload itself gets"). Give it a BUILD_DIR of
+#                         its own: the profiles keep their train-* names, and --reuse reuses them.
+#                         Default: train.
 #   FA_GEOMETRIES="8192,256,32 ..."  the fully-associative runs; default one per geometry.
 #                         8192,256,32 alone keeps the bound the targets need and saves about a
 #                         fifth of the measuring time.
@@ -107,6 +113,11 @@ for f in "$root"/tests/bench/programs/*.sh; do
   source "$f"
 done
 reuse=${REUSE:-0}
+profiled=${PROFILED:-train}
+case $profiled in
+  train | eval) ;;
+  *) echo "PROFILED: '$profiled' is not train or eval" >&2; exit 2 ;;
+esac
 args=()
 for a in "$@"; do
   case $a in
@@ -420,7 +431,7 @@ bench_program() {
   local name=$1 work=$build/bench-$1 libs='' start=$SECONDS t_built t_linked built=build
   title=$name # NAME_build (or build.env) names it better
   if [ "$reuse" = 1 ] && reusable "$work"; then
-    echo "($name: reusing the objects and TRAIN profiles in $work)" >&2
+    echo "($name: reusing the objects and profiles in $work)" >&2
     built=reuse
     # shellcheck source=/dev/null
     source "$work/build.env"
@@ -433,9 +444,9 @@ bench_program() {
     make_runners "$work"
     tracer_objects "$work"
     "${name}_build" "$work"
-    "${name}_train" "$work/run-prof" >/dev/null
+    "${name}_$profiled" "$work/run-prof" >/dev/null
     gcc "$work"/obj/*.o $libs -o "$work/layouts/probe-link"
-    "${name}_train" "$work/run-callgrind" >/dev/null
+    "${name}_$profiled" "$work/run-callgrind" >/dev/null
     # What NAME_build set, for --reuse.
     printf 'libs=%q\ntitle=%q\n' "$libs" "$title" >"$work/build.env"
   fi
@@ -444,7 +455,7 @@ bench_program() {
   check_outputs "$name" "$work" "${name}_eval"
   t_linked=$SECONDS
   measure "$name" "$work" "${name}_eval"
-  printf '\n%s (EVAL workload)\n' "$title"
+  printf '\n%s (EVAL workload%s)\n' "$title" "$([ "$profiled" = eval ] && echo ', profiled on EVAL')"
   "${report[@]}" program "$work/results.tsv" "$name"
   printf '(%s: %d s: %d to %s, %d to link, %d to measure)\n' "$name" $((SECONDS - start)) \
     $((t_built - start)) "$([ $built = build ] && echo 'build and profile' || echo reuse)" \
