@@ -137,8 +137,11 @@
 
 /* Candidate offsets whose conflict costs one pass over a fold computes side by side: each
  * cost is still summed in the fold's order (so it comes out bit for bit as alone), but the
- * independent sums overlap instead of each waiting on its previous addition. */
-#define LG_PLACE_COST_LANES 4u
+ * independent sums overlap instead of each waiting on its previous addition, and when the
+ * offsets sit on consecutive sets (the usual case: candidates one line apart) each fold entry
+ * reads the occupancy of all of them in one contiguous run, which the compiler turns into
+ * vector loads and arithmetic. */
+#define LG_PLACE_COST_LANES 16u
 
 /* Per set: the lines placed there (see "occupancy"). */
 typedef struct occupancy {
@@ -146,10 +149,12 @@ typedef struct occupancy {
     uint32_t nsets;
     double *heat;    /* per set: summed heat of the lines placed */
     uint64_t *lines; /* per set: lines of heat > 0 placed */
-    /* Per set, twice over (set s + nsets mirrors s, so a shifted set needs no wrap): lines and
-     * heat once the set holds `ways` lines, 0 before, when it costs nothing (min(h x 0, 0 x k)
-     * adds 0 to a cost). */
+    /* Per set, twice over and LG_PLACE_COST_LANES sets more (entry s mirrors s mod nsets, so
+     * a shifted set, and a run of lanes after it, needs no wrap): lines and heat once the set
+     * holds `ways` lines, 0 before, when it costs nothing (min(h x 0, 0 x k) adds 0 to a cost).
+     * full_len entries each. */
     double *full_lines, *full_heat;
+    size_t full_len;
 } occupancy_t;
 
 /* A clique's heat folded onto the sets, relative to the set of its first line. */
@@ -386,7 +391,7 @@ static void fold_clear(fold_t *f)
     f->n = 0;
 }
 
-/* Lays the fold's heat and lines out in the order of its sets, for fold_costs. */
+/* Lays the fold's heat and lines out in the order of its sets, for the cost loops. */
 static void fold_pack(fold_t *f)
 {
     for (uint32_t i = 0; i < f->n; i++) {
@@ -395,21 +400,53 @@ static void fold_pack(fold_t *f)
     }
 }
 
-/* Conflict costs of the packed fold with its relative set 0 at set base[j] (< nsets), into
- * cost[j], for LG_PLACE_COST_LANES offsets at once. */
-static void fold_costs(const work_t *w, const fold_t *f, const uint32_t *base, double *cost)
+/* The conflict cost of one line pair class: `lines` placed lines of summed heat `heat` in a
+ * set, against k folded lines of summed heat h (see "conflict cost"). */
+static inline double conflict_term(double h, double k, double lines, double heat)
+{
+    double ours = h * lines, theirs = heat * k;
+    return ours < theirs ? ours : theirs;
+}
+
+/* Conflict cost of the packed fold with its relative set 0 at set base (< nsets). */
+static double fold_cost(const work_t *w, const fold_t *f, uint32_t base)
+{
+    double sum = 0;
+    const double *lines = w->occ.full_lines + base, *heat = w->occ.full_heat + base;
+    for (uint32_t i = 0; i < f->n; i++) {
+        uint32_t set = f->sets[i];
+        sum += conflict_term(f->packed_heat[i], f->packed_lines[i], lines[set], heat[set]);
+    }
+    return sum;
+}
+
+/* The same with relative set 0 at the LG_PLACE_COST_LANES consecutive sets base + j (base <
+ * nsets), into cost[j]: each fold entry reads one contiguous run of the occupancy. */
+static void fold_costs_consecutive(const work_t *w, const fold_t *f, uint32_t base, double *cost)
+{
+    double sum[LG_PLACE_COST_LANES] = {0};
+    const double *lines = w->occ.full_lines + base, *heat = w->occ.full_heat + base;
+    for (uint32_t i = 0; i < f->n; i++) {
+        /* The run as pointers: indexes in 32 bits could wrap, which keeps the compiler from
+         * reading it as one vector. */
+        const double *run_lines = lines + f->sets[i], *run_heat = heat + f->sets[i];
+        double h = f->packed_heat[i], k = f->packed_lines[i];
+        for (unsigned j = 0; j < LG_PLACE_COST_LANES; j++)
+            sum[j] += conflict_term(h, k, run_lines[j], run_heat[j]);
+    }
+    memcpy(cost, sum, sizeof sum);
+}
+
+/* The same with relative set 0 at any sets base[j] (< nsets), into cost[j]. */
+static void fold_costs_spread(const work_t *w, const fold_t *f, const uint32_t *base, double *cost)
 {
     double sum[LG_PLACE_COST_LANES] = {0};
     const double *lines = w->occ.full_lines, *heat = w->occ.full_heat;
     for (uint32_t i = 0; i < f->n; i++) {
         uint32_t set = f->sets[i];
         double h = f->packed_heat[i], k = f->packed_lines[i];
-        for (unsigned j = 0; j < LG_PLACE_COST_LANES; j++) {
-            uint32_t s = set + base[j];
-            double ours = h * lines[s];
-            double theirs = heat[s] * k;
-            sum[j] += ours < theirs ? ours : theirs; /* "conflict cost" */
-        }
+        for (unsigned j = 0; j < LG_PLACE_COST_LANES; j++)
+            sum[j] += conflict_term(h, k, lines[set + base[j]], heat[set + base[j]]);
     }
     memcpy(cost, sum, sizeof sum);
 }
@@ -420,10 +457,11 @@ static void occupancy_sink(void *ctx, uint32_t set, uint64_t copies, double h)
     occupancy_t *o = ctx;
     o->heat[set] += h * (double)copies;
     o->lines[set] += copies;
-    if (o->lines[set] >= o->ways) {
-        o->full_lines[set] = o->full_lines[set + o->nsets] = (double)o->lines[set];
-        o->full_heat[set] = o->full_heat[set + o->nsets] = o->heat[set];
-    }
+    if (o->lines[set] >= o->ways)
+        for (size_t m = set; m < o->full_len; m += o->nsets) {
+            o->full_lines[m] = (double)o->lines[set];
+            o->full_heat[m] = o->heat[set];
+        }
 }
 
 /* ---- filler ----------------------------------------------------------------------------- */
@@ -619,10 +657,7 @@ static void choose_offset(work_t *w, const lg_clique_t *c, uint64_t end, uint64_
     } else {
         walk_clique(w, c, w->pos, base_nat, fold_sink, &w->fold_nat);
         fold_pack(&w->fold_nat);
-        uint32_t bases[LG_PLACE_COST_LANES] = {set_nat};
-        double costs[LG_PLACE_COST_LANES];
-        fold_costs(w, &w->fold_nat, bases, costs);
-        c0 = costs[0];
+        c0 = fold_cost(w, &w->fold_nat, set_nat);
         w->terms += w->fold_nat.n;
         fold_clear(&w->fold_nat);
     }
@@ -671,8 +706,10 @@ static void choose_offset(work_t *w, const lg_clique_t *c, uint64_t end, uint64_
                 if (next >= w->nsets)
                     next -= w->nsets;
             }
-            if (w->aff == NULL)
-                fold_costs(w, &w->fold_fresh, bases, conflicts);
+            if (w->aff == NULL && step == 1)
+                fold_costs_consecutive(w, &w->fold_fresh, set, conflicts);
+            else if (w->aff == NULL)
+                fold_costs_spread(w, &w->fold_fresh, bases, conflicts);
         }
         uint64_t s = first + k * g;
         if (s != end) { /* s == end lays the clique out exactly as the natural offset does */
@@ -884,8 +921,9 @@ static lg_err_t work_alloc(work_t *w, const lg_layout_t *l, uint32_t ways)
     w->occ.nsets = w->nsets;
     w->occ.heat = calloc(nsets, sizeof *w->occ.heat);
     w->occ.lines = calloc(nsets, sizeof *w->occ.lines);
-    w->occ.full_lines = calloc(2 * nsets, sizeof *w->occ.full_lines);
-    w->occ.full_heat = calloc(2 * nsets, sizeof *w->occ.full_heat);
+    w->occ.full_len = 2 * nsets + LG_PLACE_COST_LANES;
+    w->occ.full_lines = calloc(w->occ.full_len, sizeof *w->occ.full_lines);
+    w->occ.full_heat = calloc(w->occ.full_len, sizeof *w->occ.full_heat);
     w->fold_nat.packed_heat = calloc(nsets, sizeof *w->fold_nat.packed_heat);
     w->fold_nat.packed_lines = calloc(nsets, sizeof *w->fold_nat.packed_lines);
     w->fold_fresh.packed_heat = calloc(nsets, sizeof *w->fold_fresh.packed_heat);
