@@ -24,6 +24,7 @@
 #include "callgraph.h"
 
 #include "mem.h"
+#include "prefetch.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -153,6 +154,9 @@ static void count_arcs(lg_callgraph_t *g)
 {
     for (size_t i = 0; i < g->narcs; i++) {
         const lg_arc_t *a = &g->arcs[i];
+        /* The callees come in no order: their counts are scattered over the vertices. */
+        if (i + LG_PREFETCH_AHEAD < g->narcs)
+            lg_prefetch_write(&g->first[g->arcs[i + LG_PREFETCH_AHEAD].callee]);
         g->out_w[a->caller] = lg_sat_add(g->out_w[a->caller], a->weight);
         g->first[a->caller + 1].out++;
         if (a->caller == a->callee)
@@ -201,10 +205,21 @@ static void run_starts(lg_callgraph_t *g)
 
 /* Fills the caller lists from the arcs, taken last to first into each callee's run from its end,
  * so the callers come out ascending and first[v].in ends at the start of v's run; then adds the
- * callers' weights to the in totals, run by run. Time O(V + E). */
+ * callers' weights to the in totals, run by run. Each arc touches two scattered places, its
+ * callee's start and the entry it writes: the start is asked for two LG_PREFETCH_AHEAD steps
+ * early, and the entry one step early, once the start has come and says where it goes.
+ * Time O(V + E). */
 static void fill_callers(lg_callgraph_t *g)
 {
+    const size_t ahead = LG_PREFETCH_AHEAD;
     for (size_t i = g->narcs; i-- > 0;) {
+        if (i >= 2 * ahead)
+            lg_prefetch_write(&g->first[g->arcs[i - 2 * ahead].callee]);
+        if (i >= ahead) {
+            size_t soon = g->first[g->arcs[i - ahead].callee].in; /* 0 only for a self arc */
+            if (soon > 0)
+                lg_prefetch_write(&g->in[soon - 1]);
+        }
         const lg_arc_t *a = &g->arcs[i];
         if (a->caller != a->callee)
             g->in[--g->first[a->callee].in] = make_entry(a->caller, a->weight);

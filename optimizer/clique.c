@@ -72,6 +72,7 @@
 #include "callgraph.h"
 #include "classify.h"
 #include "mem.h"
+#include "prefetch.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -83,10 +84,6 @@
 
 /* Alignment, in bytes, that "no padding" stands for in the fill bound. */
 #define LG_ALIGN_UNIT 1u
-
-/* How many entries ahead a loop over neighbours or seeds asks for the function record it will
- * read: the records are scattered over the function table, and the misses then overlap. */
-#define LG_PREFETCH_AHEAD 8u
 
 /* Location the diagnostics of this pass carry. */
 #define LG_CLIQUE_WHERE "clique pass"
@@ -163,20 +160,11 @@ typedef struct work {
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
-/* Asks the cache for what p points to, which a loop will read a few steps later. */
-static void prefetch(const void *p)
-{
-#if defined(__GNUC__)
-    __builtin_prefetch(p);
-#else
-    (void)p;
-#endif
-}
-
-/* The same for the record of fn. */
+/* Asks the cache for the record of fn, which a loop will read a few steps later: the records
+ * are scattered over the function table, and the misses then overlap. */
 static void prefetch_node(const work_t *w, uint32_t fn)
 {
-    prefetch(&w->node[fn]);
+    lg_prefetch(&w->node[fn]);
 }
 
 /* The alignment the fill bound uses: 0 and 1 both mean LG_ALIGN_UNIT. */
@@ -568,8 +556,8 @@ static lg_err_t grow_from_edges(work_t *w)
     lg_err_t err = LG_OK;
     for (size_t i = 0; i < nseeds && err == LG_OK; i++) {
         if (i + LG_PREFETCH_AHEAD < nseeds) {
-            prefetch(&w->state[seeds[i + LG_PREFETCH_AHEAD].lo]);
-            prefetch(&w->state[seeds[i + LG_PREFETCH_AHEAD].hi]);
+            lg_prefetch(&w->state[seeds[i + LG_PREFETCH_AHEAD].lo]);
+            lg_prefetch(&w->state[seeds[i + LG_PREFETCH_AHEAD].hi]);
         }
         uint32_t a = seeds[i].lo, b = seeds[i].hi;
         if (w->state[a] != ST_FREE || w->state[b] != ST_FREE)
