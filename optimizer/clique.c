@@ -290,57 +290,72 @@ static void chain_insert_before(work_t *w, uint32_t m, uint32_t x)
     w->prev[m] = x;
 }
 
-/* Adds x to the clique being grown: places it in the chain next to its most connected member
- * (or starts the chain when first), then raises the connection weight of its free neighbours
- * that still fit. */
-static lg_err_t join(work_t *w, uint32_t x, bool first)
+/* Places x in the chain of the clique being grown: next to best, its most connected member
+ * (the chain's first member when first), after it if best calls x at least as much as x calls
+ * it, else before it. */
+static void chain_place(work_t *w, uint32_t x, bool first, const lg_cg_neighbour_t *best)
 {
-    size_t n = lg_cg_neighbours(w->cg, x, w->nb);
     if (first) {
         w->head = x;
         w->next[x] = w->prev[x] = LG_I_NONE;
+    } else if (best == NULL) {
+        /* x joined through a positive connection weight, so best exists; if it did not, the
+         * chain would still stay whole with x in front. */
+        chain_insert_before(w, w->head, x);
+    } else if (best->in >= best->out) { /* w(m->x) >= w(x->m): m calls x, x goes after m */
+        chain_insert_after(w, best->node, x);
     } else {
-        const lg_cg_neighbour_t *best = NULL;
-        for (size_t i = 0; i < n; i++) {
-            const lg_cg_neighbour_t *e = &w->nb[i];
-            if (w->state[e->node] != ST_GROWING || e->weight < LG_MIN_GROUP_WEIGHT)
-                continue;
+        chain_insert_before(w, best->node, x);
+    }
+}
+
+/* Raises the connection weight of v, a free neighbour of the clique that fits it, by weight,
+ * and offers v to the growth heap. */
+static lg_err_t connect(work_t *w, uint32_t v, uint64_t weight)
+{
+    node_t *x = &w->node[v];
+    if (x->conn == 0) {
+        if (!lg_grow((void **)&w->touched, &w->touched_cap, w->ntouched + 1, sizeof *w->touched))
+            return lg_i_nomem(w->o, "the clique growth state");
+        w->touched[w->ntouched++] = v;
+    }
+    x->conn = lg_sat_add(x->conn, weight);
+    return heap_push(w, v);
+}
+
+/* Adds x to the clique being grown: in one pass over its neighbours, finds the member it is most
+ * connected to (ties: lower rank) and raises the connection weight of the free neighbours that
+ * still fit once x has joined; then places x in the chain next to that member (or starts the
+ * chain when first). x is no neighbour of its own, so marking it a member first changes
+ * neither. */
+static lg_err_t join(work_t *w, uint32_t x, bool first)
+{
+    size_t n = lg_cg_neighbours(w->cg, x, w->nb);
+    w->state[x] = ST_GROWING;
+    fill_add(&w->fill, &w->node[x]);
+    const lg_cg_neighbour_t *best = NULL;
+    for (size_t i = 0; i < n; i++) {
+        /* The state of the entry two steps ahead, and the record of the one a step ahead if it
+         * is free, so that the misses overlap. */
+        if (i + 2 * LG_PREFETCH_AHEAD < n)
+            lg_prefetch(&w->state[w->nb[i + 2 * LG_PREFETCH_AHEAD].node]);
+        if (i + LG_PREFETCH_AHEAD < n && w->state[w->nb[i + LG_PREFETCH_AHEAD].node] == ST_FREE)
+            prefetch_node(w, w->nb[i + LG_PREFETCH_AHEAD].node);
+        const lg_cg_neighbour_t *e = &w->nb[i];
+        if (e->weight < LG_MIN_GROUP_WEIGHT)
+            continue;
+        uint8_t state = w->state[e->node];
+        if (state == ST_GROWING) {
             if (best == NULL || e->weight > best->weight ||
                 (e->weight == best->weight &&
                  w->node[e->node].rank_pos < w->node[best->node].rank_pos))
                 best = e;
+        } else if (state == ST_FREE && fits(w, &w->fill, &w->node[e->node])) {
+            /* A neighbour that does not fit now never will: the fill bound only grows. */
+            LG_CHECK(connect(w, e->node, e->weight));
         }
-        /* x joined through a positive connection weight, so best exists; if it did not, the
-         * chain would still stay whole with x in front. */
-        if (best == NULL)
-            chain_insert_before(w, w->head, x);
-        else if (best->in >= best->out) /* w(m->x) >= w(x->m): m calls x, x goes after m */
-            chain_insert_after(w, best->node, x);
-        else
-            chain_insert_before(w, best->node, x);
     }
-    w->state[x] = ST_GROWING;
-    fill_add(&w->fill, &w->node[x]);
-
-    for (size_t i = 0; i < n; i++) {
-        if (i + LG_PREFETCH_AHEAD < n && w->state[w->nb[i + LG_PREFETCH_AHEAD].node] == ST_FREE)
-            prefetch_node(w, w->nb[i + LG_PREFETCH_AHEAD].node);
-        const lg_cg_neighbour_t *e = &w->nb[i];
-        if (w->state[e->node] != ST_FREE || e->weight < LG_MIN_GROUP_WEIGHT)
-            continue;
-        node_t *v = &w->node[e->node];
-        /* A neighbour that does not fit now never will: the fill bound only grows. */
-        if (!fits(w, &w->fill, v))
-            continue;
-        if (v->conn == 0) {
-            if (!lg_grow((void **)&w->touched, &w->touched_cap, w->ntouched + 1,
-                         sizeof *w->touched))
-                return lg_i_nomem(w->o, "the clique growth state");
-            w->touched[w->ntouched++] = e->node;
-        }
-        v->conn = lg_sat_add(v->conn, e->weight);
-        LG_CHECK(heap_push(w, e->node));
-    }
+    chain_place(w, x, first, best);
     return LG_OK;
 }
 
