@@ -73,6 +73,7 @@
 #include "classify.h"
 #include "mem.h"
 #include "prefetch.h"
+#include "seeds.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -114,14 +115,6 @@ typedef struct heap_entry {
     uint32_t fn;
     uint32_t pad, align; /* node.pad and node.align, so that a fit is checked on the entry */
 } heap_entry_t;
-
-/* A seed edge: weight and both ends, lo the lower-ranked (the radix sort sorts other records
- * of this shape too: hits and a rank position). */
-typedef struct seed {
-    uint64_t weight; /* undirected weight */
-    uint32_t lo;     /* function index of the lower-ranked end */
-    uint32_t hi;     /* function index of the other end */
-} seed_t;
 
 /* Running fill bound of a clique under construction (see "fill bound" above). */
 typedef struct fill {
@@ -402,75 +395,32 @@ static lg_err_t grow_clique(work_t *w, uint32_t lo, uint32_t hi)
     return close_chain(w);
 }
 
-/* ---- sorting by weight ----------------------------------------------------------------- */
-
-/* Bits of the key one pass of the radix sort orders by. */
-#define LG_RADIX_BITS 16u
-#define LG_RADIX_BUCKETS (1u << LG_RADIX_BITS)
-#define LG_RADIX_PASSES (64u / LG_RADIX_BITS)
-
-/* Sorts (*a)[0..n) by weight descending, stably: records of equal weight keep their order.
- * *tmp has room for n records; the two buffers may be swapped (*a receives the sorted one).
- * A least-significant-digit radix sort on the complemented weight, skipping the digits that
- * every record shares (the high digits of small weights): a few sequential passes where qsort
- * made about log2(n) and called a comparison per step. On the 10M seeds of the 1M-function
- * benchmark (docs/benchmarks.md, "Optimizer scale") the sort went from 1.8 s to 0.6 s of CPU.
- * count has LG_RADIX_PASSES * LG_RADIX_BUCKETS entries. */
-static void sort_by_weight_desc(seed_t **a, seed_t **tmp, size_t n, size_t *count)
-{
-    if (n == 0)
-        return;
-    memset(count, 0, LG_RADIX_PASSES * LG_RADIX_BUCKETS * sizeof *count);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t key = ~(*a)[i].weight;
-        for (unsigned d = 0; d < LG_RADIX_PASSES; d++)
-            count[d * LG_RADIX_BUCKETS + ((key >> (d * LG_RADIX_BITS)) & (LG_RADIX_BUCKETS - 1))]++;
-    }
-    for (unsigned d = 0; d < LG_RADIX_PASSES; d++) {
-        size_t *c = &count[d * LG_RADIX_BUCKETS];
-        uint64_t digit0 = (~(*a)[0].weight >> (d * LG_RADIX_BITS)) & (LG_RADIX_BUCKETS - 1);
-        if (c[digit0] == n)
-            continue; /* every record has this digit: the pass would not move anything */
-        size_t sum = 0;
-        for (size_t b = 0; b < LG_RADIX_BUCKETS; b++) {
-            size_t k = c[b];
-            c[b] = sum;
-            sum += k;
-        }
-        const seed_t *from = *a;
-        seed_t *to = *tmp;
-        for (size_t i = 0; i < n; i++)
-            to[c[(~from[i].weight >> (d * LG_RADIX_BITS)) & (LG_RADIX_BUCKETS - 1)]++] = from[i];
-        *tmp = *a;
-        *a = to;
-    }
-}
+/* ---- ordering by hits ------------------------------------------------------------------ */
 
 /* hot_order and node.hot_pos: the candidates by hits descending, then rank (a stable sort of
- * the rank order by hits; a seed_t carries each candidate as weight = hits, lo = rank
+ * the rank order by hits; a record carries each candidate as weight = hits, a = rank
  * position). */
 static lg_err_t order_by_hits(work_t *w)
 {
     size_t n = w->ncand;
-    seed_t *keys = malloc((n ? n : 1) * sizeof *keys);
-    seed_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    size_t *count = malloc(LG_RADIX_PASSES * LG_RADIX_BUCKETS * sizeof *count);
+    lg_weighted_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    lg_weighted_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
     w->hot_order = malloc((n ? n : 1) * sizeof *w->hot_order);
     lg_err_t err = LG_OK;
-    if (keys == NULL || tmp == NULL || count == NULL || w->hot_order == NULL) {
-        err = lg_i_nomem(w->o, "ordering the functions by hits");
-    } else {
+    if (keys != NULL && tmp != NULL && w->hot_order != NULL) {
         for (size_t k = 0; k < n; k++)
-            keys[k] = (seed_t){w->o->prog->fns[w->cand[k]].hits, (uint32_t)k, 0};
-        sort_by_weight_desc(&keys, &tmp, n, count);
-        for (size_t k = 0; k < n; k++) {
-            w->hot_order[k] = w->cand[keys[k].lo];
+            keys[k] = (lg_weighted_t){w->o->prog->fns[w->cand[k]].hits, (uint32_t)k, 0};
+        if (!lg_sort_by_weight_desc(&keys, &tmp, n))
+            err = lg_i_nomem(w->o, "ordering the functions by hits");
+        for (size_t k = 0; k < n && err == LG_OK; k++) {
+            w->hot_order[k] = w->cand[keys[k].a];
             w->node[w->hot_order[k]].hot_pos = (uint32_t)k;
         }
+    } else {
+        err = lg_i_nomem(w->o, "ordering the functions by hits");
     }
     free(keys);
     free(tmp);
-    free(count);
     return err;
 }
 
@@ -496,85 +446,108 @@ static lg_err_t classify(work_t *w)
     return order_by_hits(w);
 }
 
-/* Ascending hi: the seeds one candidate offers, when its neighbours' ranks are not in index
- * order (hi holding rank positions for the sort). */
-static int seed_hi_cmp(const void *pa, const void *pb)
+/* Ascending b: the seeds one candidate offers, by rank position of their other end. */
+static int seed_rank_cmp(const void *pa, const void *pb)
 {
-    const seed_t *a = pa, *b = pb;
-    return (a->hi > b->hi) - (a->hi < b->hi);
+    const lg_weighted_t *a = pa, *b = pb;
+    return (a->b > b->b) - (a->b < b->b);
 }
 
-/* Step 2 and 3: seed edges, sorted once, each grown into a clique when still usable.
- * The seeds are collected in (lower-ranked end, other end) order: each pair from its
- * lower-ranked end, the candidates in rank order, and one candidate's seeds in rank order of
- * the other end (the neighbours come in index order, which is rank order unless input_order
- * disagrees with the index, when that candidate's seeds are sorted). A stable sort by weight
- * then gives the order of the steps. */
+/* True when the candidates' rank order is their index order (input_order ascends with the
+ * index, as program.h's input order normally has it): the rank of an end is then its index. */
+static bool ranks_follow_indexes(const work_t *w)
+{
+    for (size_t k = 1; k < w->ncand; k++)
+        if (w->cand[k] < w->cand[k - 1])
+            return false;
+    return true;
+}
+
+/* Step 2: the seed edges of every free candidate, each pair once from its lower-ranked end, in
+ * (lower-ranked end, other end) rank order: the candidates in rank order, one candidate's seeds
+ * in rank order of the other end. A neighbour's rank is its index when ranks follow indexes, so
+ * nothing is read of it, and a pair whose other end is not free is kept: step 3 skips it as it
+ * skips the pairs taken meanwhile, and the pairs around it keep their order. Otherwise free_rank
+ * (per function: rank position + 1 if free, else 0) gives the rank, and a candidate's seeds are
+ * sorted by it when its neighbours' ranks do not ascend. one has room for a candidate's
+ * neighbours. */
+static lg_err_t collect_seeds(work_t *w, const uint32_t *free_rank, lg_weighted_t *one,
+                              lg_seeds_t *seeds)
+{
+    for (size_t k = 0; k < w->ncand; k++) {
+        uint32_t u = w->cand[k];
+        if (w->state[u] != ST_FREE)
+            continue;
+        size_t n = lg_cg_neighbours(w->cg, u, w->nb), m = 0;
+        bool ascending = true;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t v = w->nb[i].node, rank;
+            if (w->nb[i].weight < LG_MIN_GROUP_WEIGHT)
+                continue;
+            if (free_rank == NULL) {
+                if (v < u)
+                    continue; /* the pair comes from v's side */
+                rank = v;
+            } else {
+                if (free_rank[v] <= k + 1)
+                    continue; /* the pair comes from v's side, or v is not free */
+                rank = free_rank[v] - 1;
+            }
+            if (m > 0 && rank < one[m - 1].b)
+                ascending = false;
+            one[m++] = (lg_weighted_t){w->nb[i].weight, u, rank};
+        }
+        if (!ascending)
+            qsort(one, m, sizeof *one, seed_rank_cmp);
+        for (size_t i = 0; i < m; i++) {
+            uint32_t v = free_rank == NULL ? one[i].b : w->cand[one[i].b];
+            /* Every distinct pair has at least one non-self arc, so seeds->n < seeds->cap. */
+            if (!lg_seeds_add(seeds, one[i].weight, u, v))
+                return lg_i_nomem(w->o, "the seed edges");
+        }
+    }
+    return LG_OK;
+}
+
+/* Steps 2 and 3: the seed edges, sorted once (heaviest first, ties in collection order), each
+ * grown into a clique when both ends are still free and fit together. */
 static lg_err_t grow_from_edges(work_t *w)
 {
     size_t cap = lg_cg_arc_count(w->cg);
     if (cap == 0)
         return LG_OK;
-    seed_t *seeds = malloc(cap * sizeof *seeds);
-    /* Per function: its rank position + 1 if it is a free candidate, else 0. The only state
-     * the collection reads of a neighbour, 4 bytes where a function record takes 32: on a large
-     * program most of it stays in the cache. */
-    uint32_t *free_rank = calloc(w->o->prog->nfns ? w->o->prog->nfns : 1, sizeof *free_rank);
-    if (seeds == NULL || free_rank == NULL) {
-        free(seeds);
-        free(free_rank);
-        return lg_i_nomem(w->o, "the seed edges");
+    size_t nfns = w->o->prog->nfns;
+    uint32_t *free_rank = NULL;
+    if (!ranks_follow_indexes(w)) {
+        free_rank = calloc(nfns ? nfns : 1, sizeof *free_rank);
+        if (free_rank == NULL)
+            return lg_i_nomem(w->o, "the seed edges");
+        for (size_t k = 0; k < w->ncand; k++)
+            if (w->state[w->cand[k]] == ST_FREE)
+                free_rank[w->cand[k]] = (uint32_t)k + 1;
     }
-    for (size_t k = 0; k < w->ncand; k++)
-        if (w->state[w->cand[k]] == ST_FREE)
-            free_rank[w->cand[k]] = (uint32_t)k + 1;
-    size_t nseeds = 0;
-    for (size_t k = 0; k < w->ncand; k++) {
-        uint32_t u = w->cand[k];
-        if (free_rank[u] == 0)
-            continue;
-        size_t n = lg_cg_neighbours(w->cg, u, w->nb), first = nseeds;
-        bool ascending = true;
-        uint32_t last_rank = 0;
-        for (size_t i = 0; i < n; i++) {
-            uint32_t rank = free_rank[w->nb[i].node];
-            /* Each pair once (from its lower-ranked end), both ends free candidates. */
-            if (rank <= k + 1 || w->nb[i].weight < LG_MIN_GROUP_WEIGHT)
-                continue;
-            /* Every distinct pair has at least one non-self arc, so nseeds < cap. */
-            seeds[nseeds++] = (seed_t){w->nb[i].weight, u, w->nb[i].node};
-            if (nseeds - first > 1 && rank < last_rank)
-                ascending = false;
-            last_rank = rank;
-        }
-        if (!ascending) {
-            for (size_t i = first; i < nseeds; i++)
-                seeds[i].hi = free_rank[seeds[i].hi] - 1;
-            qsort(&seeds[first], nseeds - first, sizeof *seeds, seed_hi_cmp);
-            for (size_t i = first; i < nseeds; i++)
-                seeds[i].hi = w->cand[seeds[i].hi];
-        }
-    }
-    free(free_rank);
-    seed_t *tmp = malloc((nseeds ? nseeds : 1) * sizeof *tmp);
-    size_t *count = malloc(LG_RADIX_PASSES * LG_RADIX_BUCKETS * sizeof *count);
-    if (tmp == NULL || count == NULL) {
-        free(seeds);
-        free(tmp);
-        free(count);
-        return lg_i_nomem(w->o, "sorting the seed edges");
-    }
-    sort_by_weight_desc(&seeds, &tmp, nseeds, count);
-    free(tmp);
-    free(count);
-
+    size_t deg = lg_cg_max_degree_bound(w->cg);
+    lg_weighted_t *one = malloc((deg ? deg : 1) * sizeof *one);
+    lg_seeds_t seeds;
     lg_err_t err = LG_OK;
+    if (one == NULL || !lg_seeds_init(&seeds, cap))
+        err = lg_i_nomem(w->o, "the seed edges");
+    else
+        err = collect_seeds(w, free_rank, one, &seeds);
+    free(free_rank);
+    free(one);
+    lg_seed_pair_t *sorted = NULL;
+    size_t nseeds = seeds.n;
+    if (err == LG_OK && !lg_seeds_sort(&seeds, &sorted))
+        err = lg_i_nomem(w->o, "sorting the seed edges");
+    lg_seeds_destroy(&seeds);
+
     for (size_t i = 0; i < nseeds && err == LG_OK; i++) {
         if (i + LG_PREFETCH_AHEAD < nseeds) {
-            lg_prefetch(&w->state[seeds[i + LG_PREFETCH_AHEAD].lo]);
-            lg_prefetch(&w->state[seeds[i + LG_PREFETCH_AHEAD].hi]);
+            lg_prefetch(&w->state[sorted[i + LG_PREFETCH_AHEAD].lo]);
+            lg_prefetch(&w->state[sorted[i + LG_PREFETCH_AHEAD].hi]);
         }
-        uint32_t a = seeds[i].lo, b = seeds[i].hi;
+        uint32_t a = sorted[i].lo, b = sorted[i].hi;
         if (w->state[a] != ST_FREE || w->state[b] != ST_FREE)
             continue;
         fill_t pair = {0, 0, 0, 0};
@@ -583,7 +556,7 @@ static lg_err_t grow_from_edges(work_t *w)
             continue;
         err = grow_clique(w, a, b);
     }
-    free(seeds);
+    free(sorted);
     return err;
 }
 
