@@ -96,9 +96,16 @@ enum fn_state {
     ST_TAKEN = 3,   /* candidate in a closed clique */
 };
 
+/* The states are packed, four to a byte: the growth reads the state of every neighbour of
+ * every member, and 1M functions then take 256 KiB, which stays in a core's cache, where a byte
+ * each (1 MiB) did not. */
+#define LG_STATE_BITS 2u
+#define LG_STATE_MASK 3u
+#define LG_STATES_PER_BYTE 4u
+
 /* What the growth reads of a free candidate, in one record: a visit costs one cache miss on a
- * large program instead of one per array. The state is apart, in a byte per function that
- * mostly stays in the cache: most visits end at the state (a member, or taken). pad and align
+ * large program instead of one per array. The state is apart, in two bits per function that
+ * mostly stay in the cache: most visits end at the state (a member, or taken). pad and align
  * are those of a candidate that fits the cache (<= 64 MiB, layout.c); oversized candidates
  * never grow a clique. */
 typedef struct node {
@@ -129,7 +136,7 @@ typedef struct work {
     const lg_callgraph_t *cg;
     uint64_t cache;        /* bytes */
     node_t *node;          /* per function */
-    uint8_t *state;        /* per function: enum fn_state */
+    uint8_t *state;        /* per function: enum fn_state, LG_STATE_BITS each (get_state) */
     const uint32_t *cand;  /* the candidates in rank order (o->cls.candidates) */
     size_t ncand;          /* candidates */
     uint32_t *hot_order;   /* the candidates by hits descending, then rank */
@@ -158,6 +165,26 @@ typedef struct work {
 static void prefetch_node(const work_t *w, uint32_t fn)
 {
     lg_prefetch(&w->node[fn]);
+}
+
+/* The state of fn: its LG_STATE_BITS in the packed array. */
+static enum fn_state get_state(const work_t *w, uint32_t fn)
+{
+    unsigned shift = (fn % LG_STATES_PER_BYTE) * LG_STATE_BITS;
+    return (enum fn_state)((w->state[fn / LG_STATES_PER_BYTE] >> shift) & LG_STATE_MASK);
+}
+
+static void set_state(work_t *w, uint32_t fn, enum fn_state st)
+{
+    unsigned shift = (fn % LG_STATES_PER_BYTE) * LG_STATE_BITS;
+    uint8_t *b = &w->state[fn / LG_STATES_PER_BYTE];
+    *b = (uint8_t)((*b & ~(LG_STATE_MASK << shift)) | ((unsigned)st << shift));
+}
+
+/* Asks the cache for the state of fn. */
+static void prefetch_state(const work_t *w, uint32_t fn)
+{
+    lg_prefetch(&w->state[fn / LG_STATES_PER_BYTE]);
 }
 
 /* The alignment the fill bound uses: 0 and 1 both mean LG_ALIGN_UNIT. */
@@ -324,20 +351,20 @@ static lg_err_t connect(work_t *w, uint32_t v, uint64_t weight)
 static lg_err_t join(work_t *w, uint32_t x, bool first)
 {
     size_t n = lg_cg_neighbours(w->cg, x, w->nb);
-    w->state[x] = ST_GROWING;
+    set_state(w, x, ST_GROWING);
     fill_add(&w->fill, &w->node[x]);
     const lg_cg_neighbour_t *best = NULL;
     for (size_t i = 0; i < n; i++) {
         /* The state of the entry two steps ahead, and the record of the one a step ahead if it
          * is free, so that the misses overlap. */
         if (i + 2 * LG_PREFETCH_AHEAD < n)
-            lg_prefetch(&w->state[w->nb[i + 2 * LG_PREFETCH_AHEAD].node]);
-        if (i + LG_PREFETCH_AHEAD < n && w->state[w->nb[i + LG_PREFETCH_AHEAD].node] == ST_FREE)
+            prefetch_state(w, w->nb[i + 2 * LG_PREFETCH_AHEAD].node);
+        if (i + LG_PREFETCH_AHEAD < n && get_state(w, w->nb[i + LG_PREFETCH_AHEAD].node) == ST_FREE)
             prefetch_node(w, w->nb[i + LG_PREFETCH_AHEAD].node);
         const lg_cg_neighbour_t *e = &w->nb[i];
         if (e->weight < LG_MIN_GROUP_WEIGHT)
             continue;
-        uint8_t state = w->state[e->node];
+        enum fn_state state = get_state(w, e->node);
         if (state == ST_GROWING) {
             if (best == NULL || e->weight > best->weight ||
                 (e->weight == best->weight &&
@@ -358,7 +385,7 @@ static lg_err_t close_chain(work_t *w)
     size_t k = 0;
     for (uint32_t x = w->head; x != LG_I_NONE && k < w->ncand; x = w->next[x]) {
         w->members[k++] = x;
-        w->state[x] = ST_TAKEN;
+        set_state(w, x, ST_TAKEN);
     }
     memset(&w->fill, 0, sizeof w->fill);
     for (size_t i = 0; i < w->ntouched; i++)
@@ -388,7 +415,7 @@ static lg_err_t grow_clique(work_t *w, uint32_t lo, uint32_t hi)
             }
             continue;
         }
-        if (w->state[e.fn] != ST_FREE || e.conn != w->node[e.fn].conn)
+        if (get_state(w, e.fn) != ST_FREE || e.conn != w->node[e.fn].conn)
             continue; /* taken meanwhile, or a newer entry carries its current weight */
         LG_CHECK(join(w, e.fn, false));
     }
@@ -439,7 +466,7 @@ static lg_err_t classify(work_t *w)
             LG_CHECK(lg_i_add_clique(w->o, &w->cand[k], 1));
             continue;
         }
-        w->state[i] = ST_FREE;
+        set_state(w, i, ST_FREE);
         x->pad = (uint32_t)o->cls.padded[i];
         x->align = (uint32_t)unit_align(&o->prog->fns[i]);
     }
@@ -476,7 +503,7 @@ static lg_err_t collect_seeds(work_t *w, const uint32_t *free_rank, lg_weighted_
 {
     for (size_t k = 0; k < w->ncand; k++) {
         uint32_t u = w->cand[k];
-        if (w->state[u] != ST_FREE)
+        if (get_state(w, u) != ST_FREE)
             continue;
         size_t n = lg_cg_neighbours(w->cg, u, w->nb), m = 0;
         bool ascending = true;
@@ -523,7 +550,7 @@ static lg_err_t grow_from_edges(work_t *w)
         if (free_rank == NULL)
             return lg_i_nomem(w->o, "the seed edges");
         for (size_t k = 0; k < w->ncand; k++)
-            if (w->state[w->cand[k]] == ST_FREE)
+            if (get_state(w, w->cand[k]) == ST_FREE)
                 free_rank[w->cand[k]] = (uint32_t)k + 1;
     }
     size_t deg = lg_cg_max_degree_bound(w->cg);
@@ -544,11 +571,11 @@ static lg_err_t grow_from_edges(work_t *w)
 
     for (size_t i = 0; i < nseeds && err == LG_OK; i++) {
         if (i + LG_PREFETCH_AHEAD < nseeds) {
-            lg_prefetch(&w->state[sorted[i + LG_PREFETCH_AHEAD].lo]);
-            lg_prefetch(&w->state[sorted[i + LG_PREFETCH_AHEAD].hi]);
+            prefetch_state(w, sorted[i + LG_PREFETCH_AHEAD].lo);
+            prefetch_state(w, sorted[i + LG_PREFETCH_AHEAD].hi);
         }
         uint32_t a = sorted[i].lo, b = sorted[i].hi;
-        if (w->state[a] != ST_FREE || w->state[b] != ST_FREE)
+        if (get_state(w, a) != ST_FREE || get_state(w, b) != ST_FREE)
             continue;
         fill_t pair = {0, 0, 0, 0};
         fill_add(&pair, &w->node[a]);
@@ -566,7 +593,7 @@ static lg_err_t pack_leftovers(work_t *w)
 {
     size_t n = 0;
     for (size_t k = 0; k < w->ncand; k++)
-        if (w->state[w->hot_order[k]] == ST_FREE)
+        if (get_state(w, w->hot_order[k]) == ST_FREE)
             w->members[n++] = w->hot_order[k];
     const uint32_t *left = w->members;
     size_t start = 0;
@@ -625,8 +652,8 @@ static lg_err_t work_alloc(work_t *w)
 {
     size_t n = w->o->prog->nfns ? w->o->prog->nfns : 1; /* calloc(0) may return NULL */
     size_t deg = lg_cg_max_degree_bound(w->cg);
-    w->node = calloc(n, sizeof *w->node);   /* conn 0 */
-    w->state = calloc(n, sizeof *w->state); /* ST_OTHER */
+    w->node = calloc(n, sizeof *w->node);                            /* conn 0 */
+    w->state = calloc(n / LG_STATES_PER_BYTE + 1, sizeof *w->state); /* ST_OTHER */
     w->next = calloc(n, sizeof *w->next);
     w->prev = calloc(n, sizeof *w->prev);
     w->members = calloc(w->ncand ? w->ncand : 1, sizeof *w->members);
