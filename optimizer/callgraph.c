@@ -23,6 +23,7 @@
  */
 #include "callgraph.h"
 
+#include "bigalloc.h"
 #include "mem.h"
 #include "prefetch.h"
 
@@ -243,9 +244,9 @@ lg_err_t lg_cg_new(const lg_program_t *prog, lg_callgraph_t **out, lg_diag_t *d)
     g->arcs = prog->arcs;
     /* One element at least: calloc(0) may return NULL. */
     size_t nalloc = prog->nfns ? prog->nfns : 1;
-    g->out_w = calloc(nalloc, sizeof *g->out_w);
-    g->in_w = calloc(nalloc, sizeof *g->in_w);
-    g->first = calloc(prog->nfns + 1, sizeof *g->first);
+    g->out_w = lg_big_calloc(nalloc, sizeof *g->out_w);
+    g->in_w = lg_big_calloc(nalloc, sizeof *g->in_w);
+    g->first = lg_big_calloc(prog->nfns + 1, sizeof *g->first);
     if (g->out_w == NULL || g->in_w == NULL || g->first == NULL) {
         lg_cg_free(g);
         return lg_diag_fail(d, LG_ENOMEM, LG_CG_WHERE,
@@ -256,7 +257,7 @@ lg_err_t lg_cg_new(const lg_program_t *prog, lg_callgraph_t **out, lg_diag_t *d)
         count_arcs(g);
         run_starts(g);
         size_t nin = g->first[g->nnodes].in;
-        g->in = malloc((nin ? nin : 1) * sizeof *g->in);
+        g->in = lg_big_alloc(nin ? nin : 1, sizeof *g->in);
         if (g->in == NULL)
             err = lg_diag_fail(d, LG_ENOMEM, LG_CG_WHERE,
                                "out of memory for the neighbour lists of %zu functions and %zu "

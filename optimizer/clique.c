@@ -69,6 +69,7 @@
 #include "clique.h"
 
 #include "algorithms.h"
+#include "bigalloc.h"
 #include "callgraph.h"
 #include "classify.h"
 #include "mem.h"
@@ -652,10 +653,10 @@ static lg_err_t work_alloc(work_t *w)
 {
     size_t n = w->o->prog->nfns ? w->o->prog->nfns : 1; /* calloc(0) may return NULL */
     size_t deg = lg_cg_max_degree_bound(w->cg);
-    w->node = calloc(n, sizeof *w->node);                            /* conn 0 */
+    w->node = lg_big_calloc(n, sizeof *w->node);                     /* conn 0 */
     w->state = calloc(n / LG_STATES_PER_BYTE + 1, sizeof *w->state); /* ST_OTHER */
-    w->next = calloc(n, sizeof *w->next);
-    w->prev = calloc(n, sizeof *w->prev);
+    w->next = lg_big_calloc(n, sizeof *w->next);
+    w->prev = lg_big_calloc(n, sizeof *w->prev);
     w->members = calloc(w->ncand ? w->ncand : 1, sizeof *w->members);
     w->nb = calloc(deg ? deg : 1, sizeof *w->nb);
     if (!w->node || !w->state || !w->next || !w->prev || !w->members || !w->nb)

@@ -3,6 +3,7 @@
  */
 #include "seeds.h"
 
+#include "bigalloc.h"
 #include "mem.h"
 
 #include <stdlib.h>
@@ -58,8 +59,8 @@ bool lg_seeds_init(lg_seeds_t *s, size_t cap)
 {
     memset(s, 0, sizeof *s);
     s->cap = cap;
-    s->pair = malloc((cap ? cap : 1) * sizeof *s->pair);
-    s->cls = malloc((cap ? cap : 1) * sizeof *s->cls);
+    s->pair = lg_big_alloc(cap ? cap : 1, sizeof *s->pair);
+    s->cls = lg_big_alloc(cap ? cap : 1, sizeof *s->cls);
     s->count = calloc(LG_SEED_CLASSES, sizeof *s->count);
     return s->pair != NULL && s->cls != NULL && s->count != NULL;
 }
@@ -81,7 +82,7 @@ bool lg_seeds_grow_heavy(lg_seeds_t *s)
 bool lg_seeds_sort(lg_seeds_t *s, lg_seed_pair_t **out)
 {
     *out = NULL;
-    lg_seed_pair_t *sorted = malloc((s->n ? s->n : 1) * sizeof *sorted);
+    lg_seed_pair_t *sorted = lg_big_alloc(s->n ? s->n : 1, sizeof *sorted);
     lg_weighted_t *tmp = malloc((s->nheavy ? s->nheavy : 1) * sizeof *tmp);
     if (sorted == NULL || tmp == NULL || !lg_sort_by_weight_desc(&s->heavy, &tmp, s->nheavy)) {
         free(sorted);
