@@ -1,27 +1,31 @@
-/* callgraph.c - the call graph as each function's callees and callers in two sorted lists (no
- * self arcs), plus exact weight totals per function.
+/* callgraph.c - the call graph as each function's callees and callers in two sorted lists, plus
+ * exact weight totals per function.
  *
  * Layout of the data:
- *   callees    per vertex v: out[first[v].out, first[v + 1].out), its non-self arcs out by
- *              callee ascending (an arc listed twice gives two adjacent entries)
+ *   callees    per vertex v: arcs[first[v].out, first[v + 1].out), its arcs out in (caller,
+ *              callee) order, self arcs included (a query skips them; an arc listed twice gives
+ *              two adjacent entries). These are the program's own arcs, which program.h keeps
+ *              in that order: the graph borrows them instead of copying 10M entries on the
+ *              1M-function benchmark. Arcs in another order are sorted into a copy of its own.
  *   callers    in[first[v].in, first[v + 1].in): its non-self arcs in, by caller
  *   out_w/in_w exact uint64_t totals per vertex, self arcs included
- * An entry holds the other end and the weight together, and a vertex's two starts sit side by
- * side, so a query reads three places in memory where separate arrays made it read six.
+ * A caller entry holds the other end and the weight together, and a vertex's two starts sit side
+ * by side, so a query reads three places in memory where separate arrays made it read six.
  *
  * Why lists of our own and not an igraph_t: the passes ask one question, "the neighbours of v
  * with both directed weights", about every candidate at least twice. A query on igraph's
  * incidence lists followed each incident edge id to the edge's ends and weight, three arrays of
  * E entries in edge order, so about one cache miss per neighbour on a large graph; and building
  * the igraph_t sorted the E edges twice more for indexes no query read (5.4 s and 400 MB of the
- * 1M-function benchmark). The lists are built in O(V + E) by counting sorts that read and write
- * in sequence, and a query merges two sorted runs (docs/benchmarks.md, "Optimizer scale").
- * igraph does the work it is good at where lorgen needs it: the DOT and GraphML exports
- * (src/output/emit_graph.c).
+ * 1M-function benchmark). The lists are built in O(V + E) by counting sorts, and a query merges
+ * two sorted runs (docs/benchmarks.md, "Optimizer scale"). igraph does the work it is good at
+ * where lorgen needs it: the DOT and GraphML exports (src/output/emit_graph.c).
  */
 #include "callgraph.h"
 
+#include "bigalloc.h"
 #include "mem.h"
+#include "prefetch.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -40,17 +44,18 @@ typedef struct entry {
     uint32_t wt_lo, wt_hi;
 } entry_t;
 
-/* Where a vertex's callees and callers start. */
+/* Where a vertex's callees (an index into arcs) and callers (into in) start. */
 typedef struct starts {
     size_t out, in;
 } starts_t;
 
 struct lg_callgraph {
-    starts_t *first; /* per vertex + 1 */
-    entry_t *out;    /* per non-self arc, by (caller, callee): the callee */
-    entry_t *in;     /* per non-self arc, by (callee, caller): the caller */
-    uint64_t *out_w; /* per vertex: summed weight of outgoing arcs */
-    uint64_t *in_w;  /* per vertex: summed weight of incoming arcs */
+    starts_t *first;      /* per vertex + 1 */
+    const lg_arc_t *arcs; /* every arc, by (caller, callee): the program's, or own_arcs */
+    lg_arc_t *own_arcs;   /* the arcs sorted, when the program's were not; else NULL */
+    entry_t *in;          /* per non-self arc, by (callee, caller): the caller */
+    uint64_t *out_w;      /* per vertex: summed weight of outgoing arcs */
+    uint64_t *in_w;       /* per vertex: summed weight of incoming arcs */
     size_t nnodes;
     size_t narcs;
     size_t max_degree; /* largest degree bound */
@@ -95,131 +100,175 @@ static bool arc_before(const lg_arc_t *a, const lg_arc_t *b)
     return a->caller != b->caller ? a->caller < b->caller : a->callee < b->callee;
 }
 
-/* Counts per vertex (in first[v].out and first[v].in, shifted to v + 1 for run_starts) its
- * non-self arcs out and in, sums its weight totals, checks every arc and tells whether the arcs
- * come in (caller, callee) order: one pass over the arcs. */
-static lg_err_t count_arcs(lg_callgraph_t *g, const lg_program_t *prog, bool *sorted,
-                           size_t *nonself, lg_diag_t *d)
+/* Checks every arc and tells whether they come in (caller, callee) order; one pass. */
+static lg_err_t check_arcs(const lg_program_t *prog, bool *sorted, lg_diag_t *d)
 {
     *sorted = true;
-    *nonself = 0;
     for (size_t i = 0; i < prog->narcs; i++) {
         const lg_arc_t *a = &prog->arcs[i];
         if (a->caller >= prog->nfns || a->callee >= prog->nfns)
             return bad_arc(prog, i, d);
         if (i > 0 && arc_before(a, &prog->arcs[i - 1]))
             *sorted = false;
-        g->out_w[a->caller] = lg_sat_add(g->out_w[a->caller], a->weight);
-        g->in_w[a->callee] = lg_sat_add(g->in_w[a->callee], a->weight);
-        if (a->caller == a->callee)
-            continue;
-        g->first[a->caller + 1].out++;
-        g->first[a->callee + 1].in++;
-        (*nonself)++;
     }
     return LG_OK;
 }
 
-/* Turns the counts at first[v + 1] into where each run starts; records the degree bound. */
-static void run_starts(lg_callgraph_t *g)
-{
-    for (size_t v = 0; v < g->nnodes; v++) {
-        size_t nout = g->first[v + 1].out, nin = g->first[v + 1].in;
-        if (nout + nin > g->max_degree)
-            g->max_degree = nout + nin;
-        g->first[v + 1].out = g->first[v].out + nout;
-        g->first[v + 1].in = g->first[v].in + nin;
-    }
-}
-
-/* Fills the callee and caller lists of g from prog (checked and counted). The callees come
- * from the arcs in (caller, callee) order: the program's own order normally (program.h), else
- * two stable counting sorts (by callee, then by caller) through a copy. The callers come from
- * the callees, distributed by callee while the callers ascend. So the lists do not depend on
- * the order of the arcs. Time and memory O(V + E). */
-static lg_err_t fill_lists(lg_callgraph_t *g, const lg_program_t *prog, bool sorted, size_t nonself,
-                           lg_diag_t *d)
+/* g->own_arcs: the program's arcs in (caller, callee) order, by two stable counting sorts (by
+ * callee, then by caller) through a second buffer. Only for arcs that program.h's order does not
+ * hold, so it may take the memory. */
+static lg_err_t sort_arcs(lg_callgraph_t *g, const lg_program_t *prog, lg_diag_t *d)
 {
     size_t n = prog->nfns, narcs = prog->narcs;
-    size_t *next = malloc((n ? n : 1) * sizeof *next); /* per vertex: where its next entry goes */
-    lg_arc_t *by_callee = sorted ? NULL : malloc((nonself ? nonself : 1) * sizeof *by_callee);
-    if (next == NULL || (!sorted && by_callee == NULL)) {
+    size_t *next = calloc(n + 1, sizeof *next); /* per vertex: where its next arc goes */
+    lg_arc_t *by_callee = malloc((narcs ? narcs : 1) * sizeof *by_callee);
+    g->own_arcs = malloc((narcs ? narcs : 1) * sizeof *g->own_arcs);
+    if (next == NULL || by_callee == NULL || g->own_arcs == NULL) {
         free(next);
-        return lg_diag_fail(d, LG_ENOMEM, LG_CG_WHERE,
-                            "out of memory for the neighbour lists of %zu functions and %zu arcs",
-                            n, narcs);
+        free(by_callee);
+        return lg_diag_fail(d, LG_ENOMEM, LG_CG_WHERE, "out of memory for sorting %zu arcs", narcs);
     }
-    const lg_arc_t *arcs = prog->arcs;
-    size_t narcs_ordered = narcs;
-    if (!sorted) {
-        /* Least significant key first: by callee here, stably by caller below. */
-        for (size_t v = 0; v < n; v++)
-            next[v] = g->first[v].in;
-        for (size_t i = 0; i < narcs; i++)
-            if (arcs[i].caller != arcs[i].callee)
-                by_callee[next[arcs[i].callee]++] = arcs[i];
-        arcs = by_callee;
-        narcs_ordered = nonself;
-    }
+    /* Least significant key first: by callee, then stably by caller. */
+    for (size_t i = 0; i < narcs; i++)
+        next[prog->arcs[i].callee + 1]++;
     for (size_t v = 0; v < n; v++)
-        next[v] = g->first[v].out;
-    for (size_t i = 0; i < narcs_ordered; i++) {
-        const lg_arc_t *a = &arcs[i];
-        if (a->caller != a->callee)
-            g->out[next[a->caller]++] = make_entry(a->callee, a->weight);
-    }
+        next[v + 1] += next[v];
+    for (size_t i = 0; i < narcs; i++)
+        by_callee[next[prog->arcs[i].callee]++] = prog->arcs[i];
+    memset(next, 0, (n + 1) * sizeof *next);
+    for (size_t i = 0; i < narcs; i++)
+        next[by_callee[i].caller + 1]++;
     for (size_t v = 0; v < n; v++)
-        next[v] = g->first[v].in;
-    for (size_t v = 0; v < n; v++)
-        for (size_t k = g->first[v].out; k < g->first[v + 1].out; k++) {
-            entry_t e = g->out[k];
-            uint32_t callee = e.node;
-            e.node = (uint32_t)v;
-            g->in[next[callee]++] = e;
-        }
+        next[v + 1] += next[v];
+    for (size_t i = 0; i < narcs; i++)
+        g->own_arcs[next[by_callee[i].caller]++] = by_callee[i];
     free(next);
     free(by_callee);
+    g->arcs = g->own_arcs;
     return LG_OK;
+}
+
+/* Per vertex, in first[v + 1].out its arcs out, self arcs included, and in first[v].in its
+ * non-self arcs in; the out totals, and the self arcs' share of the in totals. One pass over
+ * the arcs, in order. */
+static void count_arcs(lg_callgraph_t *g)
+{
+    for (size_t i = 0; i < g->narcs; i++) {
+        const lg_arc_t *a = &g->arcs[i];
+        /* The callees come in no order: their counts are scattered over the vertices. */
+        if (i + LG_PREFETCH_AHEAD < g->narcs)
+            lg_prefetch_write(&g->first[g->arcs[i + LG_PREFETCH_AHEAD].callee]);
+        g->out_w[a->caller] = lg_sat_add(g->out_w[a->caller], a->weight);
+        g->first[a->caller + 1].out++;
+        if (a->caller == a->callee)
+            g->in_w[a->callee] = lg_sat_add(g->in_w[a->callee], a->weight);
+        else
+            g->first[a->callee].in++;
+    }
+}
+
+/* How many of v's arcs out are self arcs: they sit together in its run, which is sorted by
+ * callee. O(log k) for a run of k arcs. */
+static size_t self_arcs(const lg_callgraph_t *g, uint32_t v)
+{
+    size_t lo = g->first[v].out, hi = g->first[v + 1].out;
+    while (lo < hi) { /* first arc of the run whose callee is not below v */
+        size_t mid = lo + (hi - lo) / 2;
+        if (g->arcs[mid].callee < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t n = 0;
+    while (lo + n < g->first[v + 1].out && g->arcs[lo + n].callee == v)
+        n++;
+    return n;
+}
+
+/* Turns the counts into where each run starts (callers: where each run ends, for fill_callers)
+ * and records the degree bound. */
+static void run_starts(lg_callgraph_t *g)
+{
+    size_t in_end = 0;
+    for (size_t v = 0; v < g->nnodes; v++) {
+        g->first[v + 1].out += g->first[v].out;
+        in_end += g->first[v].in;
+        g->first[v].in = in_end;
+    }
+    g->first[g->nnodes].in = in_end;
+    for (uint32_t v = 0; v < g->nnodes; v++) {
+        size_t nin = v == 0 ? g->first[0].in : g->first[v].in - g->first[v - 1].in;
+        size_t degree = g->first[v + 1].out - g->first[v].out - self_arcs(g, v) + nin;
+        if (degree > g->max_degree)
+            g->max_degree = degree;
+    }
+}
+
+/* Fills the caller lists from the arcs, taken last to first into each callee's run from its end,
+ * so the callers come out ascending and first[v].in ends at the start of v's run; then adds the
+ * callers' weights to the in totals, run by run. Each arc touches two scattered places, its
+ * callee's start and the entry it writes: the start is asked for two LG_PREFETCH_AHEAD steps
+ * early, and the entry one step early, once the start has come and says where it goes.
+ * Time O(V + E). */
+static void fill_callers(lg_callgraph_t *g)
+{
+    const size_t ahead = LG_PREFETCH_AHEAD;
+    for (size_t i = g->narcs; i-- > 0;) {
+        if (i >= 2 * ahead)
+            lg_prefetch_write(&g->first[g->arcs[i - 2 * ahead].callee]);
+        if (i >= ahead) {
+            size_t soon = g->first[g->arcs[i - ahead].callee].in; /* 0 only for a self arc */
+            if (soon > 0)
+                lg_prefetch_write(&g->in[soon - 1]);
+        }
+        const lg_arc_t *a = &g->arcs[i];
+        if (a->caller != a->callee)
+            g->in[--g->first[a->callee].in] = make_entry(a->caller, a->weight);
+    }
+    for (size_t v = 0; v < g->nnodes; v++)
+        for (size_t k = g->first[v].in; k < g->first[v + 1].in; k++)
+            g->in_w[v] = lg_sat_add(g->in_w[v], entry_weight(&g->in[k]));
 }
 
 lg_err_t lg_cg_new(const lg_program_t *prog, lg_callgraph_t **out, lg_diag_t *d)
 {
     *out = NULL;
     LG_CHECK(check_tables(prog, d));
+    bool sorted;
+    LG_CHECK(check_arcs(prog, &sorted, d));
     lg_callgraph_t *g = calloc(1, sizeof *g);
     if (g == NULL)
         return lg_diag_fail(d, LG_ENOMEM, LG_CG_WHERE, "out of memory for the call graph");
     g->nnodes = prog->nfns;
     g->narcs = prog->narcs;
+    g->arcs = prog->arcs;
     /* One element at least: calloc(0) may return NULL. */
     size_t nalloc = prog->nfns ? prog->nfns : 1;
-    g->out_w = calloc(nalloc, sizeof *g->out_w);
-    g->in_w = calloc(nalloc, sizeof *g->in_w);
-    g->first = calloc(prog->nfns + 1, sizeof *g->first);
+    g->out_w = lg_big_calloc(nalloc, sizeof *g->out_w);
+    g->in_w = lg_big_calloc(nalloc, sizeof *g->in_w);
+    g->first = lg_big_calloc(prog->nfns + 1, sizeof *g->first);
     if (g->out_w == NULL || g->in_w == NULL || g->first == NULL) {
         lg_cg_free(g);
         return lg_diag_fail(d, LG_ENOMEM, LG_CG_WHERE,
                             "out of memory for the weights of %zu functions", prog->nfns);
     }
-    bool sorted;
-    size_t nonself;
-    lg_err_t err = count_arcs(g, prog, &sorted, &nonself, d);
+    lg_err_t err = sorted ? LG_OK : sort_arcs(g, prog, d);
     if (err == LG_OK) {
+        count_arcs(g);
         run_starts(g);
-        g->out = malloc((nonself ? nonself : 1) * sizeof *g->out);
-        g->in = malloc((nonself ? nonself : 1) * sizeof *g->in);
-        if (g->out == NULL || g->in == NULL)
+        size_t nin = g->first[g->nnodes].in;
+        g->in = lg_big_alloc(nin ? nin : 1, sizeof *g->in);
+        if (g->in == NULL)
             err = lg_diag_fail(d, LG_ENOMEM, LG_CG_WHERE,
                                "out of memory for the neighbour lists of %zu functions and %zu "
                                "arcs",
                                prog->nfns, prog->narcs);
     }
-    if (err == LG_OK)
-        err = fill_lists(g, prog, sorted, nonself, d);
     if (err != LG_OK) {
         lg_cg_free(g);
         return err;
     }
+    fill_callers(g);
     *out = g;
     return LG_OK;
 }
@@ -229,7 +278,7 @@ void lg_cg_free(lg_callgraph_t *g)
     if (g == NULL)
         return;
     free(g->first);
-    free(g->out);
+    free(g->own_arcs);
     free(g->in);
     free(g->out_w);
     free(g->in_w);
@@ -250,7 +299,7 @@ size_t lg_cg_arc_count(const lg_callgraph_t *g)
 
 size_t lg_cg_degree_bound(const lg_callgraph_t *g, uint32_t node)
 {
-    return (g->first[node + 1].out - g->first[node].out) +
+    return (g->first[node + 1].out - g->first[node].out) - self_arcs(g, node) +
            (g->first[node + 1].in - g->first[node].in);
 }
 
@@ -271,7 +320,7 @@ uint64_t lg_cg_in_weight(const lg_callgraph_t *g, uint32_t node)
 
 size_t lg_cg_neighbours(const lg_callgraph_t *g, uint32_t node, lg_cg_neighbour_t *buf)
 {
-    const entry_t *o = &g->out[g->first[node].out], *o_end = &g->out[g->first[node + 1].out];
+    const lg_arc_t *o = &g->arcs[g->first[node].out], *o_end = &g->arcs[g->first[node + 1].out];
     const entry_t *i = &g->in[g->first[node].in], *i_end = &g->in[g->first[node + 1].in];
     size_t n = 0;
     while (o < o_end || i < i_end) {
@@ -279,9 +328,13 @@ size_t lg_cg_neighbours(const lg_callgraph_t *g, uint32_t node, lg_cg_neighbour_
          * adjacent and merge. */
         uint32_t v;
         uint64_t out = 0, in = 0;
-        if (i == i_end || (o < o_end && o->node <= i->node)) {
-            v = o->node;
-            out = entry_weight(o++);
+        if (i == i_end || (o < o_end && o->callee <= i->node)) {
+            if (o->callee == node) { /* a self arc makes no neighbour */
+                o++;
+                continue;
+            }
+            v = o->callee;
+            out = (o++)->weight;
         } else {
             v = i->node;
             in = entry_weight(i++);

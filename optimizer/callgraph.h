@@ -39,10 +39,11 @@ typedef struct lg_cg_neighbour {
     uint64_t weight; /* w(q, node) = out + in, saturating */
 } lg_cg_neighbour_t;
 
-/* Builds the call graph of prog into a new *out (the caller frees it with lg_cg_free); prog is
- * only read and may be destroyed afterwards. On error *out is NULL and d says why: LG_EINVAL for
- * an arc whose caller or callee is not a function of prog, LG_ELIMIT for more functions than
- * uint32_t indexes, LG_ENOMEM.
+/* Builds the call graph of prog into a new *out (the caller frees it with lg_cg_free). prog is
+ * only read, and its arcs must stay as they are until the graph is freed: when they are in
+ * program.h's (caller, callee) order the graph reads them in place instead of keeping a copy.
+ * On error *out is NULL and d says why: LG_EINVAL for an arc whose caller or callee is not a
+ * function of prog, LG_ELIMIT for more functions than uint32_t indexes, LG_ENOMEM.
  * Time and memory: O(V + E) for V functions and E arcs. */
 lg_err_t lg_cg_new(const lg_program_t *prog, lg_callgraph_t **out, lg_diag_t *d);
 
@@ -55,7 +56,8 @@ size_t lg_cg_node_count(const lg_callgraph_t *g);
 /* Number of directed edges (= prog->narcs at build time, self arcs included). O(1). */
 size_t lg_cg_arc_count(const lg_callgraph_t *g);
 
-/* Degree bound of node (< lg_cg_node_count): how many entries lg_cg_neighbours may write. O(1). */
+/* Degree bound of node (< lg_cg_node_count): how many entries lg_cg_neighbours may write.
+ * O(log k) for k arcs out of node. */
 size_t lg_cg_degree_bound(const lg_callgraph_t *g, uint32_t node);
 
 /* Largest degree bound over all nodes (0 for a graph without non-self arcs): one buffer of this

@@ -69,9 +69,12 @@
 #include "clique.h"
 
 #include "algorithms.h"
+#include "bigalloc.h"
 #include "callgraph.h"
 #include "classify.h"
 #include "mem.h"
+#include "prefetch.h"
+#include "seeds.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -84,10 +87,6 @@
 /* Alignment, in bytes, that "no padding" stands for in the fill bound. */
 #define LG_ALIGN_UNIT 1u
 
-/* How many entries ahead a loop over neighbours or seeds asks for the function record it will
- * read: the records are scattered over the function table, and the misses then overlap. */
-#define LG_PREFETCH_AHEAD 8u
-
 /* Location the diagnostics of this pass carry. */
 #define LG_CLIQUE_WHERE "clique pass"
 
@@ -98,9 +97,16 @@ enum fn_state {
     ST_TAKEN = 3,   /* candidate in a closed clique */
 };
 
+/* The states are packed, four to a byte: the growth reads the state of every neighbour of
+ * every member, and 1M functions then take 256 KiB, which stays in a core's cache, where a byte
+ * each (1 MiB) did not. */
+#define LG_STATE_BITS 2u
+#define LG_STATE_MASK 3u
+#define LG_STATES_PER_BYTE 4u
+
 /* What the growth reads of a free candidate, in one record: a visit costs one cache miss on a
- * large program instead of one per array. The state is apart, in a byte per function that
- * mostly stays in the cache: most visits end at the state (a member, or taken). pad and align
+ * large program instead of one per array. The state is apart, in two bits per function that
+ * mostly stay in the cache: most visits end at the state (a member, or taken). pad and align
  * are those of a candidate that fits the cache (<= 64 MiB, layout.c); oversized candidates
  * never grow a clique. */
 typedef struct node {
@@ -118,14 +124,6 @@ typedef struct heap_entry {
     uint32_t pad, align; /* node.pad and node.align, so that a fit is checked on the entry */
 } heap_entry_t;
 
-/* A seed edge: weight and both ends, lo the lower-ranked (the radix sort sorts other records
- * of this shape too: hits and a rank position). */
-typedef struct seed {
-    uint64_t weight; /* undirected weight */
-    uint32_t lo;     /* function index of the lower-ranked end */
-    uint32_t hi;     /* function index of the other end */
-} seed_t;
-
 /* Running fill bound of a clique under construction (see "fill bound" above). */
 typedef struct fill {
     uint64_t pad_sum;   /* bytes: sum of padded sizes */
@@ -139,7 +137,7 @@ typedef struct work {
     const lg_callgraph_t *cg;
     uint64_t cache;        /* bytes */
     node_t *node;          /* per function */
-    uint8_t *state;        /* per function: enum fn_state */
+    uint8_t *state;        /* per function: enum fn_state, LG_STATE_BITS each (get_state) */
     const uint32_t *cand;  /* the candidates in rank order (o->cls.candidates) */
     size_t ncand;          /* candidates */
     uint32_t *hot_order;   /* the candidates by hits descending, then rank */
@@ -163,20 +161,31 @@ typedef struct work {
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
-/* Asks the cache for what p points to, which a loop will read a few steps later. */
-static void prefetch(const void *p)
-{
-#if defined(__GNUC__)
-    __builtin_prefetch(p);
-#else
-    (void)p;
-#endif
-}
-
-/* The same for the record of fn. */
+/* Asks the cache for the record of fn, which a loop will read a few steps later: the records
+ * are scattered over the function table, and the misses then overlap. */
 static void prefetch_node(const work_t *w, uint32_t fn)
 {
-    prefetch(&w->node[fn]);
+    lg_prefetch(&w->node[fn]);
+}
+
+/* The state of fn: its LG_STATE_BITS in the packed array. */
+static enum fn_state get_state(const work_t *w, uint32_t fn)
+{
+    unsigned shift = (fn % LG_STATES_PER_BYTE) * LG_STATE_BITS;
+    return (enum fn_state)((w->state[fn / LG_STATES_PER_BYTE] >> shift) & LG_STATE_MASK);
+}
+
+static void set_state(work_t *w, uint32_t fn, enum fn_state st)
+{
+    unsigned shift = (fn % LG_STATES_PER_BYTE) * LG_STATE_BITS;
+    uint8_t *b = &w->state[fn / LG_STATES_PER_BYTE];
+    *b = (uint8_t)((*b & ~(LG_STATE_MASK << shift)) | ((unsigned)st << shift));
+}
+
+/* Asks the cache for the state of fn. */
+static void prefetch_state(const work_t *w, uint32_t fn)
+{
+    lg_prefetch(&w->state[fn / LG_STATES_PER_BYTE]);
 }
 
 /* The alignment the fill bound uses: 0 and 1 both mean LG_ALIGN_UNIT. */
@@ -302,57 +311,72 @@ static void chain_insert_before(work_t *w, uint32_t m, uint32_t x)
     w->prev[m] = x;
 }
 
-/* Adds x to the clique being grown: places it in the chain next to its most connected member
- * (or starts the chain when first), then raises the connection weight of its free neighbours
- * that still fit. */
-static lg_err_t join(work_t *w, uint32_t x, bool first)
+/* Places x in the chain of the clique being grown: next to best, its most connected member
+ * (the chain's first member when first), after it if best calls x at least as much as x calls
+ * it, else before it. */
+static void chain_place(work_t *w, uint32_t x, bool first, const lg_cg_neighbour_t *best)
 {
-    size_t n = lg_cg_neighbours(w->cg, x, w->nb);
     if (first) {
         w->head = x;
         w->next[x] = w->prev[x] = LG_I_NONE;
+    } else if (best == NULL) {
+        /* x joined through a positive connection weight, so best exists; if it did not, the
+         * chain would still stay whole with x in front. */
+        chain_insert_before(w, w->head, x);
+    } else if (best->in >= best->out) { /* w(m->x) >= w(x->m): m calls x, x goes after m */
+        chain_insert_after(w, best->node, x);
     } else {
-        const lg_cg_neighbour_t *best = NULL;
-        for (size_t i = 0; i < n; i++) {
-            const lg_cg_neighbour_t *e = &w->nb[i];
-            if (w->state[e->node] != ST_GROWING || e->weight < LG_MIN_GROUP_WEIGHT)
-                continue;
+        chain_insert_before(w, best->node, x);
+    }
+}
+
+/* Raises the connection weight of v, a free neighbour of the clique that fits it, by weight,
+ * and offers v to the growth heap. */
+static lg_err_t connect(work_t *w, uint32_t v, uint64_t weight)
+{
+    node_t *x = &w->node[v];
+    if (x->conn == 0) {
+        if (!lg_grow((void **)&w->touched, &w->touched_cap, w->ntouched + 1, sizeof *w->touched))
+            return lg_i_nomem(w->o, "the clique growth state");
+        w->touched[w->ntouched++] = v;
+    }
+    x->conn = lg_sat_add(x->conn, weight);
+    return heap_push(w, v);
+}
+
+/* Adds x to the clique being grown: in one pass over its neighbours, finds the member it is most
+ * connected to (ties: lower rank) and raises the connection weight of the free neighbours that
+ * still fit once x has joined; then places x in the chain next to that member (or starts the
+ * chain when first). x is no neighbour of its own, so marking it a member first changes
+ * neither. */
+static lg_err_t join(work_t *w, uint32_t x, bool first)
+{
+    size_t n = lg_cg_neighbours(w->cg, x, w->nb);
+    set_state(w, x, ST_GROWING);
+    fill_add(&w->fill, &w->node[x]);
+    const lg_cg_neighbour_t *best = NULL;
+    for (size_t i = 0; i < n; i++) {
+        /* The state of the entry two steps ahead, and the record of the one a step ahead if it
+         * is free, so that the misses overlap. */
+        if (i + 2 * LG_PREFETCH_AHEAD < n)
+            prefetch_state(w, w->nb[i + 2 * LG_PREFETCH_AHEAD].node);
+        if (i + LG_PREFETCH_AHEAD < n && get_state(w, w->nb[i + LG_PREFETCH_AHEAD].node) == ST_FREE)
+            prefetch_node(w, w->nb[i + LG_PREFETCH_AHEAD].node);
+        const lg_cg_neighbour_t *e = &w->nb[i];
+        if (e->weight < LG_MIN_GROUP_WEIGHT)
+            continue;
+        enum fn_state state = get_state(w, e->node);
+        if (state == ST_GROWING) {
             if (best == NULL || e->weight > best->weight ||
                 (e->weight == best->weight &&
                  w->node[e->node].rank_pos < w->node[best->node].rank_pos))
                 best = e;
+        } else if (state == ST_FREE && fits(w, &w->fill, &w->node[e->node])) {
+            /* A neighbour that does not fit now never will: the fill bound only grows. */
+            LG_CHECK(connect(w, e->node, e->weight));
         }
-        /* x joined through a positive connection weight, so best exists; if it did not, the
-         * chain would still stay whole with x in front. */
-        if (best == NULL)
-            chain_insert_before(w, w->head, x);
-        else if (best->in >= best->out) /* w(m->x) >= w(x->m): m calls x, x goes after m */
-            chain_insert_after(w, best->node, x);
-        else
-            chain_insert_before(w, best->node, x);
     }
-    w->state[x] = ST_GROWING;
-    fill_add(&w->fill, &w->node[x]);
-
-    for (size_t i = 0; i < n; i++) {
-        if (i + LG_PREFETCH_AHEAD < n && w->state[w->nb[i + LG_PREFETCH_AHEAD].node] == ST_FREE)
-            prefetch_node(w, w->nb[i + LG_PREFETCH_AHEAD].node);
-        const lg_cg_neighbour_t *e = &w->nb[i];
-        if (w->state[e->node] != ST_FREE || e->weight < LG_MIN_GROUP_WEIGHT)
-            continue;
-        node_t *v = &w->node[e->node];
-        /* A neighbour that does not fit now never will: the fill bound only grows. */
-        if (!fits(w, &w->fill, v))
-            continue;
-        if (v->conn == 0) {
-            if (!lg_grow((void **)&w->touched, &w->touched_cap, w->ntouched + 1,
-                         sizeof *w->touched))
-                return lg_i_nomem(w->o, "the clique growth state");
-            w->touched[w->ntouched++] = e->node;
-        }
-        v->conn = lg_sat_add(v->conn, e->weight);
-        LG_CHECK(heap_push(w, e->node));
-    }
+    chain_place(w, x, first, best);
     return LG_OK;
 }
 
@@ -362,7 +386,7 @@ static lg_err_t close_chain(work_t *w)
     size_t k = 0;
     for (uint32_t x = w->head; x != LG_I_NONE && k < w->ncand; x = w->next[x]) {
         w->members[k++] = x;
-        w->state[x] = ST_TAKEN;
+        set_state(w, x, ST_TAKEN);
     }
     memset(&w->fill, 0, sizeof w->fill);
     for (size_t i = 0; i < w->ntouched; i++)
@@ -392,82 +416,39 @@ static lg_err_t grow_clique(work_t *w, uint32_t lo, uint32_t hi)
             }
             continue;
         }
-        if (w->state[e.fn] != ST_FREE || e.conn != w->node[e.fn].conn)
+        if (get_state(w, e.fn) != ST_FREE || e.conn != w->node[e.fn].conn)
             continue; /* taken meanwhile, or a newer entry carries its current weight */
         LG_CHECK(join(w, e.fn, false));
     }
     return close_chain(w);
 }
 
-/* ---- sorting by weight ----------------------------------------------------------------- */
-
-/* Bits of the key one pass of the radix sort orders by. */
-#define LG_RADIX_BITS 16u
-#define LG_RADIX_BUCKETS (1u << LG_RADIX_BITS)
-#define LG_RADIX_PASSES (64u / LG_RADIX_BITS)
-
-/* Sorts (*a)[0..n) by weight descending, stably: records of equal weight keep their order.
- * *tmp has room for n records; the two buffers may be swapped (*a receives the sorted one).
- * A least-significant-digit radix sort on the complemented weight, skipping the digits that
- * every record shares (the high digits of small weights): a few sequential passes where qsort
- * made about log2(n) and called a comparison per step. On the 10M seeds of the 1M-function
- * benchmark (docs/benchmarks.md, "Optimizer scale") the sort went from 1.8 s to 0.6 s of CPU.
- * count has LG_RADIX_PASSES * LG_RADIX_BUCKETS entries. */
-static void sort_by_weight_desc(seed_t **a, seed_t **tmp, size_t n, size_t *count)
-{
-    if (n == 0)
-        return;
-    memset(count, 0, LG_RADIX_PASSES * LG_RADIX_BUCKETS * sizeof *count);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t key = ~(*a)[i].weight;
-        for (unsigned d = 0; d < LG_RADIX_PASSES; d++)
-            count[d * LG_RADIX_BUCKETS + ((key >> (d * LG_RADIX_BITS)) & (LG_RADIX_BUCKETS - 1))]++;
-    }
-    for (unsigned d = 0; d < LG_RADIX_PASSES; d++) {
-        size_t *c = &count[d * LG_RADIX_BUCKETS];
-        uint64_t digit0 = (~(*a)[0].weight >> (d * LG_RADIX_BITS)) & (LG_RADIX_BUCKETS - 1);
-        if (c[digit0] == n)
-            continue; /* every record has this digit: the pass would not move anything */
-        size_t sum = 0;
-        for (size_t b = 0; b < LG_RADIX_BUCKETS; b++) {
-            size_t k = c[b];
-            c[b] = sum;
-            sum += k;
-        }
-        const seed_t *from = *a;
-        seed_t *to = *tmp;
-        for (size_t i = 0; i < n; i++)
-            to[c[(~from[i].weight >> (d * LG_RADIX_BITS)) & (LG_RADIX_BUCKETS - 1)]++] = from[i];
-        *tmp = *a;
-        *a = to;
-    }
-}
+/* ---- ordering by hits ------------------------------------------------------------------ */
 
 /* hot_order and node.hot_pos: the candidates by hits descending, then rank (a stable sort of
- * the rank order by hits; a seed_t carries each candidate as weight = hits, lo = rank
+ * the rank order by hits; a record carries each candidate as weight = hits, a = rank
  * position). */
 static lg_err_t order_by_hits(work_t *w)
 {
     size_t n = w->ncand;
-    seed_t *keys = malloc((n ? n : 1) * sizeof *keys);
-    seed_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    size_t *count = malloc(LG_RADIX_PASSES * LG_RADIX_BUCKETS * sizeof *count);
+    lg_weighted_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    lg_weighted_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
     w->hot_order = malloc((n ? n : 1) * sizeof *w->hot_order);
     lg_err_t err = LG_OK;
-    if (keys == NULL || tmp == NULL || count == NULL || w->hot_order == NULL) {
-        err = lg_i_nomem(w->o, "ordering the functions by hits");
-    } else {
+    if (keys != NULL && tmp != NULL && w->hot_order != NULL) {
         for (size_t k = 0; k < n; k++)
-            keys[k] = (seed_t){w->o->prog->fns[w->cand[k]].hits, (uint32_t)k, 0};
-        sort_by_weight_desc(&keys, &tmp, n, count);
-        for (size_t k = 0; k < n; k++) {
-            w->hot_order[k] = w->cand[keys[k].lo];
+            keys[k] = (lg_weighted_t){w->o->prog->fns[w->cand[k]].hits, (uint32_t)k, 0};
+        if (!lg_sort_by_weight_desc(&keys, &tmp, n))
+            err = lg_i_nomem(w->o, "ordering the functions by hits");
+        for (size_t k = 0; k < n && err == LG_OK; k++) {
+            w->hot_order[k] = w->cand[keys[k].a];
             w->node[w->hot_order[k]].hot_pos = (uint32_t)k;
         }
+    } else {
+        err = lg_i_nomem(w->o, "ordering the functions by hits");
     }
     free(keys);
     free(tmp);
-    free(count);
     return err;
 }
 
@@ -486,93 +467,116 @@ static lg_err_t classify(work_t *w)
             LG_CHECK(lg_i_add_clique(w->o, &w->cand[k], 1));
             continue;
         }
-        w->state[i] = ST_FREE;
+        set_state(w, i, ST_FREE);
         x->pad = (uint32_t)o->cls.padded[i];
         x->align = (uint32_t)unit_align(&o->prog->fns[i]);
     }
     return order_by_hits(w);
 }
 
-/* Ascending hi: the seeds one candidate offers, when its neighbours' ranks are not in index
- * order (hi holding rank positions for the sort). */
-static int seed_hi_cmp(const void *pa, const void *pb)
+/* Ascending b: the seeds one candidate offers, by rank position of their other end. */
+static int seed_rank_cmp(const void *pa, const void *pb)
 {
-    const seed_t *a = pa, *b = pb;
-    return (a->hi > b->hi) - (a->hi < b->hi);
+    const lg_weighted_t *a = pa, *b = pb;
+    return (a->b > b->b) - (a->b < b->b);
 }
 
-/* Step 2 and 3: seed edges, sorted once, each grown into a clique when still usable.
- * The seeds are collected in (lower-ranked end, other end) order: each pair from its
- * lower-ranked end, the candidates in rank order, and one candidate's seeds in rank order of
- * the other end (the neighbours come in index order, which is rank order unless input_order
- * disagrees with the index, when that candidate's seeds are sorted). A stable sort by weight
- * then gives the order of the steps. */
+/* True when the candidates' rank order is their index order (input_order ascends with the
+ * index, as program.h's input order normally has it): the rank of an end is then its index. */
+static bool ranks_follow_indexes(const work_t *w)
+{
+    for (size_t k = 1; k < w->ncand; k++)
+        if (w->cand[k] < w->cand[k - 1])
+            return false;
+    return true;
+}
+
+/* Step 2: the seed edges of every free candidate, each pair once from its lower-ranked end, in
+ * (lower-ranked end, other end) rank order: the candidates in rank order, one candidate's seeds
+ * in rank order of the other end. A neighbour's rank is its index when ranks follow indexes, so
+ * nothing is read of it, and a pair whose other end is not free is kept: step 3 skips it as it
+ * skips the pairs taken meanwhile, and the pairs around it keep their order. Otherwise free_rank
+ * (per function: rank position + 1 if free, else 0) gives the rank, and a candidate's seeds are
+ * sorted by it when its neighbours' ranks do not ascend. one has room for a candidate's
+ * neighbours. */
+static lg_err_t collect_seeds(work_t *w, const uint32_t *free_rank, lg_weighted_t *one,
+                              lg_seeds_t *seeds)
+{
+    for (size_t k = 0; k < w->ncand; k++) {
+        uint32_t u = w->cand[k];
+        if (get_state(w, u) != ST_FREE)
+            continue;
+        size_t n = lg_cg_neighbours(w->cg, u, w->nb), m = 0;
+        bool ascending = true;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t v = w->nb[i].node, rank;
+            if (w->nb[i].weight < LG_MIN_GROUP_WEIGHT)
+                continue;
+            if (free_rank == NULL) {
+                if (v < u)
+                    continue; /* the pair comes from v's side */
+                rank = v;
+            } else {
+                if (free_rank[v] <= k + 1)
+                    continue; /* the pair comes from v's side, or v is not free */
+                rank = free_rank[v] - 1;
+            }
+            if (m > 0 && rank < one[m - 1].b)
+                ascending = false;
+            one[m++] = (lg_weighted_t){w->nb[i].weight, u, rank};
+        }
+        if (!ascending)
+            qsort(one, m, sizeof *one, seed_rank_cmp);
+        for (size_t i = 0; i < m; i++) {
+            uint32_t v = free_rank == NULL ? one[i].b : w->cand[one[i].b];
+            /* Every distinct pair has at least one non-self arc, so seeds->n < seeds->cap. */
+            if (!lg_seeds_add(seeds, one[i].weight, u, v))
+                return lg_i_nomem(w->o, "the seed edges");
+        }
+    }
+    return LG_OK;
+}
+
+/* Steps 2 and 3: the seed edges, sorted once (heaviest first, ties in collection order), each
+ * grown into a clique when both ends are still free and fit together. */
 static lg_err_t grow_from_edges(work_t *w)
 {
     size_t cap = lg_cg_arc_count(w->cg);
     if (cap == 0)
         return LG_OK;
-    seed_t *seeds = malloc(cap * sizeof *seeds);
-    /* Per function: its rank position + 1 if it is a free candidate, else 0. The only state
-     * the collection reads of a neighbour, 4 bytes where a function record takes 32: on a large
-     * program most of it stays in the cache. */
-    uint32_t *free_rank = calloc(w->o->prog->nfns ? w->o->prog->nfns : 1, sizeof *free_rank);
-    if (seeds == NULL || free_rank == NULL) {
-        free(seeds);
-        free(free_rank);
-        return lg_i_nomem(w->o, "the seed edges");
+    size_t nfns = w->o->prog->nfns;
+    uint32_t *free_rank = NULL;
+    if (!ranks_follow_indexes(w)) {
+        free_rank = calloc(nfns ? nfns : 1, sizeof *free_rank);
+        if (free_rank == NULL)
+            return lg_i_nomem(w->o, "the seed edges");
+        for (size_t k = 0; k < w->ncand; k++)
+            if (get_state(w, w->cand[k]) == ST_FREE)
+                free_rank[w->cand[k]] = (uint32_t)k + 1;
     }
-    for (size_t k = 0; k < w->ncand; k++)
-        if (w->state[w->cand[k]] == ST_FREE)
-            free_rank[w->cand[k]] = (uint32_t)k + 1;
-    size_t nseeds = 0;
-    for (size_t k = 0; k < w->ncand; k++) {
-        uint32_t u = w->cand[k];
-        if (free_rank[u] == 0)
-            continue;
-        size_t n = lg_cg_neighbours(w->cg, u, w->nb), first = nseeds;
-        bool ascending = true;
-        uint32_t last_rank = 0;
-        for (size_t i = 0; i < n; i++) {
-            uint32_t rank = free_rank[w->nb[i].node];
-            /* Each pair once (from its lower-ranked end), both ends free candidates. */
-            if (rank <= k + 1 || w->nb[i].weight < LG_MIN_GROUP_WEIGHT)
-                continue;
-            /* Every distinct pair has at least one non-self arc, so nseeds < cap. */
-            seeds[nseeds++] = (seed_t){w->nb[i].weight, u, w->nb[i].node};
-            if (nseeds - first > 1 && rank < last_rank)
-                ascending = false;
-            last_rank = rank;
-        }
-        if (!ascending) {
-            for (size_t i = first; i < nseeds; i++)
-                seeds[i].hi = free_rank[seeds[i].hi] - 1;
-            qsort(&seeds[first], nseeds - first, sizeof *seeds, seed_hi_cmp);
-            for (size_t i = first; i < nseeds; i++)
-                seeds[i].hi = w->cand[seeds[i].hi];
-        }
-    }
-    free(free_rank);
-    seed_t *tmp = malloc((nseeds ? nseeds : 1) * sizeof *tmp);
-    size_t *count = malloc(LG_RADIX_PASSES * LG_RADIX_BUCKETS * sizeof *count);
-    if (tmp == NULL || count == NULL) {
-        free(seeds);
-        free(tmp);
-        free(count);
-        return lg_i_nomem(w->o, "sorting the seed edges");
-    }
-    sort_by_weight_desc(&seeds, &tmp, nseeds, count);
-    free(tmp);
-    free(count);
-
+    size_t deg = lg_cg_max_degree_bound(w->cg);
+    lg_weighted_t *one = malloc((deg ? deg : 1) * sizeof *one);
+    lg_seeds_t seeds;
     lg_err_t err = LG_OK;
+    if (one == NULL || !lg_seeds_init(&seeds, cap))
+        err = lg_i_nomem(w->o, "the seed edges");
+    else
+        err = collect_seeds(w, free_rank, one, &seeds);
+    free(free_rank);
+    free(one);
+    lg_seed_pair_t *sorted = NULL;
+    size_t nseeds = seeds.n;
+    if (err == LG_OK && !lg_seeds_sort(&seeds, &sorted))
+        err = lg_i_nomem(w->o, "sorting the seed edges");
+    lg_seeds_destroy(&seeds);
+
     for (size_t i = 0; i < nseeds && err == LG_OK; i++) {
         if (i + LG_PREFETCH_AHEAD < nseeds) {
-            prefetch(&w->state[seeds[i + LG_PREFETCH_AHEAD].lo]);
-            prefetch(&w->state[seeds[i + LG_PREFETCH_AHEAD].hi]);
+            prefetch_state(w, sorted[i + LG_PREFETCH_AHEAD].lo);
+            prefetch_state(w, sorted[i + LG_PREFETCH_AHEAD].hi);
         }
-        uint32_t a = seeds[i].lo, b = seeds[i].hi;
-        if (w->state[a] != ST_FREE || w->state[b] != ST_FREE)
+        uint32_t a = sorted[i].lo, b = sorted[i].hi;
+        if (get_state(w, a) != ST_FREE || get_state(w, b) != ST_FREE)
             continue;
         fill_t pair = {0, 0, 0, 0};
         fill_add(&pair, &w->node[a]);
@@ -580,7 +584,7 @@ static lg_err_t grow_from_edges(work_t *w)
             continue;
         err = grow_clique(w, a, b);
     }
-    free(seeds);
+    free(sorted);
     return err;
 }
 
@@ -590,7 +594,7 @@ static lg_err_t pack_leftovers(work_t *w)
 {
     size_t n = 0;
     for (size_t k = 0; k < w->ncand; k++)
-        if (w->state[w->hot_order[k]] == ST_FREE)
+        if (get_state(w, w->hot_order[k]) == ST_FREE)
             w->members[n++] = w->hot_order[k];
     const uint32_t *left = w->members;
     size_t start = 0;
@@ -649,10 +653,10 @@ static lg_err_t work_alloc(work_t *w)
 {
     size_t n = w->o->prog->nfns ? w->o->prog->nfns : 1; /* calloc(0) may return NULL */
     size_t deg = lg_cg_max_degree_bound(w->cg);
-    w->node = calloc(n, sizeof *w->node);   /* conn 0 */
-    w->state = calloc(n, sizeof *w->state); /* ST_OTHER */
-    w->next = calloc(n, sizeof *w->next);
-    w->prev = calloc(n, sizeof *w->prev);
+    w->node = lg_big_calloc(n, sizeof *w->node);                     /* conn 0 */
+    w->state = calloc(n / LG_STATES_PER_BYTE + 1, sizeof *w->state); /* ST_OTHER */
+    w->next = lg_big_calloc(n, sizeof *w->next);
+    w->prev = lg_big_calloc(n, sizeof *w->prev);
     w->members = calloc(w->ncand ? w->ncand : 1, sizeof *w->members);
     w->nb = calloc(deg ? deg : 1, sizeof *w->nb);
     if (!w->node || !w->state || !w->next || !w->prev || !w->members || !w->nb)

@@ -106,6 +106,7 @@
 #include "placement.h"
 
 #include "affinity.h"
+#include "bigalloc.h"
 #include "mem.h"
 
 #include <stdbool.h>
@@ -137,8 +138,21 @@
 
 /* Candidate offsets whose conflict costs one pass over a fold computes side by side: each
  * cost is still summed in the fold's order (so it comes out bit for bit as alone), but the
- * independent sums overlap instead of each waiting on its previous addition. */
-#define LG_PLACE_COST_LANES 4u
+ * independent sums overlap instead of each waiting on its previous addition, and when the
+ * offsets sit on consecutive sets (the usual case: candidates one line apart) each fold entry
+ * reads the occupancy of all of them in one contiguous run, which the compiler turns into
+ * vector loads and arithmetic. */
+#define LG_PLACE_COST_LANES 16u
+
+/* The cost loop over consecutive sets is also compiled for AVX2, four doubles per vector where
+ * SSE2 has two, and the loader picks the version the processor runs (GCC's target_clones, on
+ * x86-64). The same operations in the same order on each lane, and no fused multiply-add (ISO C
+ * mode does not contract, and AVX2 alone does not have it): the same doubles either way. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define LG_PLACE_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define LG_PLACE_VECTOR_CLONES
+#endif
 
 /* Per set: the lines placed there (see "occupancy"). */
 typedef struct occupancy {
@@ -146,10 +160,12 @@ typedef struct occupancy {
     uint32_t nsets;
     double *heat;    /* per set: summed heat of the lines placed */
     uint64_t *lines; /* per set: lines of heat > 0 placed */
-    /* Per set, twice over (set s + nsets mirrors s, so a shifted set needs no wrap): lines and
-     * heat once the set holds `ways` lines, 0 before, when it costs nothing (min(h x 0, 0 x k)
-     * adds 0 to a cost). */
+    /* Per set, twice over and LG_PLACE_COST_LANES sets more (entry s mirrors s mod nsets, so
+     * a shifted set, and a run of lanes after it, needs no wrap): lines and heat once the set
+     * holds `ways` lines, 0 before, when it costs nothing (min(h x 0, 0 x k) adds 0 to a cost).
+     * full_len entries each. */
     double *full_lines, *full_heat;
+    size_t full_len;
 } occupancy_t;
 
 /* A clique's heat folded onto the sets, relative to the set of its first line. */
@@ -196,6 +212,17 @@ typedef struct pool {
     size_t *live;
 } pool_t;
 
+/* What the pass reads of a clique member, copied once from the function table, whose records
+ * (96 bytes, spread over the whole program) it would otherwise read a dozen times each, a cache
+ * miss every time on a large program; the members of a clique sit side by side, in clique
+ * order. */
+typedef struct member {
+    uint64_t size;  /* bytes */
+    uint64_t align; /* bytes, as in lg_fn_t */
+    uint64_t hits;
+    uint64_t heat; /* see "heat" */
+} member_t;
+
 typedef struct place_key {
     uint64_t heat;
     size_t index; /* position in the layout */
@@ -208,6 +235,10 @@ typedef struct work {
     uint64_t way;   /* Wsz, bytes */
     uint32_t nsets; /* Wsz / line */
     bool counters;  /* heat is counter1_self, not hits */
+    /* The members of the layout's clique c (at cliques + c) at member + first_member[c]. */
+    const lg_clique_t *cliques;
+    member_t *member;
+    size_t *first_member;
     /* Per function: its hotspots are prog->hotspots[hs_first[f]..hs_first[f + 1]), and their
      * summed cost hs_total[f]; both NULL when the program has no hotspots. */
     size_t *hs_first;
@@ -247,15 +278,26 @@ static uint64_t align_up(uint64_t offset, uint64_t align)
     return (offset + a - 1) / a * a;
 }
 
-static uint64_t fn_align(const lg_fn_t *f)
+/* An alignment as it acts: 0 and 1 both mean none. */
+static uint64_t unit_align(uint64_t align)
 {
-    return f->align > 1 ? f->align : 1;
+    return align > 1 ? align : 1;
 }
 
-static uint64_t fn_heat(const work_t *w, uint32_t i)
+/* The members of c, a clique of the layout being placed. */
+static const member_t *members_of(const work_t *w, const lg_clique_t *c)
 {
-    const lg_fn_t *f = &w->prog->fns[i];
-    return w->counters ? f->counter1_self : f->hits;
+    return &w->member[w->first_member[c - w->cliques]];
+}
+
+/* The heat of c: its members' heats, summed. */
+static uint64_t clique_heat(const work_t *w, const lg_clique_t *c)
+{
+    const member_t *m = members_of(w, c);
+    uint64_t heat = 0;
+    for (size_t k = 0; k < c->nfns; k++)
+        heat = lg_sat_add(heat, m[k].heat);
+    return heat;
 }
 
 static bool is_pow2_u64(uint64_t x)
@@ -263,24 +305,25 @@ static bool is_pow2_u64(uint64_t x)
     return x != 0 && (x & (x - 1)) == 0;
 }
 
-/* Offsets of the members laid out from `start`; returns where the last one ends. */
-static uint64_t lay_out(const lg_program_t *p, const lg_clique_t *c, uint64_t start, uint64_t *pos)
+/* Offsets of the members of c laid out from `start`; returns where the last one ends. */
+static uint64_t lay_out(const work_t *w, const lg_clique_t *c, uint64_t start, uint64_t *pos)
 {
+    const member_t *m = members_of(w, c);
     uint64_t end = start;
     for (size_t k = 0; k < c->nfns; k++) {
-        const lg_fn_t *f = &p->fns[c->fns[k]];
-        pos[k] = align_up(end, f->align);
-        end = pos[k] + f->size;
+        pos[k] = align_up(end, m[k].align);
+        end = pos[k] + m[k].size;
     }
     return end;
 }
 
-static uint64_t clique_align(const lg_program_t *p, const lg_clique_t *c)
+static uint64_t clique_align(const work_t *w, const lg_clique_t *c)
 {
+    const member_t *m = members_of(w, c);
     uint64_t a = 1;
     for (size_t k = 0; k < c->nfns; k++)
-        if (fn_align(&p->fns[c->fns[k]]) > a)
-            a = fn_align(&p->fns[c->fns[k]]);
+        if (m[k].align > a)
+            a = m[k].align;
     return a;
 }
 
@@ -353,13 +396,14 @@ static void walk_clique(const work_t *w, const lg_clique_t *c, const uint64_t *p
                         set_sink_fn sink, void *ctx)
 {
     line_walk_t lw = {w->line, w->nsets, sink, ctx, false, 0, 0.0};
+    const member_t *m = members_of(w, c);
     for (size_t k = 0; k < c->nfns; k++) {
         uint32_t f = c->fns[k];
-        double heat = (double)fn_heat(w, f);
-        if (w->hs_total != NULL && w->hs_total[f] > 0 && heat > 0 && w->prog->fns[f].size > w->way)
+        double heat = (double)m[k].heat;
+        if (w->hs_total != NULL && w->hs_total[f] > 0 && heat > 0 && m[k].size > w->way)
             walk_hotspots(w, &lw, f, pos[k] - base, heat);
         else
-            walk_bytes(&lw, pos[k] - base, w->prog->fns[f].size, heat);
+            walk_bytes(&lw, pos[k] - base, m[k].size, heat);
     }
     walk_flush(&lw);
 }
@@ -386,7 +430,7 @@ static void fold_clear(fold_t *f)
     f->n = 0;
 }
 
-/* Lays the fold's heat and lines out in the order of its sets, for fold_costs. */
+/* Lays the fold's heat and lines out in the order of its sets, for the cost loops. */
 static void fold_pack(fold_t *f)
 {
     for (uint32_t i = 0; i < f->n; i++) {
@@ -395,21 +439,66 @@ static void fold_pack(fold_t *f)
     }
 }
 
-/* Conflict costs of the packed fold with its relative set 0 at set base[j] (< nsets), into
- * cost[j], for LG_PLACE_COST_LANES offsets at once. */
-static void fold_costs(const work_t *w, const fold_t *f, const uint32_t *base, double *cost)
+/* The conflict cost of one line pair class: `lines` placed lines of summed heat `heat` in a
+ * set, against k folded lines of summed heat h (see "conflict cost"). */
+static inline double conflict_term(double h, double k, double lines, double heat)
+{
+    double ours = h * lines, theirs = heat * k;
+    return ours < theirs ? ours : theirs;
+}
+
+/* Conflict cost of the packed fold with its relative set 0 at set base (< nsets). */
+static double fold_cost(const work_t *w, const fold_t *f, uint32_t base)
+{
+    double sum = 0;
+    const double *lines = w->occ.full_lines + base, *heat = w->occ.full_heat + base;
+    for (uint32_t i = 0; i < f->n; i++) {
+        uint32_t set = f->sets[i];
+        sum += conflict_term(f->packed_heat[i], f->packed_lines[i], lines[set], heat[set]);
+    }
+    return sum;
+}
+
+/* The same with relative set 0 at the LG_PLACE_COST_LANES consecutive sets base + j (base <
+ * nsets), into cost[j]: each fold entry reads one contiguous run of the occupancy, and two
+ * entries are added per pass, so each sum is loaded and stored once per two terms. Each sum
+ * still adds its terms one by one in the fold's order, so it is the same double. */
+LG_PLACE_VECTOR_CLONES
+static void fold_costs_consecutive(const work_t *w, const fold_t *f, uint32_t base, double *cost)
+{
+    double sum[LG_PLACE_COST_LANES] = {0};
+    const double *lines = w->occ.full_lines + base, *heat = w->occ.full_heat + base;
+    uint32_t i = 0;
+    /* The runs as pointers: indexes in 32 bits could wrap, which keeps the compiler from reading
+     * a run as vectors. */
+    for (; i + 2 <= f->n; i += 2) {
+        const double *lines0 = lines + f->sets[i], *heat0 = heat + f->sets[i];
+        const double *lines1 = lines + f->sets[i + 1], *heat1 = heat + f->sets[i + 1];
+        double h0 = f->packed_heat[i], k0 = f->packed_lines[i];
+        double h1 = f->packed_heat[i + 1], k1 = f->packed_lines[i + 1];
+        for (unsigned j = 0; j < LG_PLACE_COST_LANES; j++)
+            sum[j] = (sum[j] + conflict_term(h0, k0, lines0[j], heat0[j])) +
+                     conflict_term(h1, k1, lines1[j], heat1[j]);
+    }
+    for (; i < f->n; i++) {
+        const double *lines0 = lines + f->sets[i], *heat0 = heat + f->sets[i];
+        double h0 = f->packed_heat[i], k0 = f->packed_lines[i];
+        for (unsigned j = 0; j < LG_PLACE_COST_LANES; j++)
+            sum[j] += conflict_term(h0, k0, lines0[j], heat0[j]);
+    }
+    memcpy(cost, sum, sizeof sum);
+}
+
+/* The same with relative set 0 at any sets base[j] (< nsets), into cost[j]. */
+static void fold_costs_spread(const work_t *w, const fold_t *f, const uint32_t *base, double *cost)
 {
     double sum[LG_PLACE_COST_LANES] = {0};
     const double *lines = w->occ.full_lines, *heat = w->occ.full_heat;
     for (uint32_t i = 0; i < f->n; i++) {
         uint32_t set = f->sets[i];
         double h = f->packed_heat[i], k = f->packed_lines[i];
-        for (unsigned j = 0; j < LG_PLACE_COST_LANES; j++) {
-            uint32_t s = set + base[j];
-            double ours = h * lines[s];
-            double theirs = heat[s] * k;
-            sum[j] += ours < theirs ? ours : theirs; /* "conflict cost" */
-        }
+        for (unsigned j = 0; j < LG_PLACE_COST_LANES; j++)
+            sum[j] += conflict_term(h, k, lines[set + base[j]], heat[set + base[j]]);
     }
     memcpy(cost, sum, sizeof sum);
 }
@@ -420,10 +509,11 @@ static void occupancy_sink(void *ctx, uint32_t set, uint64_t copies, double h)
     occupancy_t *o = ctx;
     o->heat[set] += h * (double)copies;
     o->lines[set] += copies;
-    if (o->lines[set] >= o->ways) {
-        o->full_lines[set] = o->full_lines[set + o->nsets] = (double)o->lines[set];
-        o->full_heat[set] = o->full_heat[set + o->nsets] = o->heat[set];
-    }
+    if (o->lines[set] >= o->ways)
+        for (size_t m = set; m < o->full_len; m += o->nsets) {
+            o->full_lines[m] = (double)o->lines[set];
+            o->full_heat[m] = o->heat[set];
+        }
 }
 
 /* ---- filler ----------------------------------------------------------------------------- */
@@ -604,10 +694,7 @@ static void choose_offset(work_t *w, const lg_clique_t *c, uint64_t end, uint64_
 {
     *shifted = false;
     *start = end;
-    uint64_t heat = 0;
-    for (size_t k = 0; k < c->nfns; k++)
-        heat = lg_sat_add(heat, fn_heat(w, c->fns[k]));
-    if (heat == 0)
+    if (clique_heat(w, c) == 0)
         return;
 
     uint64_t base_nat = end - end % w->line;
@@ -619,17 +706,14 @@ static void choose_offset(work_t *w, const lg_clique_t *c, uint64_t end, uint64_
     } else {
         walk_clique(w, c, w->pos, base_nat, fold_sink, &w->fold_nat);
         fold_pack(&w->fold_nat);
-        uint32_t bases[LG_PLACE_COST_LANES] = {set_nat};
-        double costs[LG_PLACE_COST_LANES];
-        fold_costs(w, &w->fold_nat, bases, costs);
-        c0 = costs[0];
+        c0 = fold_cost(w, &w->fold_nat, set_nat);
         w->terms += w->fold_nat.n;
         fold_clear(&w->fold_nat);
     }
     if (c0 <= 0)
         return;
 
-    uint64_t g = clique_align(w->prog, c);
+    uint64_t g = clique_align(w, c);
     if (g < w->line)
         g = w->line;
     while (w->way / g > LG_PLACE_MAX_CANDIDATES)
@@ -639,7 +723,7 @@ static void choose_offset(work_t *w, const lg_clique_t *c, uint64_t end, uint64_
         return; /* an alignment beyond the way size: no other offset reachable within a way */
     uint64_t ncand = (w->way - (first - end) + g - 1) / g;
 
-    lay_out(w->prog, c, 0, w->pos_fresh);
+    lay_out(w, c, 0, w->pos_fresh);
     uint64_t per_candidate = 0;
     if (w->aff != NULL)
         temporal_cost(w, c, w->pos_fresh, 0, 0, &per_candidate);
@@ -671,8 +755,10 @@ static void choose_offset(work_t *w, const lg_clique_t *c, uint64_t end, uint64_
                 if (next >= w->nsets)
                     next -= w->nsets;
             }
-            if (w->aff == NULL)
-                fold_costs(w, &w->fold_fresh, bases, conflicts);
+            if (w->aff == NULL && step == 1)
+                fold_costs_consecutive(w, &w->fold_fresh, set, conflicts);
+            else if (w->aff == NULL)
+                fold_costs_spread(w, &w->fold_fresh, bases, conflicts);
         }
         uint64_t s = first + k * g;
         if (s != end) { /* s == end lays the clique out exactly as the natural offset does */
@@ -698,7 +784,7 @@ static void choose_offset(work_t *w, const lg_clique_t *c, uint64_t end, uint64_
  * to out; c's member array moves to out. */
 static lg_err_t place_clique(work_t *w, const lg_clique_t *c, uint64_t *end)
 {
-    uint64_t nat_end = lay_out(w->prog, c, *end, w->pos);
+    uint64_t nat_end = lay_out(w, c, *end, w->pos);
     uint64_t start;
     bool shifted;
     choose_offset(w, c, *end, &start, &shifted);
@@ -707,7 +793,7 @@ static lg_err_t place_clique(work_t *w, const lg_clique_t *c, uint64_t *end)
     if (shifted) {
         uint64_t fill_end = *end;
         LG_CHECK(plan_fill(w, *end, start, &fill_end));
-        uint64_t a1 = fn_align(&w->prog->fns[c->fns[0]]);
+        uint64_t a1 = unit_align(members_of(w, c)[0].align);
         pad = align_up(fill_end, a1) == start ? 0 : start - fill_end;
         if (w->pad_total + pad > w->pad_budget) {
             plan_drop(w);
@@ -721,7 +807,7 @@ static lg_err_t place_clique(work_t *w, const lg_clique_t *c, uint64_t *end)
 
     uint64_t new_end = nat_end;
     if (shifted) {
-        new_end = lay_out(w->prog, c, start, w->pos);
+        new_end = lay_out(w, c, start, w->pos);
         w->pad_total += pad;
     }
     walk_clique(w, c, w->pos, 0, occupancy_sink, &w->occ);
@@ -732,10 +818,11 @@ static lg_err_t place_clique(work_t *w, const lg_clique_t *c, uint64_t *end)
     lg_clique_t *o = &w->out[w->nout++];
     *o = *c;
     o->pad_before = pad;
-    o->bytes = lay_out(w->prog, c, 0, w->pos_fresh);
+    o->bytes = lay_out(w, c, 0, w->pos_fresh);
     o->hits = 0;
+    const member_t *m = members_of(w, c);
     for (size_t k = 0; k < c->nfns; k++)
-        o->hits = lg_sat_add(o->hits, w->prog->fns[c->fns[k]].hits);
+        o->hits = lg_sat_add(o->hits, m[k].hits);
     *end = new_end;
     return LG_OK;
 }
@@ -777,17 +864,17 @@ static lg_err_t check_layout(const lg_program_t *p, const lg_layout_t *l, uint64
             uint32_t i = cl->fns[k];
             err = check_index(p, seen, i, "clique", c, d);
             if (err == LG_OK) {
-                span = lg_sat_add(span, lg_sat_add(p->fns[i].size, fn_align(&p->fns[i])));
-                if (fn_align(&p->fns[i]) > max_align)
-                    max_align = fn_align(&p->fns[i]);
+                span = lg_sat_add(span, lg_sat_add(p->fns[i].size, unit_align(p->fns[i].align)));
+                if (unit_align(p->fns[i].align) > max_align)
+                    max_align = unit_align(p->fns[i].align);
             }
         }
     }
     for (size_t k = 0; k < l->ncold && err == LG_OK; k++) {
         err = check_index(p, seen, l->cold[k], "cold entry", k, d);
         if (err == LG_OK)
-            span = lg_sat_add(span,
-                              lg_sat_add(p->fns[l->cold[k]].size, fn_align(&p->fns[l->cold[k]])));
+            span = lg_sat_add(
+                span, lg_sat_add(p->fns[l->cold[k]].size, unit_align(p->fns[l->cold[k]].align)));
     }
     for (size_t k = 0; k < l->nexcluded && err == LG_OK; k++)
         err = check_index(p, seen, l->excluded[k], "excluded entry", k, d);
@@ -843,6 +930,8 @@ static void work_free(work_t *w)
     free(w->used);
     free(w->hs_first);
     free(w->hs_total);
+    free(w->member);
+    free(w->first_member);
     lg_affinity_destroy(w->aff);
     free(w->aff_sets);
     if (w->out != NULL) {
@@ -873,8 +962,38 @@ static lg_err_t index_hotspots(work_t *w)
     return LG_OK;
 }
 
+/* w->member and w->first_member from the layout's cliques, in one pass over the function
+ * table, and w->counters: the heat is counter1_self when some member has counter data. */
+static lg_err_t gather_members(work_t *w, const lg_layout_t *l)
+{
+    const lg_program_t *p = w->prog;
+    size_t n = 0;
+    w->cliques = l->cliques;
+    w->first_member = malloc((l->ncliques ? l->ncliques : 1) * sizeof *w->first_member);
+    for (size_t c = 0; c < l->ncliques; c++)
+        n += l->cliques[c].nfns;
+    w->member = lg_big_alloc(n ? n : 1, sizeof *w->member);
+    if (w->first_member == NULL || w->member == NULL)
+        return out_of_memory(w->d, "the cache placement");
+    w->counters = false;
+    n = 0;
+    for (size_t c = 0; c < l->ncliques; c++) {
+        w->first_member[c] = n;
+        for (size_t k = 0; k < l->cliques[c].nfns; k++) {
+            const lg_fn_t *f = &p->fns[l->cliques[c].fns[k]];
+            w->member[n++] = (member_t){f->size, f->align, f->hits, f->counter1_self};
+            w->counters |= f->counter1_self > 0;
+        }
+    }
+    if (!w->counters)
+        for (size_t k = 0; k < n; k++)
+            w->member[k].heat = w->member[k].hits;
+    return LG_OK;
+}
+
 static lg_err_t work_alloc(work_t *w, const lg_layout_t *l, uint32_t ways)
 {
+    LG_CHECK(gather_members(w, l));
     size_t maxn = 1;
     for (size_t c = 0; c < l->ncliques; c++)
         if (l->cliques[c].nfns > maxn)
@@ -884,8 +1003,9 @@ static lg_err_t work_alloc(work_t *w, const lg_layout_t *l, uint32_t ways)
     w->occ.nsets = w->nsets;
     w->occ.heat = calloc(nsets, sizeof *w->occ.heat);
     w->occ.lines = calloc(nsets, sizeof *w->occ.lines);
-    w->occ.full_lines = calloc(2 * nsets, sizeof *w->occ.full_lines);
-    w->occ.full_heat = calloc(2 * nsets, sizeof *w->occ.full_heat);
+    w->occ.full_len = 2 * nsets + LG_PLACE_COST_LANES;
+    w->occ.full_lines = calloc(w->occ.full_len, sizeof *w->occ.full_lines);
+    w->occ.full_heat = calloc(w->occ.full_len, sizeof *w->occ.full_heat);
     w->fold_nat.packed_heat = calloc(nsets, sizeof *w->fold_nat.packed_heat);
     w->fold_nat.packed_lines = calloc(nsets, sizeof *w->fold_nat.packed_lines);
     w->fold_fresh.packed_heat = calloc(nsets, sizeof *w->fold_fresh.packed_heat);
@@ -929,12 +1049,8 @@ static lg_err_t place_all(work_t *w, const lg_layout_t *l, uint32_t ways)
         return out_of_memory(w->d, "ordering the cliques");
     uint64_t hot_bytes = 0;
     for (size_t c = 0; c < l->ncliques; c++) {
-        const lg_clique_t *cl = &l->cliques[c];
-        uint64_t heat = 0;
-        for (size_t k = 0; k < cl->nfns; k++)
-            heat = lg_sat_add(heat, fn_heat(w, cl->fns[k]));
-        keys[c] = (place_key_t){heat, c};
-        hot_bytes += lay_out(w->prog, cl, 0, w->pos);
+        keys[c] = (place_key_t){clique_heat(w, &l->cliques[c]), c};
+        hot_bytes += lay_out(w, &l->cliques[c], 0, w->pos);
     }
     qsort(keys, l->ncliques, sizeof *keys, key_cmp);
     w->pad_budget = hot_bytes / LG_PERCENT * LG_PLACE_MAX_PAD_PERCENT +
@@ -946,16 +1062,6 @@ static lg_err_t place_all(work_t *w, const lg_layout_t *l, uint32_t ways)
         err = place_clique(w, &l->cliques[keys[i].index], &end);
     free(keys);
     return err;
-}
-
-/* True when some clique member has counter data. */
-static bool has_counters(const lg_program_t *p, const lg_layout_t *l)
-{
-    for (size_t c = 0; c < l->ncliques; c++)
-        for (size_t k = 0; k < l->cliques[c].nfns; k++)
-            if (p->fns[l->cliques[c].fns[k]].counter1_self > 0)
-                return true;
-    return false;
 }
 
 lg_err_t lg_place_for_cache(const lg_program_t *prog, const lg_geometry_t *geo, lg_layout_t *layout,
@@ -1001,7 +1107,6 @@ lg_err_t lg_place_for_cache(const lg_program_t *prog, const lg_geometry_t *geo, 
     w.line = geo->line_size;
     w.way = way;
     w.nsets = (uint32_t)nsets;
-    w.counters = has_counters(prog, layout);
     lg_err_t err = place_all(&w, layout, geo->ways);
 
     uint32_t *cold = NULL;
