@@ -265,21 +265,21 @@ static void test_estimate_caveats(void **state)
     assert_non_null(strstr(text, "221679 -> 1388 (lorgen eval's replay of the profile)\n"));
     assert_null(strstr(text, "x0.01"));
     assert_non_null(strstr(text, "    not replayed                   0.0% of the profiles' hits"));
-    assert_non_null(strstr(text, "Kendall's tau -0.20 to\n"));
-    assert_non_null(strstr(text, "+0.77, median +0.26 (6 programs, 4 caches, run of 2026-11-25"));
+    assert_non_null(strstr(text, "Kendall's tau -0.78 to\n"));
+    assert_non_null(strstr(text, "+1.00, median +0.43 (6 programs, 4 caches, run of 2026-11-26"));
     free(text);
     assert_int_equal(lg_report_write_json(&f.in, mem_open(&m), &d), LG_OK);
     text = mem_close(&m);
     assert_non_null(strstr(text, "\"replayed_weight\": 1851,"));
     assert_non_null(strstr(text, "\"profile_weight\": 1851,"));
-    assert_non_null(strstr(text, "\"kendall_tau_min\": -0.20, \"kendall_tau_median\": 0.26, "
-                                 "\"kendall_tau_max\": 0.77}"));
+    assert_non_null(strstr(text, "\"kendall_tau_min\": -0.78, \"kendall_tau_median\": 0.43, "
+                                 "\"kendall_tau_max\": 1.00}"));
     free(text);
     assert_int_equal(lg_report_write_html(&f.in, mem_open(&m), &d), LG_OK);
     text = mem_close(&m);
     assert_null(strstr(text, "x0.01"));
     assert_non_null(strstr(text, "not replayed by the estimate"));
-    assert_non_null(strstr(text, "tau -0.20 to +0.77, median +0.26"));
+    assert_non_null(strstr(text, "tau -0.78 to +1.00, median +0.43"));
     free(text);
     lg_diag_destroy(&d);
     fixture_destroy(&f);
