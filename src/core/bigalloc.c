@@ -13,12 +13,9 @@
 #include <sys/mman.h>
 #endif
 
-/* Bytes of n elements of size, rounded up to whole huge pages; 0 on overflow. */
-static size_t huge_bytes(size_t n, size_t size)
+/* bytes rounded up to whole huge pages; 0 when that does not fit a size_t. */
+static size_t huge_bytes(size_t bytes)
 {
-    if (size != 0 && n > SIZE_MAX / size)
-        return 0;
-    size_t bytes = n * size;
     if (bytes > SIZE_MAX - LG_HUGE_PAGE_BYTES)
         return 0;
     return (bytes + LG_HUGE_PAGE_BYTES - 1) / LG_HUGE_PAGE_BYTES * LG_HUGE_PAGE_BYTES;
@@ -31,7 +28,7 @@ void *lg_big_alloc(size_t n, size_t size)
     size_t plain = n * size;
     if (plain < LG_HUGE_PAGE_BYTES)
         return malloc(plain > 0 ? plain : 1);
-    size_t bytes = huge_bytes(n, size);
+    size_t bytes = huge_bytes(plain);
     if (bytes == 0)
         return NULL;
     void *p = aligned_alloc(LG_HUGE_PAGE_BYTES, bytes);
