@@ -3,6 +3,11 @@
 
     bench_report.py program TSV NAME   the tables of program NAME
     bench_report.py summary TSV        lorgen's targets, over every program in TSV
+    bench_report.py transfer EVAL_TSV TRAIN_TSV
+                                       how the same links rank on the profiled TRAIN workload
+                                       (MEASURED=train) and on EVAL: what a selector that knew
+                                       TRAIN's misses exactly would pick, and lorgen eval's
+                                       estimate against both
 
 TSV (BUILD_DIR/bench-results.tsv, or BUILD_DIR/bench-NAME/results.tsv): one line per
 cachegrind figure, "program layout geometry misses estimate", tab-separated, estimate being
@@ -99,15 +104,30 @@ class Program:
         """Kendall's tau between lorgen eval's estimates and cachegrind over the layouts."""
         pairs = [self.figures[(l, geometry)] for l in self.layouts
                  if (l, geometry) in self.figures and self.figures[(l, geometry)][1] is not None]
-        concordant = discordant = 0
-        for i in range(len(pairs)):
-            for j in range(i + 1, len(pairs)):
-                s = (pairs[i][0] - pairs[j][0]) * (pairs[i][1] - pairs[j][1])
-                concordant += s > 0
-                discordant += s < 0
-        if concordant + discordant == 0:
-            return None
-        return (concordant - discordant) / (concordant + discordant)
+        return kendall(pairs)
+
+
+def kendall(pairs):
+    """Kendall's tau over (x, y) pairs (ties count for neither side), or None without an
+    ordered pair."""
+    concordant = discordant = 0
+    for i in range(len(pairs)):
+        for j in range(i + 1, len(pairs)):
+            s = (pairs[i][0] - pairs[j][0]) * (pairs[i][1] - pairs[j][1])
+            concordant += s > 0
+            discordant += s < 0
+    if concordant + discordant == 0:
+        return None
+    return (concordant - discordant) / (concordant + discordant)
+
+
+def geometric_mean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def median(xs):
+    s = sorted(xs)
+    return (s[(len(s) - 1) // 2] + s[len(s) // 2]) / 2
 
 
 def row(label, cells):
@@ -167,7 +187,7 @@ def print_summary(programs):
                     cases.append((p.misses(t, g) / b[1], "%s %s, best %s" % (p.name, g, b[0])))
         verdict(t, "4K/8K/16K: <= %.2f of the best classic, every program" % SMALL_EACH, cases,
                 lambda x: round(x, 3) <= SMALL_EACH, max, "%.3f")
-        mean = [(math.exp(sum(math.log(x) for x, _ in cases) / len(cases)),
+        mean = [(geometric_mean([x for x, _ in cases]),
                  "geometric mean of the %d above" % len(cases))] if cases else []
         verdict(t, "4K/8K/16K: <= %.2f of the best classic on average" % SMALL_MEAN, mean,
                 lambda x: round(x, 3) <= SMALL_MEAN, max, "%.3f")
@@ -176,6 +196,67 @@ def print_summary(programs):
                  if DM8K in p.geometries and p.conflicts_removed(t, DM8K) is not None]
         verdict(t, "8K direct-mapped: >= %.0f%% of conflict misses removed" % CONFLICTS, cases,
                 lambda x: round(x, 1) >= CONFLICTS, min, "%.1f%%")
+
+
+def print_transfer(evals, trains):
+    """Per program and geometry measured on both workloads, over the layouts measured on both:
+    Kendall's tau of TRAIN's misses against EVAL's, the layout with the fewest TRAIN misses and
+    its EVAL ratio to gnu-default (what a perfect model of the profiled run would choose), the
+    layout lorgen eval's estimate ranks best and its EVAL ratio, the estimate's tau against
+    TRAIN, and lorgen's ratio to the best classic layout on TRAIN itself."""
+    print("Same links, TRAIN (profiled) against EVAL (measured); ratios to gnu-default's EVAL "
+          "misses")
+    row("program, geometry", ["tau TRAIN/EVAL", "fewest TRAIN misses", "estimate's pick",
+                              "tau est./TRAIN", "lorgen-prf/best, TRAIN"])
+    taus, est_taus, picked, est_picked, on_train = [], [], [], [], []
+    for name in sorted(set(evals) & set(trains)):
+        e, t = evals[name], trains[name]
+        for g in e.geometries:
+            layouts = [l for l in e.layouts if e.misses(l, g) is not None and
+                       t.misses(l, g) is not None]
+            base = e.misses("gnu-default", g)
+            if len(layouts) < 2 or not base:
+                continue
+            tau = kendall([(t.misses(l, g), e.misses(l, g)) for l in layouts])
+            pick = min(layouts, key=lambda l: (t.misses(l, g), l))
+            picked.append(e.misses(pick, g) / base)
+            cells = ["-" if tau is None else "%+.2f" % tau,
+                     "%s %.3f" % (pick, picked[-1])]
+            if tau is not None:
+                taus.append(tau)
+            estimated = [l for l in layouts if e.figures[(l, g)][1] is not None]
+            if estimated:
+                best = min(estimated, key=lambda l: (e.figures[(l, g)][1], l))
+                est_picked.append(e.misses(best, g) / base)
+                est_tau = kendall([(e.figures[(l, g)][1], t.misses(l, g)) for l in estimated])
+                if est_tau is not None:
+                    est_taus.append(est_tau)
+                cells += ["%s %.3f" % (best, est_picked[-1]),
+                          "-" if est_tau is None else "%+.2f" % est_tau]
+            else:
+                cells += ["-", "-"]
+            classic = t.best_classic(g)
+            lorgen = t.misses("lorgen-prf", g)
+            if classic and lorgen is not None:
+                on_train.append(lorgen / classic[1])
+                cells.append("%.3f (%s)" % (on_train[-1], classic[0]))
+            else:
+                cells.append("-")
+            row("%s %s" % (name, g), cells)
+    if taus:
+        print("tau of TRAIN's misses against EVAL's: median %+.2f, %+.2f to %+.2f over %d cells"
+              % (median(taus), min(taus), max(taus), len(taus)))
+    for label, xs in (("fewest TRAIN misses", picked), ("estimate's pick", est_picked)):
+        if xs:
+            print("%s, on EVAL: geometric mean %.3f of gnu-default, %d of %d cells above it, "
+                  "worst %.3f" % (label, geometric_mean(xs), sum(round(x, 3) > NEVER_WORSE
+                                                                 for x in xs), len(xs), max(xs)))
+    if est_taus:
+        print("tau of lorgen eval's estimate against TRAIN's misses: median %+.2f, %+.2f to %+.2f"
+              % (median(est_taus), min(est_taus), max(est_taus)))
+    if on_train:
+        print("lorgen-prf on TRAIN against the best classic layout on TRAIN: geometric mean %.3f, "
+              "worst %.3f" % (geometric_mean(on_train), max(on_train)))
 
 
 def verdict(layout, target, cases, ok, worst_of, fmt):
@@ -188,10 +269,18 @@ def verdict(layout, target, cases, ok, worst_of, fmt):
         "" if len(cases) == 1 else "worst of %d: " % len(cases), fmt % worst[0], worst[1]))
 
 
+def programs_of(path):
+    data, layouts, geometries = load(path)
+    return {n: Program(n, data[n], layouts[n], geometries[n]) for n in data}
+
+
 def main():
-    if len(sys.argv) < 3 or sys.argv[1] not in ("program", "summary") or \
-            (sys.argv[1] == "program") != (len(sys.argv) == 4):
+    if len(sys.argv) < 3 or sys.argv[1] not in ("program", "summary", "transfer") or \
+            (sys.argv[1] in ("program", "transfer")) != (len(sys.argv) == 4):
         sys.exit(__doc__)
+    if sys.argv[1] == "transfer":
+        print_transfer(programs_of(sys.argv[2]), programs_of(sys.argv[3]))
+        return
     data, layouts, geometries = load(sys.argv[2])
     if sys.argv[1] == "program":
         name = sys.argv[3]

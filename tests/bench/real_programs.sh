@@ -53,7 +53,8 @@
 # half of the conflict misses removed on every program. The raw figures of this run's programs
 # go to BUILD_DIR/bench-results.tsv (program, layout, geometry, misses, lorgen eval's estimate;
 # rewritten after each program) and BUILD_DIR/bench-NAME/results.tsv; tests/bench/bench_report.py
-# prints the tables again from them: `bench_report.py program TSV NAME`, `... summary TSV`.
+# prints the tables again from them: `bench_report.py program TSV NAME`, `... summary TSV`,
+# `... transfer EVAL_TSV TRAIN_TSV` (with MEASURED=train, below).
 #
 # Time: about 32 cachegrind runs of EVAL per program (5 layouts and lorgen's 2 at 4 geometries,
 # and 4 fully-associative runs, which cost 2 to 6 times a direct-mapped one); lua takes about
@@ -94,6 +95,13 @@
 #                         profile of the measured workload itself gets"). Give it a BUILD_DIR of
 #                         its own: the profiles keep their train-* names, and --reuse reuses them.
 #                         Default: train.
+#   MEASURED=train        measure the TRAIN workload (the one profiled) instead of EVAL, into
+#                         results-train.tsv files beside the EVAL ones; when BUILD_DIR holds an
+#                         EVAL run's bench-results.tsv, end with `bench_report.py transfer`: how
+#                         the same links rank on both workloads, what a selector that knew TRAIN's
+#                         misses exactly would pick, and how lorgen does on the run it was given
+#                         (docs/benchmarks.md, "The same links on the profiled workload").
+#                         Default: eval.
 #   FA_GEOMETRIES="8192,256,32 ..."  the fully-associative runs; default one per geometry.
 #                         8192,256,32 alone keeps the bound the targets need and saves about a
 #                         fifth of the measuring time.
@@ -117,6 +125,12 @@ profiled=${PROFILED:-train}
 case $profiled in
   train | eval) ;;
   *) echo "PROFILED: '$profiled' is not train or eval" >&2; exit 2 ;;
+esac
+measured=${MEASURED:-eval}
+case $measured in
+  eval) results_name=results ;;
+  train) results_name=results-train ;;
+  *) echo "MEASURED: '$measured' is not train or eval" >&2; exit 2 ;;
 esac
 args=()
 for a in "$@"; do
@@ -383,10 +397,10 @@ check_outputs() {
 }
 
 # measure NAME WORK EVAL_FN: cachegrind and lorgen eval for every layout and geometry, one line
-# per figure into WORK/results.tsv.
+# per figure into WORK/$results_name.tsv.
 measure() {
   local name=$1 work=$2 eval_fn=$3
-  local prfs=("${merge[@]}" "$work"/train-*.prf) out=$work/results.tsv
+  local prfs=("${merge[@]}" "$work"/train-*.prf) out=$work/$results_name.tsv
   local g l b m est size ways line start
   : >"$out"
   for g in "${geometries[@]}"; do
@@ -454,22 +468,31 @@ bench_program() {
   link_layouts "$work" "$libs"
   check_outputs "$name" "$work" "${name}_eval"
   t_linked=$SECONDS
-  measure "$name" "$work" "${name}_eval"
-  printf '\n%s (EVAL workload%s)\n' "$title" "$([ "$profiled" = eval ] && echo ', profiled on EVAL')"
-  "${report[@]}" program "$work/results.tsv" "$name"
+  measure "$name" "$work" "${name}_$measured"
+  printf '\n%s (%s workload%s)\n' "$title" "$([ "$measured" = eval ] && echo EVAL || echo 'TRAIN (profiled)')" \
+    "$([ "$profiled" = eval ] && echo ', profiled on EVAL')"
+  "${report[@]}" program "$work/$results_name.tsv" "$name"
   printf '(%s: %d s: %d to %s, %d to link, %d to measure)\n' "$name" $((SECONDS - start)) \
     $((t_built - start)) "$([ $built = build ] && echo 'build and profile' || echo reuse)" \
     $((t_linked - t_built)) $((SECONDS - t_linked))
 }
 
-results=$build/bench-results.tsv
+results=$build/bench-$results_name.tsv
 finished=()
 for p in "${selected[@]}"; do
   bench_program "$p"
   finished+=("$p")
   # Rewritten after each program, so that an interrupted run keeps the figures it has.
   { printf 'program\tlayout\tgeometry\tmisses\testimate\n'
-    for q in "${finished[@]}"; do cat "$build/bench-$q/results.tsv"; done; } >"$results"
+    for q in "${finished[@]}"; do cat "$build/bench-$q/$results_name.tsv"; done; } >"$results"
 done
-printf '\nTargets over %s (figures in %s)\n' "${selected[*]}" "$results"
-"${report[@]}" summary "$results"
+if [ "$measured" = train ]; then
+  # The targets are about EVAL; on TRAIN what matters is how the rankings carry over.
+  if [ -f "$build/bench-results.tsv" ]; then
+    printf '\nThe same links on TRAIN and on EVAL (EVAL figures from %s)\n' "$build/bench-results.tsv"
+    "${report[@]}" transfer "$build/bench-results.tsv" "$results"
+  fi
+else
+  printf '\nTargets over %s (figures in %s)\n' "${selected[*]}" "$results"
+  "${report[@]}" summary "$results"
+fi
