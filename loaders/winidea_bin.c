@@ -192,8 +192,9 @@ typedef struct resolve_slot {
 
 HOT size_t resolve_index(uint32_t handle)
 {
-    /* Function handles count up from 0, lines from 0x10000000: fold the area in. */
-    return (handle ^ handle >> 16 ^ handle >> 28) & (RESOLVE_CACHE_SLOTS - 1);
+    /* Function handles count up from 0, lines from 0x10000000: fold the area (and the bits
+     * below it) in. */
+    return (handle ^ handle >> 20) & (RESOLVE_CACHE_SLOTS - 1);
 }
 
 static void resolve_cache_init(resolve_slot_t *cache)
@@ -232,20 +233,23 @@ static uint64_t record_of_event(const reader_t *r, const uint8_t *data, uint64_t
 HOT size_t decode(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *data, size_t n,
                   bool v11, lg_tl_event_t *events, size_t *k)
 {
-    size_t j = 0, m = 0;
+    /* Each record is written at e, which moves on past an event only: no index to scale. */
+    lg_tl_event_t *e = events;
+    size_t j = 0;
     for (; j < n; j++) {
         const uint8_t *rec = data + j * LG_WI_BIN_RECORD_BYTES;
         uint32_t handle = le32(rec), word = le32(rec + 4);
         unsigned type = v11 ? word & V11_TYPE_MASK : (word >> V10_TYPE_SHIFT) & V10_TYPE_MASK;
         uint32_t func = resolve(map, cache, handle);
-        events[m] = (lg_tl_event_t){(int64_t)le64(rec + 16), func,
-                                    (uint16_t)(v11 ? (word >> V11_CORE_SHIFT) & V11_CORE_MASK : 0),
-                                    (uint8_t)type};
+        *e = (lg_tl_event_t){(int64_t)le64(rec + 16), func,
+                             (uint16_t)(v11 ? (word >> V11_CORE_SHIFT) & V11_CORE_MASK : 0),
+                             (uint8_t)type};
         if (UNLIKELY(type > TYPE_DATA_WRITE || func == LG_WI_UNMAPPED))
             break;
-        m += type < TYPE_DATA_WRITE && func < LG_WI_UNMAPPED;
+        /* Now type <= TYPE_DATA_WRITE, and func a function or LG_WI_NOT_FUNCTION. */
+        e += (type != TYPE_DATA_WRITE) & (func != LG_WI_NOT_FUNCTION);
     }
-    *k = m;
+    *k = (size_t)(e - events);
     return j;
 }
 
