@@ -898,9 +898,9 @@ int main(void)
         cmocka_unit_test(test_every_bit_flip),
         cmocka_unit_test(test_progress),
     };
-    /* The tests above whose files are read past the version detection (which reads up to 4.5
-     * MiB on the calling thread), for the groups that set how: the others read the same way
-     * whatever the setting. */
+    /* The tests above that give the version, or read a file larger than the version detection
+     * reads (up to 4.5 MiB, on the calling thread), for the groups that choose one thread or
+     * two: the others' small files are read by the detection whatever the choice. */
     const struct CMUnitTest either_way[] = {
         cmocka_unit_test(test_v10_one_core),
         cmocka_unit_test(test_v11_multi_core),
