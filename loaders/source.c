@@ -102,6 +102,23 @@ static lg_err_t read_some(lg_source_t *s, uint8_t *p, size_t n, size_t *got)
     }
 }
 
+lg_err_t lg_source_read_at(const lg_source_t *s, uint64_t at, void *buf, size_t want, size_t *got)
+{
+    size_t n = 0;
+    while (n < want) {
+        ssize_t k = pread(s->fd, (uint8_t *)buf + n, want - n, (off_t)(at + n));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return lg_diag_fail(s->d, LG_EIO, s->path, "cannot read: %s", strerror(errno));
+        if (k == 0)
+            break;
+        n += (size_t)k;
+    }
+    *got = n;
+    return LG_OK;
+}
+
 /* Puts the window at buf + off with room for need bytes, its first keep bytes copied from src
  * (which may lie in the old memory). The memory is LG_SOURCE_ALIGN-aligned and grows by
  * doubling. */

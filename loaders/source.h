@@ -143,6 +143,12 @@ lg_err_t lg_source_next_line(lg_source_t *s, const lg_line_rules_t *rules, char 
 
 lg_err_t lg_i_source_fill(lg_source_t *s, uint64_t at, size_t want);
 
+/* Reads file bytes [at, at + want) into buf, the caller's memory, without the window: *got is
+ * want, or less where the file ends. For a reader that keeps its own buffers, possibly on another
+ * thread: it touches only s->fd (with pread, so the window's reads are not moved), s->path and
+ * s->d, and tells no progress. LG_EIO with "cannot read: ..." at PATH. */
+lg_err_t lg_source_read_at(const lg_source_t *s, uint64_t at, void *buf, size_t want, size_t *got);
+
 /* Makes input bytes [at, at + want) readable at lg_source_at(s, at), or all of them up to the end
  * of the input when it ends first (s->eof; s->base + s->len is then the end). at must not be
  * before the window (s->base). LG_EIO or LG_ENOMEM on failure, with a message at PATH:0xAT. */

@@ -7,7 +7,11 @@
  * functions, streams and edges (in the timeline), never with records. Progress and the
  * "PATH:0xOFFSET: record N" messages come from the source too. Records are decoded in batches
  * and handed to the timeline a batch per call; handles are resolved through a small cache in
- * front of the mapping.
+ * front of the mapping. A file of LG_WI_BIN_PIPELINE_MIN_BYTES or more is read by two threads
+ * instead ("Reading on two threads" below): a reader thread reads and decodes chunks of records
+ * into a ring of RING_CHUNKS, while the calling thread hands their events to the timeline, so
+ * that the time taken is about the longer of the two halves rather than their sum. The outputs,
+ * the messages and the records they name are the same either way.
  *
  * Definitions:
  *   record   one event: HANDLE (the area), a word with the event type (and in 1.1 the core),
@@ -33,7 +37,11 @@
 #include "mem.h"
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdlib.h>
 
 /* Records the version detection looks at (1.5 MiB): enough for any real timeline to contain
  * events other than Exit, which is all that tells the layouts apart. */
@@ -145,7 +153,7 @@ typedef struct reader {
 
 /* An error at record index: "PATH:0xOFFSET: record N" (diag.h's convention for binary files). */
 #define fail_record(r, err, index, ...)                                                            \
-    lg_source_fail_record((r)->src, (err), (index) * LG_WI_BIN_RECORD_BYTES, NULL, (index),      \
+    lg_source_fail_record((r)->src, (err), (index)*LG_WI_BIN_RECORD_BYTES, NULL, (index),          \
                           __VA_ARGS__)
 
 /* The error for a record the main loop refused; kept out of the loop so that stays small. */
@@ -184,8 +192,9 @@ typedef struct resolve_slot {
 
 HOT size_t resolve_index(uint32_t handle)
 {
-    /* Function handles count up from 0, lines from 0x10000000: fold the area in. */
-    return (handle ^ handle >> 16 ^ handle >> 28) & (RESOLVE_CACHE_SLOTS - 1);
+    /* Function handles count up from 0, lines from 0x10000000: fold the area (and the bits
+     * below it) in. */
+    return (handle ^ handle >> 20) & (RESOLVE_CACHE_SLOTS - 1);
 }
 
 static void resolve_cache_init(resolve_slot_t *cache)
@@ -217,43 +226,90 @@ static uint64_t record_of_event(const reader_t *r, const uint8_t *data, uint64_t
     }
 }
 
+/* Decodes records data[0, n) into events (room for n), up to the first record refused: returns
+ * how many records were decoded (n when none was refused), *k the events made of them. Data
+ * writes and areas that are not functions make no event. Inlined once per layout so that the
+ * layout test leaves the loop. */
+HOT size_t decode(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *data, size_t n,
+                  bool v11, lg_tl_event_t *events, size_t *k)
+{
+    /* Each record is written at e, which moves on past an event only: no index to scale. */
+    lg_tl_event_t *e = events;
+    size_t j = 0;
+    for (; j < n; j++) {
+        const uint8_t *rec = data + j * LG_WI_BIN_RECORD_BYTES;
+        uint32_t handle = le32(rec), word = le32(rec + 4);
+        unsigned type = v11 ? word & V11_TYPE_MASK : (word >> V10_TYPE_SHIFT) & V10_TYPE_MASK;
+        uint32_t func = resolve(map, cache, handle);
+        *e = (lg_tl_event_t){(int64_t)le64(rec + 16), func,
+                             (uint16_t)(v11 ? (word >> V11_CORE_SHIFT) & V11_CORE_MASK : 0),
+                             (uint8_t)type};
+        if (UNLIKELY(type > TYPE_DATA_WRITE || func == LG_WI_UNMAPPED))
+            break;
+        /* Now type <= TYPE_DATA_WRITE, and func a function or LG_WI_NOT_FUNCTION. */
+        e += (type != TYPE_DATA_WRITE) & (func != LG_WI_NOT_FUNCTION);
+    }
+    *k = (size_t)(e - events);
+    return j;
+}
+
+static size_t decode_v11(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *data,
+                         size_t n, lg_tl_event_t *events, size_t *k)
+{
+    return decode(map, cache, data, n, true, events, k);
+}
+
+static size_t decode_v10(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *data,
+                         size_t n, lg_tl_event_t *events, size_t *k)
+{
+    return decode(map, cache, data, n, false, events, k);
+}
+
+/* The error for the timeline's refusal of event done of those decoded from the records at data
+ * (the first of them record first), at that event's record. */
+static lg_err_t __attribute__((noinline))
+timeline_error(const reader_t *r, lg_err_t err, uint32_t func, const uint8_t *data, uint64_t first,
+               size_t done, bool v11)
+{
+    uint64_t index = record_of_event(r, data, first, done, v11);
+    const uint8_t *rec = data + (index - first) * LG_WI_BIN_RECORD_BYTES;
+    return record_error(r, err, index, le32(rec), le32(rec + 4), v11, func);
+}
+
+/* The error for record index, at rec, which decode refused. */
+static lg_err_t __attribute__((noinline))
+refused(const reader_t *r, const uint8_t *rec, uint64_t index, bool v11)
+{
+    return record_error(r, LG_EFORMAT, index, le32(rec), le32(rec + 4), v11,
+                        lg_wi_map_resolve(r->map, le32(rec)));
+}
+
+/* Hands the k events decoded from the records at data (the first of them record first) to the
+ * timeline in one call. */
+HOT lg_err_t hand_over(const reader_t *r, const lg_tl_event_t *events, size_t k,
+                       const uint8_t *data, uint64_t first, bool v11)
+{
+    size_t done;
+    lg_err_t err = lg_timeline_events(r->timeline, events, k, &done);
+    if (UNLIKELY(err != LG_OK))
+        return timeline_error(r, err, events[done].func, data, first, done, v11);
+    return LG_OK;
+}
+
 /* Feeds n records at data (whose first is record first) to the timeline: decodes up to
- * DECODE_BATCH of them into events, then hands the batch over in one call. Inlined once per
- * layout so that the layout test leaves the loop. */
+ * DECODE_BATCH of them into events, then hands the batch over in one call. A refused record ends
+ * its batch, and is reported once the events before it are in. Inlined once per layout. */
 HOT lg_err_t feed(const reader_t *r, resolve_slot_t *cache, const uint8_t *data, size_t n,
                   uint64_t first, bool v11)
 {
     lg_tl_event_t events[DECODE_BATCH];
     for (size_t i = 0; i < n;) {
-        size_t end = n - i < DECODE_BATCH ? n : i + DECODE_BATCH, j = i, k = 0;
-        for (; j < end; j++) {
-            const uint8_t *rec = data + j * LG_WI_BIN_RECORD_BYTES;
-            uint32_t handle = le32(rec), word = le32(rec + 4);
-            unsigned type = v11 ? word & V11_TYPE_MASK : (word >> V10_TYPE_SHIFT) & V10_TYPE_MASK;
-            uint32_t func = resolve(r->map, cache, handle);
-            events[k] = (lg_tl_event_t){
-                (int64_t)le64(rec + 16), func,
-                (uint16_t)(v11 ? (word >> V11_CORE_SHIFT) & V11_CORE_MASK : 0), (uint8_t)type};
-            /* Data writes and areas that are not functions are skipped; bad records end the
-             * batch, to be reported once the events before them are in. */
-            bool bad = type > TYPE_DATA_WRITE || func == LG_WI_UNMAPPED;
-            if (UNLIKELY(bad))
-                break;
-            k += type < TYPE_DATA_WRITE && func < LG_WI_UNMAPPED;
-        }
-        size_t done;
-        lg_err_t err = lg_timeline_events(r->timeline, events, k, &done);
-        if (UNLIKELY(err != LG_OK)) {
-            uint64_t index =
-                record_of_event(r, data + i * LG_WI_BIN_RECORD_BYTES, first + i, done, v11);
-            const uint8_t *rec = data + (index - first) * LG_WI_BIN_RECORD_BYTES;
-            return record_error(r, err, index, le32(rec), le32(rec + 4), v11, events[done].func);
-        }
-        if (UNLIKELY(j < end)) {
-            const uint8_t *rec = data + j * LG_WI_BIN_RECORD_BYTES;
-            return record_error(r, LG_EFORMAT, first + j, le32(rec), le32(rec + 4), v11,
-                                resolve(r->map, cache, le32(rec)));
-        }
+        size_t end = n - i < DECODE_BATCH ? n : i + DECODE_BATCH, k;
+        const uint8_t *batch = data + i * LG_WI_BIN_RECORD_BYTES;
+        size_t j = i + decode(r->map, cache, batch, end - i, v11, events, &k);
+        LG_CHECK(hand_over(r, events, k, batch, first + i, v11));
+        if (UNLIKELY(j < end))
+            return refused(r, data + j * LG_WI_BIN_RECORD_BYTES, first + j, v11);
         i = end;
     }
     return LG_OK;
@@ -295,8 +351,7 @@ static lg_err_t check_timeline(const lg_source_t *src)
 {
     uint64_t size = src->size;
     if (!src->size_known)
-        return lg_diag_fail(src->d, LG_EIO, src->path,
-                            "the binary timeline is not a regular file");
+        return lg_diag_fail(src->d, LG_EIO, src->path, "the binary timeline is not a regular file");
     if (size % LG_WI_BIN_RECORD_BYTES != 0)
         return lg_diag_fail(src->d, LG_EFORMAT, src->path,
                             "size %" PRIu64 " bytes is not a multiple of the %u-byte record: "
@@ -307,44 +362,295 @@ static lg_err_t check_timeline(const lg_source_t *src)
     return LG_OK;
 }
 
+/* The error for a file found to end at offset end, before the size it was opened with. */
+static lg_err_t shrank(const lg_source_t *src, uint64_t end)
+{
+    return lg_diag_fail(src->d, LG_EIO, src->path,
+                        "the file ended at offset 0x%" PRIx64 " while being read: it shrank "
+                        "since it was opened",
+                        end);
+}
+
 /* Makes [at, at + want) readable in the window; the file ending first means it shrank. */
 static lg_err_t window(lg_source_t *src, uint64_t at, size_t want)
 {
     LG_CHECK(lg_source_window(src, at, want));
     if (src->base + src->len - at < want)
-        return lg_diag_fail(src->d, LG_EIO, src->path,
-                            "the file ended at offset 0x%" PRIx64 " while being read: it "
-                            "shrank since it was opened",
-                            src->base + src->len);
+        return shrank(src, src->base + src->len);
     return LG_OK;
 }
 
-/* Reads the timeline from the opened source. */
-static lg_err_t read_timeline(lg_source_t *src, lg_wi_bin_version_t version,
-                              const lg_wi_map_t *map, lg_timeline_t *timeline)
+/* ---- Reading on two threads ------------------------------------------------------------- */
+
+/* A large file is read by two threads: a reader thread reads chunks of records into a ring and
+ * decodes them into events, while the calling thread hands each chunk's events to the timeline,
+ * in file order. The chunk's bytes stay in the ring until the timeline has its events, so every
+ * message about a record is made from the same bytes, at the same record, as on one thread. The
+ * reader's own errors (a failed read, a file that shrank) are kept in the ring's diagnostics
+ * and its chunk says so; the calling thread reports them when it reaches that chunk, after the
+ * events before it, so the first error in file order is the one reported, as on one thread.
+ * Only the calling thread tells progress, touches the caller's diagnostics and the timeline. */
+
+/* Records in a chunk, the ring's unit: read, decoded and handed over whole (192 KiB of records,
+ * at most 128 KiB of events), the size the one-thread reader asks its window for. */
+#define CHUNK_RECORDS (LG_WI_BIN_READ_BYTES / LG_WI_BIN_RECORD_BYTES)
+#define CHUNK_BYTES LG_WI_BIN_READ_BYTES
+_Static_assert(CHUNK_BYTES % LG_SOURCE_ALIGN == 0, "every chunk starts at the same page offset");
+/* Chunks in the ring (324 KiB each, with the page of slack its alignment takes: 2.5 MiB in all,
+ * whatever the file's size): how far the reader may run ahead of the timeline. */
+#define RING_CHUNKS 8u
+/* A thread that found the ring full (the reader) or empty (the timeline) sleeps until this many
+ * chunks are free, or filled: each sleep then covers several chunks, and the threads wake each
+ * other a few thousand times over a GB file instead of once or twice per chunk (about 11,000
+ * chunks for 2 GB). */
+#define RING_WAKE_CHUNKS 4u
+_Static_assert(RING_WAKE_CHUNKS <= RING_CHUNKS, "a sleeper must be woken");
+/* Bytes of a ring slot: a page of slack (the records sit at their file offsets' place in a page,
+ * as the source's window does: LG_SOURCE_ALIGN), the records, their events. */
+#define SLOT_BYTES (LG_SOURCE_ALIGN + CHUNK_BYTES + CHUNK_RECORDS * sizeof(lg_tl_event_t))
+
+/* Files below LG_WI_BIN_PIPELINE_MIN_BYTES are read on the calling thread (tests lower it). */
+static _Atomic uint64_t pipeline_min_bytes = LG_WI_BIN_PIPELINE_MIN_BYTES;
+
+uint64_t lg_i_wi_bin_set_pipeline_min(uint64_t bytes)
+{
+    return atomic_exchange(&pipeline_min_bytes, bytes);
+}
+
+typedef struct chunk {
+    uint8_t *records;      /* the bytes read: nrecords records */
+    lg_tl_event_t *events; /* nevents events, decoded from records [0, decoded) */
+    uint64_t first;        /* the index of its first record */
+    size_t nrecords;
+    size_t decoded; /* nrecords, or the index of the record decode refused */
+    size_t nevents;
+    lg_err_t err; /* the read failed (nothing read; the message is in the ring's diag) */
+} chunk_t;
+
+typedef struct ring {
+    /* Set before the reader starts; the reader then owns io, diag, cache and the chunks it has
+     * not yet handed over (chunk numbers [consumed, consumed + RING_CHUNKS)) */
+    lg_source_t io; /* the source for the reader: the caller's fd and path, messages to diag */
+    lg_diag_t diag;
+    const lg_wi_map_t *map;
+    bool v11;
+    uint64_t start, size; /* the reader reads bytes [start, size) */
+    chunk_t chunk[RING_CHUNKS];
+    void *memory;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t filled, freed;
+    /* Under lock: chunks handed over by the reader, chunks done with by the timeline (chunk c
+     * sits in slot c % RING_CHUNKS) */
+    uint64_t produced, consumed;
+    bool quit;            /* the calling thread is done: the reader stops before its next chunk */
+    bool done;            /* the reader hands over no more chunks */
+    bool reader_sleeps;   /* on freed, until RING_WAKE_CHUNKS are free or quit */
+    bool consumer_sleeps; /* on filled, until RING_WAKE_CHUNKS are filled or done */
+    resolve_slot_t cache[RESOLVE_CACHE_SLOTS];
+} ring_t;
+
+/* Reads and decodes the chunk of want bytes at offset at; false when nothing is to follow it (a
+ * read error or a refused record). */
+static bool read_chunk(ring_t *g, chunk_t *c, uint64_t at, size_t want)
+{
+    size_t got = 0;
+    c->first = at / LG_WI_BIN_RECORD_BYTES;
+    c->nrecords = c->decoded = c->nevents = 0;
+    c->err = lg_source_read_at(&g->io, at, c->records, want, &got);
+    if (c->err == LG_OK && got < want)
+        c->err = shrank(&g->io, at + got);
+    if (c->err != LG_OK)
+        return false;
+    c->nrecords = want / LG_WI_BIN_RECORD_BYTES;
+    c->decoded =
+        g->v11 ? decode_v11(g->map, g->cache, c->records, c->nrecords, c->events, &c->nevents)
+               : decode_v10(g->map, g->cache, c->records, c->nrecords, c->events, &c->nevents);
+    return c->decoded == c->nrecords;
+}
+
+/* The reader thread: chunks in file order into free slots, until the end, an error or quit. */
+static void *reader_thread(void *arg)
+{
+    ring_t *g = arg;
+    uint64_t at = g->start, n = 0;
+    bool last = false; /* chunk n is read, and the last one */
+    for (;; n++) {
+        pthread_mutex_lock(&g->lock);
+        if (n - g->consumed >= RING_CHUNKS) {
+            g->reader_sleeps = true;
+            while (!g->quit && n - g->consumed > RING_CHUNKS - RING_WAKE_CHUNKS)
+                pthread_cond_wait(&g->freed, &g->lock);
+            g->reader_sleeps = false;
+        }
+        bool quit = g->quit;
+        pthread_mutex_unlock(&g->lock);
+        if (quit)
+            break;
+        size_t want = (size_t)(g->size - at < CHUNK_BYTES ? g->size - at : CHUNK_BYTES);
+        bool more = read_chunk(g, &g->chunk[n % RING_CHUNKS], at, want);
+        at += want;
+        if (!more || at == g->size) {
+            last = true;
+            break;
+        }
+        pthread_mutex_lock(&g->lock);
+        g->produced = n + 1;
+        if (g->consumer_sleeps && g->produced - g->consumed >= RING_WAKE_CHUNKS)
+            pthread_cond_signal(&g->filled);
+        pthread_mutex_unlock(&g->lock);
+    }
+    /* The last chunk (none after quit) goes with done. */
+    pthread_mutex_lock(&g->lock);
+    if (last)
+        g->produced = n + 1;
+    g->done = true;
+    pthread_cond_signal(&g->filled);
+    pthread_mutex_unlock(&g->lock);
+    return NULL;
+}
+
+/* Sets up the ring for bytes [start, size) of src and starts its reader; false (nothing to undo)
+ * when memory or the thread cannot be had. The reader starts with every signal blocked: they
+ * stay with the calling thread, whose handlers the CLI set up. */
+static bool ring_start(ring_t *g, lg_source_t *src, const lg_wi_map_t *map, bool v11,
+                       uint64_t start, uint64_t size)
+{
+    g->memory = aligned_alloc(LG_SOURCE_ALIGN, RING_CHUNKS * SLOT_BYTES);
+    if (g->memory == NULL)
+        return false;
+    g->io = *src;
+    lg_diag_init(&g->diag);
+    g->io.d = &g->diag;
+    g->map = map;
+    g->v11 = v11;
+    g->start = start;
+    g->size = size;
+    g->produced = g->consumed = 0;
+    g->quit = g->done = g->reader_sleeps = g->consumer_sleeps = false;
+    resolve_cache_init(g->cache);
+    for (size_t i = 0; i < RING_CHUNKS; i++) {
+        uint8_t *slot = (uint8_t *)g->memory + i * SLOT_BYTES;
+        g->chunk[i].records = slot + start % LG_SOURCE_ALIGN;
+        g->chunk[i].events = (lg_tl_event_t *)(void *)(slot + LG_SOURCE_ALIGN + CHUNK_BYTES);
+    }
+    bool lock = pthread_mutex_init(&g->lock, NULL) == 0;
+    bool filled = lock && pthread_cond_init(&g->filled, NULL) == 0;
+    bool freed = filled && pthread_cond_init(&g->freed, NULL) == 0;
+    bool started = false;
+    if (freed) {
+        sigset_t all, old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        started = pthread_create(&g->thread, NULL, reader_thread, g) == 0;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
+    if (!started) {
+        if (freed)
+            pthread_cond_destroy(&g->freed);
+        if (filled)
+            pthread_cond_destroy(&g->filled);
+        if (lock)
+            pthread_mutex_destroy(&g->lock);
+        free(g->memory);
+    }
+    return started;
+}
+
+/* Stops the reader, waits for it, and frees the ring. Messages the reader left in its diag are
+ * dropped: they are about chunks after the one the calling thread stopped at. */
+static void ring_stop(ring_t *g)
+{
+    pthread_mutex_lock(&g->lock);
+    g->quit = true;
+    pthread_cond_signal(&g->freed);
+    pthread_mutex_unlock(&g->lock);
+    pthread_join(g->thread, NULL);
+    lg_diag_destroy(&g->diag);
+    pthread_cond_destroy(&g->freed);
+    pthread_cond_destroy(&g->filled);
+    pthread_mutex_destroy(&g->lock);
+    free(g->memory);
+}
+
+/* The calling thread's half: hands the chunks to the timeline in file order and tells progress,
+ * until the end of the file or the first error. */
+static lg_err_t consume(const reader_t *r, ring_t *g)
+{
+    for (uint64_t n = 0;; n++) {
+        pthread_mutex_lock(&g->lock);
+        if (g->produced <= n) {
+            g->consumer_sleeps = true;
+            while (!g->done && g->produced - n < RING_WAKE_CHUNKS)
+                pthread_cond_wait(&g->filled, &g->lock);
+            g->consumer_sleeps = false;
+        }
+        pthread_mutex_unlock(&g->lock);
+        const chunk_t *c = &g->chunk[n % RING_CHUNKS];
+        if (c->err != LG_OK) {
+            /* The reader wrote its message before it handed the chunk over, and stopped. */
+            lg_diag_move(r->src->d, &g->diag);
+            return c->err;
+        }
+        LG_CHECK(hand_over(r, c->events, c->nevents, c->records, c->first, g->v11));
+        if (c->decoded < c->nrecords)
+            return refused(r, c->records + c->decoded * LG_WI_BIN_RECORD_BYTES,
+                           c->first + c->decoded, g->v11);
+        uint64_t end = (c->first + c->nrecords) * LG_WI_BIN_RECORD_BYTES;
+        lg_source_progress(r->src, end, end == g->size);
+        if (end == g->size)
+            return LG_OK;
+        pthread_mutex_lock(&g->lock);
+        g->consumed = n + 1;
+        if (g->reader_sleeps && RING_CHUNKS - (g->produced - g->consumed) >= RING_WAKE_CHUNKS)
+            pthread_cond_signal(&g->freed);
+        pthread_mutex_unlock(&g->lock);
+    }
+}
+
+/* Reads the timeline from the opened source: on the calling thread alone, or with a reader
+ * thread (above) for a file of at least LG_WI_BIN_PIPELINE_MIN_BYTES. */
+static lg_err_t read_timeline(lg_source_t *src, lg_wi_bin_version_t version, const lg_wi_map_t *map,
+                              lg_timeline_t *timeline)
 {
     reader_t r = {src, map, timeline};
     LG_CHECK(check_timeline(src));
     uint64_t size = src->size;
+    /* Whole records the window holds from offset 0 (those the version detection read). */
+    uint64_t held = 0;
     if (version == LG_WI_BIN_DETECT) {
         size_t len = (size_t)(size < LG_WI_BIN_DETECT_BYTES ? size : LG_WI_BIN_DETECT_BYTES);
         LG_CHECK(window(src, 0, len));
         LG_CHECK(choose_version(src, lg_source_at(src, 0), len, &version));
+        held = src->base + src->len < size ? src->base + src->len : size;
+        held -= held % LG_WI_BIN_RECORD_BYTES;
     }
+    bool v11 = version == LG_WI_BIN_V1_1;
     resolve_slot_t cache[RESOLVE_CACHE_SLOTS];
     resolve_cache_init(cache);
+    ring_t ring;
+    if (size >= atomic_load(&pipeline_min_bytes) && held < size &&
+        ring_start(&ring, src, map, v11, held, size)) {
+        /* The records the detection read go first, while the reader starts on the rest. */
+        size_t n = (size_t)(held / LG_WI_BIN_RECORD_BYTES);
+        const uint8_t *data = lg_source_at(src, 0);
+        lg_err_t err = v11 ? feed_v11(&r, cache, data, n, 0) : feed_v10(&r, cache, data, n, 0);
+        if (err == LG_OK)
+            err = consume(&r, &ring);
+        ring_stop(&ring);
+        return err;
+    }
     for (uint64_t at = 0; at < size;) {
         size_t want = (size_t)(size - at < LG_WI_BIN_READ_BYTES ? size - at : LG_WI_BIN_READ_BYTES);
         LG_CHECK(window(src, at, want));
         /* Every whole record the window holds, none past the size the file was opened with. */
-        uint64_t held = src->base + src->len - at;
-        if (held > size - at)
-            held = size - at;
-        size_t n = (size_t)(held / LG_WI_BIN_RECORD_BYTES);
+        uint64_t in = src->base + src->len - at;
+        if (in > size - at)
+            in = size - at;
+        size_t n = (size_t)(in / LG_WI_BIN_RECORD_BYTES);
         const uint8_t *data = lg_source_at(src, at);
         uint64_t first = at / LG_WI_BIN_RECORD_BYTES;
-        LG_CHECK(version == LG_WI_BIN_V1_1 ? feed_v11(&r, cache, data, n, first)
-                                           : feed_v10(&r, cache, data, n, first));
+        LG_CHECK(v11 ? feed_v11(&r, cache, data, n, first) : feed_v10(&r, cache, data, n, first));
         at += (uint64_t)n * LG_WI_BIN_RECORD_BYTES;
     }
     if (size > 0)

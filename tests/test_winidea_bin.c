@@ -4,6 +4,13 @@
  * Files are built here record by record from a small mapping (functions, a line, a variable, a
  * state and an AUX signal) made through winidea_map.h, so the expected figures come from the
  * events written, worked out in the comments, not from the reader.
+ *
+ * A large file is read by two threads (winidea_bin.c). Every test runs three times: with the
+ * default size from which two threads read, on one thread only, and on two threads for any size
+ * (lg_i_wi_bin_set_pipeline_min). The tests of large files then check that both ways give the
+ * same profile, and the same error at the same record, when the error lies chunks deep in the
+ * file; they inject failures with the linker's --wrap (tests/CMakeLists.txt): a thread that
+ * cannot be created, memory that runs out.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,9 +22,42 @@
 
 #include "winidea_bin.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* ---- Injected failures (linked with -Wl,--wrap=pthread_create,--wrap=calloc) -------------- */
+
+int __real_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *),
+                          void *arg);
+int __wrap_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *),
+                          void *arg);
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+
+static unsigned threads_asked; /* calls of pthread_create */
+static bool refuse_threads;    /* pthread_create fails with EAGAIN */
+static bool refuse_small;      /* calloc of less than a page fails */
+
+int __wrap_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *),
+                          void *arg)
+{
+    threads_asked++;
+    if (refuse_threads)
+        return EAGAIN;
+    return __real_pthread_create(thread, attr, start, arg);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    if (refuse_small && size != 0 && n < 4096 / size)
+        return NULL;
+    return __real_calloc(n, size);
+}
 
 #define H_MAIN 0x00000000u
 #define H_A 0x00000001u
@@ -487,6 +527,359 @@ static void test_progress(void **state)
     free(bytes);
 }
 
+/* ---- Large files: one thread or two ------------------------------------------------------ */
+
+/* Runs read on one thread (two: false) or on two threads whatever the size. */
+static void use_threads(bool two)
+{
+    lg_i_wi_bin_set_pipeline_min(two ? 0 : UINT64_MAX);
+}
+
+/* Records of the chunks the two threads pass (winidea_bin.c): 192 KiB. */
+#define CHUNK 8192u
+
+/* one_core's records, copies times over, copy c 30 ns after copy c - 1, as layout v; *size its
+ * bytes. Each copy: main calls a (main gross 30, net 20; a 10 and 10). Caller frees. */
+static uint8_t *repeat_one_core(size_t copies, lg_wi_bin_version_t v, size_t *size)
+{
+    size_t copy = ONE_CORE_N * LG_WI_BIN_RECORD_BYTES;
+    uint8_t *one = encode(one_core, ONE_CORE_N, v);
+    uint8_t *bytes = malloc(copies * copy + 1);
+    assert_non_null(bytes);
+    for (size_t c = 0; c < copies; c++) {
+        memcpy(bytes + c * copy, one, copy);
+        for (size_t i = 0; i < ONE_CORE_N; i++)
+            put64(bytes + c * copy + i * LG_WI_BIN_RECORD_BYTES + 16,
+                  (uint64_t)one_core[i].time + 30 * c);
+    }
+    free(one);
+    *size = copies * copy;
+    return bytes;
+}
+
+/* Function events (those that reach the timeline) among records [0, n) of repeat_one_core. */
+static uint64_t one_core_events(size_t n)
+{
+    uint64_t events = 0;
+    for (size_t i = 0; i < n; i++) {
+        const rec_t *rec = &one_core[i % ONE_CORE_N];
+        events += lg_wi_handle_area(rec->handle) == LG_WI_FUNCTION && rec->type < W;
+    }
+    return events;
+}
+
+/* The two runs gave the same result: error, messages, and every figure of the profile. */
+static void assert_same_run(const run_t *a, const run_t *b)
+{
+    assert_int_equal(a->err, b->err);
+    assert_int_equal(a->d.count, b->d.count);
+    for (size_t i = 0; i < a->d.count; i++) {
+        assert_int_equal(a->d.entries[i].severity, b->d.entries[i].severity);
+        assert_string_equal(a->d.entries[i].where, b->d.entries[i].where);
+        assert_string_equal(a->d.entries[i].message, b->d.entries[i].message);
+    }
+    assert_memory_equal(lg_timeline_stats(a->t), lg_timeline_stats(b->t), sizeof(lg_tl_stats_t));
+    assert_int_equal(a->p.nfuncs, b->p.nfuncs);
+    for (size_t i = 0; i < a->p.nfuncs; i++) {
+        assert_int_equal(a->p.funcs[i].hits, b->p.funcs[i].hits);
+        assert_int_equal(a->p.funcs[i].counter1_total, b->p.funcs[i].counter1_total);
+        assert_int_equal(a->p.funcs[i].counter1_self, b->p.funcs[i].counter1_self);
+    }
+    assert_int_equal(a->p.nedges, b->p.nedges);
+    if (a->p.nedges > 0)
+        assert_memory_equal(a->p.edges, b->p.edges, a->p.nedges * sizeof *a->p.edges);
+    assert_int_equal(a->p.nproximity, b->p.nproximity);
+    if (a->p.nproximity > 0)
+        assert_memory_equal(a->p.proximity, b->p.proximity,
+                            a->p.nproximity * sizeof *a->p.proximity);
+}
+
+/* Reads bytes as version v on one thread into *one and on two into *two. */
+static void run_both(run_t *one, run_t *two, const uint8_t *bytes, size_t size,
+                     lg_wi_bin_version_t v)
+{
+    use_threads(false);
+    run_bytes(one, "t.BIN", bytes, size, v, NULL);
+    use_threads(true);
+    threads_asked = 0;
+    run_bytes(two, "t.BIN", bytes, size, v, NULL);
+    /* A file that the version detection read whole needs no thread. */
+    assert_int_equal(threads_asked,
+                     v != LG_WI_BIN_DETECT || size > (size_t)(4608u * 1024u) ? 1 : 0);
+    assert_same_run(one, two);
+}
+
+/* Files of one to many chunks, each layout, detected or given: both ways give the profile the
+ * records add up to. */
+static void test_large_same_profile(void **state)
+{
+    (void)state;
+    /* Copies of 13 records: less than a chunk, just under and over one, two, and 40 chunks
+     * (more than the ring holds, and more than the version detection reads). */
+    static const size_t copies[] = {1, CHUNK / ONE_CORE_N, CHUNK / ONE_CORE_N + 1,
+                                    2 * CHUNK / ONE_CORE_N, 40 * CHUNK / ONE_CORE_N + 3};
+    static const struct {
+        lg_wi_bin_version_t written, read_as;
+    } ways[] = {{LG_WI_BIN_V1_1, LG_WI_BIN_V1_1},
+                {LG_WI_BIN_V1_0, LG_WI_BIN_V1_0},
+                {LG_WI_BIN_V1_1, LG_WI_BIN_DETECT},
+                {LG_WI_BIN_V1_0, LG_WI_BIN_DETECT}};
+    for (size_t w = 0; w < sizeof ways / sizeof *ways; w++) {
+        for (size_t i = 0; i < sizeof copies / sizeof *copies; i++) {
+            size_t size, n = copies[i];
+            uint8_t *bytes = repeat_one_core(n, ways[w].written, &size);
+            run_t one, two;
+            run_both(&one, &two, bytes, size, ways[w].read_as);
+            assert_clean(&two);
+            assert_func(&two, "main", n, 30 * n, 20 * n);
+            assert_func(&two, "a", n, 10 * n, 10 * n);
+            assert_int_equal(edge(&two, "main", "a"), n);
+            assert_int_equal(lg_timeline_stats(two.t)->events, one_core_events(n * ONE_CORE_N));
+            run_destroy(&one);
+            run_destroy(&two);
+            free(bytes);
+        }
+    }
+}
+
+/* Random events on four cores, many repaired (lost events, time going back): both ways give the
+ * same profile and the same warning. */
+static void test_large_random_same(void **state)
+{
+    (void)state;
+    static const uint32_t handles[] = {H_MAIN, H_A, H_B, H_LINE, H_VAR, H_STATE, H_AUX};
+    static const unsigned cores[] = {0, 1, 2, 0xFF};
+    lg_test_seed(14);
+    size_t n = 37 * CHUNK + 11;
+    rec_t *recs = malloc(n * sizeof *recs);
+    assert_non_null(recs);
+    int64_t time = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = lg_test_rng();
+        time += (int64_t)(x % 7) - 1; /* now and then back in time */
+        recs[i] = (rec_t){handles[(x >> 8) % 7], (unsigned)((x >> 16) % 5), cores[(x >> 24) % 4],
+                          time, x >> 32};
+    }
+    for (int v = 0; v < 2; v++) {
+        lg_wi_bin_version_t version = v == 0 ? LG_WI_BIN_V1_1 : LG_WI_BIN_V1_0;
+        uint8_t *bytes = encode(recs, n, version);
+        run_t one, two;
+        run_both(&one, &two, bytes, n * LG_WI_BIN_RECORD_BYTES, LG_WI_BIN_DETECT);
+        assert_int_equal(two.err, LG_OK);
+        assert_int_equal(two.d.warnings, 1);
+        assert_true(two.p.nedges > 0 && two.p.nproximity > 0);
+        run_destroy(&one);
+        run_destroy(&two);
+        free(bytes);
+    }
+    free(recs);
+}
+
+/* A record chunks deep is refused: both ways name it, after the events before it went in. */
+static void test_large_bad_record(void **state)
+{
+    (void)state;
+    size_t copies = 40 * CHUNK / ONE_CORE_N, size;
+    /* Past the records the version detection reads, and the ring's first round. */
+    size_t at[] = {25 * CHUNK + 4, 25 * CHUNK, 25 * CHUNK - 1};
+    for (int v = 0; v < 2; v++) {
+        lg_wi_bin_version_t version = v == 0 ? LG_WI_BIN_V1_1 : LG_WI_BIN_V1_0;
+        for (size_t k = 0; k < sizeof at / sizeof *at; k++) {
+            size_t i = at[k];
+            const rec_t *rec = &one_core[i % ONE_CORE_N];
+            char needle[300];
+            run_t one, two;
+            /* A handle the mapping does not list. */
+            uint8_t *bytes = repeat_one_core(copies, version, &size);
+            put32(bytes + i * LG_WI_BIN_RECORD_BYTES, H_UNKNOWN);
+            run_both(&one, &two, bytes, size, LG_WI_BIN_DETECT);
+            snprintf(
+                needle, sizeof needle,
+                "t.BIN:0x%zx: record %zu: handle 0x00000007 (%s event) is not in the main "
+                "file's mapping",
+                i * LG_WI_BIN_RECORD_BYTES, i,
+                (const char *[]){"Exit", "Suspend", "Resume", "Entry", "Data write"}[rec->type]);
+            assert_fails(&two, LG_EFORMAT, needle);
+            assert_int_equal(lg_timeline_stats(two.t)->events, one_core_events(i));
+            run_destroy(&one);
+            run_destroy(&two);
+            /* An unknown event type, on core 2 (1.1). */
+            put32(bytes + i * LG_WI_BIN_RECORD_BYTES, rec->handle);
+            uint32_t word = version == LG_WI_BIN_V1_1 ? 2u << 4 | 7u : 7u << 24;
+            put32(bytes + i * LG_WI_BIN_RECORD_BYTES + 4, word);
+            run_both(&one, &two, bytes, size, version);
+            snprintf(needle, sizeof needle,
+                     "t.BIN:0x%zx: record %zu: unknown event type 7 (%s 0x%08" PRIx32
+                     ", layout %s): expected 0 Exit",
+                     i * LG_WI_BIN_RECORD_BYTES, i, v == 0 ? "FLAGS" : "EVENT", word,
+                     v == 0 ? "1.1" : "1.0");
+            assert_fails(&two, LG_EFORMAT, needle);
+            assert_int_equal(lg_timeline_stats(two.t)->events, one_core_events(i));
+            run_destroy(&one);
+            run_destroy(&two);
+            free(bytes);
+        }
+    }
+}
+
+/* The timeline runs out of memory chunks deep (the map of main's callees, at its first call):
+ * both ways name the record. */
+static void test_large_out_of_memory(void **state)
+{
+    (void)state;
+    /* main enters and exits over and over, then calls a, at record 2 * pairs + 1. */
+    size_t pairs = 20 * CHUNK, n = 2 * pairs + 4;
+    rec_t *recs = calloc(n, sizeof *recs);
+    assert_non_null(recs);
+    for (size_t i = 0; i < pairs; i++) {
+        recs[2 * i] = (rec_t){H_MAIN, E, 0, (int64_t)(2 * i), 0};
+        recs[2 * i + 1] = (rec_t){H_MAIN, X, 0, (int64_t)(2 * i + 1), 0};
+    }
+    recs[n - 4] = (rec_t){H_MAIN, E, 0, (int64_t)n, 0};
+    recs[n - 3] = (rec_t){H_A, E, 0, (int64_t)n, 0};
+    recs[n - 2] = (rec_t){H_A, X, 0, (int64_t)n, 0};
+    recs[n - 1] = (rec_t){H_MAIN, X, 0, (int64_t)n, 0};
+    uint8_t *bytes = encode(recs, n, LG_WI_BIN_V1_1);
+    char needle[200];
+    snprintf(needle, sizeof needle,
+             "t.BIN:0x%zx: record %zu: out of memory adding the Entry of handle 0x00000001",
+             (n - 3) * LG_WI_BIN_RECORD_BYTES, n - 3);
+    run_t r[2];
+    for (int two = 0; two < 2; two++) {
+        use_threads(two);
+        run_start(&r[two]);
+        const char *path = lg_test_write_file("t.BIN", bytes, n * LG_WI_BIN_RECORD_BYTES);
+        refuse_small = true;
+        r[two].err = lg_wi_bin_read(path, LG_WI_BIN_DETECT, r[two].map, r[two].t, NULL, &r[two].d);
+        refuse_small = false;
+        assert_fails(&r[two], LG_ENOMEM, needle);
+        assert_int_equal(lg_timeline_stats(r[two].t)->events, n - 3);
+    }
+    assert_same_run(&r[0], &r[1]);
+    run_destroy(&r[0]);
+    run_destroy(&r[1]);
+    free(bytes);
+    free(recs);
+}
+
+typedef struct progress_check {
+    pthread_t caller; /* the thread that called lg_wi_bin_read */
+    unsigned calls;
+    uint64_t last, total;
+    bool spaced;    /* every report but the last LG_SOURCE_PROGRESS_BYTES after the one before */
+    bool on_caller; /* every report on the calling thread */
+    uint64_t shrink_to; /* 0, or truncate the file to this at the first report */
+} progress_check_t;
+
+static void check_progress(void *ctx, const char *path, uint64_t done, uint64_t total)
+{
+    progress_check_t *c = ctx;
+    c->on_caller &= pthread_equal(pthread_self(), c->caller) != 0;
+    if (c->calls > 0 && done < total)
+        c->spaced &= done >= c->last + LG_SOURCE_PROGRESS_BYTES;
+    c->spaced &= c->calls == 0 || done > c->last;
+    c->calls++;
+    c->last = done;
+    c->total = total;
+    if (c->shrink_to > 0 && c->calls == 1)
+        assert_int_equal(truncate(path, (off_t)c->shrink_to), 0);
+}
+
+/* Progress of a large file: told on the calling thread, every 4 MiB and at the end. */
+static void test_large_progress(void **state)
+{
+    (void)state;
+    size_t size;
+    uint8_t *bytes = repeat_one_core(60 * CHUNK / ONE_CORE_N, LG_WI_BIN_V1_1, &size);
+    for (int two = 0; two < 2; two++) {
+        use_threads(two);
+        progress_check_t c = {pthread_self(), 0, 0, 0, true, true, 0};
+        lg_load_options_t options = {.progress = check_progress, .progress_ctx = &c};
+        run_t r;
+        run_bytes(&r, "t.BIN", bytes, size, LG_WI_BIN_DETECT, &options);
+        assert_clean(&r);
+        assert_true(c.on_caller);
+        assert_true(c.spaced);
+        assert_int_equal(c.calls, size / LG_SOURCE_PROGRESS_BYTES + 1);
+        assert_int_equal(c.last, size);
+        assert_int_equal(c.total, size);
+        run_destroy(&r);
+    }
+    free(bytes);
+}
+
+/* A file that shrinks while it is read, ahead of where the reading is: both ways name the
+ * offset where it ended. */
+static void test_large_shrinks(void **state)
+{
+    (void)state;
+    size_t size;
+    uint8_t *bytes = repeat_one_core(60 * CHUNK / ONE_CORE_N, LG_WI_BIN_V1_1, &size);
+    /* Cut at the first report (4 MiB read), to 8 MiB and 5 bytes: past what either way has read
+     * by then (the ring holds 1.5 MiB). */
+    uint64_t cut = 8u * 1024u * 1024u + 5u;
+    assert_true(size > cut);
+    char needle[200];
+    snprintf(needle, sizeof needle,
+             "t.BIN: the file ended at offset 0x%" PRIx64 " while being read: it shrank since it "
+             "was opened",
+             cut);
+    for (int two = 0; two < 2; two++) {
+        use_threads(two);
+        progress_check_t c = {pthread_self(), 0, 0, 0, true, true, cut};
+        lg_load_options_t options = {.progress = check_progress, .progress_ctx = &c};
+        run_t r;
+        run_bytes(&r, "t.BIN", bytes, size, LG_WI_BIN_V1_1, &options);
+        assert_fails(&r, LG_EIO, needle);
+        assert_true(c.on_caller);
+        run_destroy(&r);
+    }
+    free(bytes);
+}
+
+/* No thread to be had: the file is read on the calling thread, to the same profile. */
+static void test_large_no_thread(void **state)
+{
+    (void)state;
+    size_t size, n = 20 * CHUNK / ONE_CORE_N;
+    uint8_t *bytes = repeat_one_core(n, LG_WI_BIN_V1_0, &size);
+    use_threads(true);
+    threads_asked = 0;
+    refuse_threads = true;
+    run_t r;
+    run_bytes(&r, "t.BIN", bytes, size, LG_WI_BIN_V1_0, NULL);
+    refuse_threads = false;
+    assert_int_equal(threads_asked, 1);
+    assert_clean(&r);
+    assert_func(&r, "main", n, 30 * n, 20 * n);
+    assert_func(&r, "a", n, 10 * n, 10 * n);
+    assert_int_equal(edge(&r, "main", "a"), n);
+    run_destroy(&r);
+    free(bytes);
+}
+
+/* Group set-ups: how lg_wi_bin_read runs for the group; the teardown puts the default back. */
+static int default_threads(void **state)
+{
+    (void)state;
+    lg_i_wi_bin_set_pipeline_min(LG_WI_BIN_PIPELINE_MIN_BYTES);
+    return 0;
+}
+
+static int one_thread(void **state)
+{
+    (void)state;
+    use_threads(false);
+    return 0;
+}
+
+static int two_threads(void **state)
+{
+    (void)state;
+    use_threads(true);
+    return 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -505,5 +898,26 @@ int main(void)
         cmocka_unit_test(test_every_bit_flip),
         cmocka_unit_test(test_progress),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    /* The tests above that give the version, or read a file larger than the version detection
+     * reads (up to 4.5 MiB, on the calling thread), for the groups that choose one thread or
+     * two: the others' small files are read by the detection whatever the choice. */
+    const struct CMUnitTest either_way[] = {
+        cmocka_unit_test(test_v10_one_core),
+        cmocka_unit_test(test_v11_multi_core),
+        cmocka_unit_test(test_unknown_type),
+        cmocka_unit_test(test_bad_version_and_missing_file),
+        cmocka_unit_test(test_depth_limit_error),
+    };
+    const struct CMUnitTest large[] = {
+        cmocka_unit_test(test_large_same_profile), cmocka_unit_test(test_large_random_same),
+        cmocka_unit_test(test_large_bad_record),   cmocka_unit_test(test_large_out_of_memory),
+        cmocka_unit_test(test_large_progress),     cmocka_unit_test(test_large_shrinks),
+        cmocka_unit_test(test_large_no_thread),
+    };
+    int failed = 0;
+    failed += cmocka_run_group_tests_name("default", tests, default_threads, default_threads);
+    failed += cmocka_run_group_tests_name("one thread", either_way, one_thread, default_threads);
+    failed += cmocka_run_group_tests_name("two threads", either_way, two_threads, default_threads);
+    failed += cmocka_run_group_tests_name("large files", large, NULL, default_threads);
+    return failed;
 }
