@@ -148,7 +148,9 @@
  * SSE2 has two, and the loader picks the version the processor runs (GCC's target_clones, on
  * x86-64). The same operations in the same order on each lane, and no fused multiply-add (ISO C
  * mode does not contract, and AVX2 alone does not have it): the same doubles either way. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
+/* (Not under ThreadSanitizer: the clones' resolver runs while the program is being loaded,
+ * before TSan's runtime is set up, and a TSan build of lorgen crashed there at startup.) */
 #define LG_PLACE_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define LG_PLACE_VECTOR_CLONES
