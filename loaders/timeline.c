@@ -176,9 +176,9 @@ typedef struct frame {
     uint32_t func;
     bool suspended; /* it called a function, or was preempted: no net time */
     bool nested;    /* called directly by the same function: gross time already counted */
-    int64_t start; /* Entry time, or the stream's first event for a frame that started inside */
-    uint64_t net;  /* net time so far: added to the function when the frame closes, so that an
-                      event touches only the top frame */
+    int64_t start;  /* Entry time, or the stream's first event for a frame that started inside */
+    uint64_t net;   /* net time so far: added to the function when the frame closes, so that an
+                       event touches only the top frame */
 } frame_t;
 
 /* Proximity counts of the functions a stream entered most recently: a dense matrix over slots,
@@ -333,9 +333,11 @@ static lg_err_t grow_stack(stream_t *s)
 
 /* Adds weight to (owner, other) in owner's map m: calls when proximity is false. A count that
  * would wrap is moved to the profile first, where lg_profile_finish_edges adds it back up, so the
- * maps stay 8 bytes a slot and no count is ever lost. */
-static inline __attribute__((always_inline)) lg_err_t count_pair(lg_timeline_t *t, partners_t *m, uint32_t owner, uint32_t other,
-                                  bool proximity, uint32_t weight)
+ * maps stay 8 bytes a slot and no count is ever lost. Always inlined: event()'s Entry would
+ * otherwise call it, which costs more than the count. */
+static inline __attribute__((always_inline)) lg_err_t count_pair(lg_timeline_t *t, partners_t *m,
+                                                                 uint32_t owner, uint32_t other,
+                                                                 bool proximity, uint32_t weight)
 {
     uint32_t *count = partner_count(m, other);
     if (UNLIKELY(count == NULL))

@@ -743,7 +743,8 @@ static size_t mixed_events(lg_tl_event_t *ev)
     lg_test_seed(11);
     for (size_t i = 0; i < MIXED_EVENTS; i++) {
         uint32_t st = (uint32_t)(lg_test_rng() % MIXED_STREAMS), d = depth[st];
-        uint32_t f = (uint32_t)(lg_test_rng() % MIXED_FUNCS), roll = (uint32_t)(lg_test_rng() % 100);
+        uint32_t f = (uint32_t)(lg_test_rng() % MIXED_FUNCS),
+                 roll = (uint32_t)(lg_test_rng() % 100);
         unsigned kind;
         if (roll < 3) { /* noise: any kind of any function */
             kind = (unsigned)(lg_test_rng() % 4);
