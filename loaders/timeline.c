@@ -133,8 +133,8 @@ static bool partners_grow(partners_t *m)
     return true;
 }
 
-/* The count of func in m, added at 0 if new; NULL when memory runs out. */
-static inline uint32_t *partner_count(partners_t *m, uint32_t func)
+/* partner_count past func's home slot: a probe, or func new. */
+static __attribute__((noinline)) uint32_t *partner_count_probe(partners_t *m, uint32_t func)
 {
     uint32_t i = 0;
     if (LIKELY(m->slots != NULL)) {
@@ -158,17 +158,27 @@ static inline uint32_t *partner_count(partners_t *m, uint32_t func)
     return &m->slots[i].count;
 }
 
-/* ---- Streams and frames ------------------------------------------------------------------ */
+/* The count of func in m, added at 0 if new; NULL when memory runs out. Found in its home slot
+ * inline; the rest is called, so that the probe's registers stay out of the event loop. */
+static inline uint32_t *partner_count(partners_t *m, uint32_t func)
+{
+    if (LIKELY(m->slots != NULL)) {
+        partner_t *s = &m->slots[partner_home(func, m->mask)];
+        if (LIKELY(s->func == func))
+            return &s->count;
+    }
+    return partner_count_probe(m, func);
+}
 
-#define FRAME_SUSPENDED 1u
-#define FRAME_NESTED 2u /* called directly by the same function: gross time already counted */
+/* ---- Streams and frames ------------------------------------------------------------------ */
 
 typedef struct frame {
     uint32_t func;
-    uint32_t flags;
-    int64_t start; /* Entry time, or the stream's first event for a frame that started inside */
-    uint64_t net;  /* net time so far: added to the function when the frame closes, so that an
-                      event touches only the top frame */
+    bool suspended; /* it called a function, or was preempted: no net time */
+    bool nested;    /* called directly by the same function: gross time already counted */
+    int64_t start;  /* Entry time, or the stream's first event for a frame that started inside */
+    uint64_t net;   /* net time so far: added to the function when the frame closes, so that an
+                       event touches only the top frame */
 } frame_t;
 
 /* Proximity counts of the functions a stream entered most recently: a dense matrix over slots,
@@ -184,19 +194,23 @@ typedef struct near_cache {
     uint64_t entries;                        /* Entries on the stream so far */
     uint32_t since_flush;                    /* Entries since the counts were last moved out */
     uint32_t used;                           /* slots given out; they are never freed */
+    /* The stream's window (here rather than in stream_t, which every event reads) */
+    uint32_t window[LG_TL_PROXIMITY_WINDOW];     /* most recently entered first, then NO_FUNC */
+    uint8_t window_slot[LG_TL_PROXIMITY_WINDOW]; /* their slots */
+    uint32_t nwindow;
 } near_cache_t;
 
 typedef struct stream {
     frame_t *stack;
     size_t depth, cap;
-    bool seen;                                   /* has had an event */
-    int64_t first, last;                         /* times of its first and latest event */
-    int64_t empty_since;                         /* when its stack last became empty */
-    uint32_t window[LG_TL_PROXIMITY_WINDOW];     /* most recently entered first, then NO_FUNC */
-    uint8_t window_slot[LG_TL_PROXIMITY_WINDOW]; /* their slots in near */
-    uint32_t nwindow;
-    near_cache_t *near; /* NULL until the stream's first Entry */
+    int64_t last;        /* time of its latest event */
+    int64_t first;       /* time of its first event */
+    int64_t empty_since; /* when its stack last became empty */
+    near_cache_t *near;  /* NULL until the stream's first Entry with proximity counted */
+    bool seen;           /* has had an event */
 } stream_t;
+
+_Static_assert(sizeof(stream_t) == 64, "a stream is found by a shift, in one cache line");
 
 /* What a timeline adds to one profile function: what most events touch (40 bytes, so that more
  * functions share the cache) ... */
@@ -282,23 +296,29 @@ static lg_err_t admit(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_tl_ki
         if (!lg_grow((void **)&t->streams, &cap, (size_t)stream + 1, sizeof *t->streams))
             return LG_ENOMEM;
         memset(t->streams + t->nstreams, 0, (cap - t->nstreams) * sizeof *t->streams);
-        for (size_t i = t->nstreams; i < cap; i++)
-            memset(t->streams[i].window, 0xff, sizeof t->streams[i].window); /* NO_FUNC */
         t->nstreams = cap;
     }
     return LG_OK;
 }
 
-/* Closes the top frame at time (not before its start: times on a stream never decrease). */
-static inline void pop(lg_timeline_t *t, stream_t *s, int64_t time)
+/* Closes frame f, the top of s, which then has depth frames, at time (not before its start:
+ * times on a stream never decrease). */
+static inline void close_top(lg_timeline_t *t, stream_t *s, const frame_t *f, size_t depth,
+                             int64_t time)
 {
-    const frame_t *f = &s->stack[--s->depth];
+    s->depth = depth;
     func_acc_t *a = &t->acc[f->func];
     a->net = lg_sat_add(a->net, f->net);
-    if (!(f->flags & FRAME_NESTED))
+    if (!f->nested)
         a->gross = lg_sat_add(a->gross, (uint64_t)time - (uint64_t)f->start);
-    if (s->depth == 0)
+    if (depth == 0)
         s->empty_since = time;
+}
+
+/* Closes the top frame at time. */
+static inline void pop(lg_timeline_t *t, stream_t *s, int64_t time)
+{
+    close_top(t, s, &s->stack[s->depth - 1], s->depth - 1, time);
 }
 
 /* Makes room for one more frame; LG_ELIMIT past LG_TL_MAX_DEPTH. */
@@ -313,9 +333,11 @@ static lg_err_t grow_stack(stream_t *s)
 
 /* Adds weight to (owner, other) in owner's map m: calls when proximity is false. A count that
  * would wrap is moved to the profile first, where lg_profile_finish_edges adds it back up, so the
- * maps stay 8 bytes a slot and no count is ever lost. */
-static inline lg_err_t count_pair(lg_timeline_t *t, partners_t *m, uint32_t owner, uint32_t other,
-                                  bool proximity, uint32_t weight)
+ * maps stay 8 bytes a slot and no count is ever lost. Always inlined: event()'s Entry would
+ * otherwise call it, which costs more than the count. */
+static inline __attribute__((always_inline)) lg_err_t count_pair(lg_timeline_t *t, partners_t *m,
+                                                                 uint32_t owner, uint32_t other,
+                                                                 bool proximity, uint32_t weight)
 {
     uint32_t *count = partner_count(m, other);
     if (UNLIKELY(count == NULL))
@@ -450,7 +472,8 @@ static inline void window_insert(uint32_t *w, uint8_t *ws, uint32_t pos, uint32_
 }
 
 /* Gloy and Smith's temporal relationship, per stream: see the file comment. The pairs an Entry
- * adds are counted in the stream's near_cache; slot_of(w[i]) is window_slot[i]. */
+ * adds are counted in the stream's near_cache; slot_of(w[i]) is window_slot[i]. Called, not
+ * inlined: hundreds of instructions that would crowd the event loop's registers. */
 static __attribute__((noinline)) lg_err_t note_proximity(lg_timeline_t *t, stream_t *s,
                                                          uint32_t func)
 {
@@ -459,11 +482,12 @@ static __attribute__((noinline)) lg_err_t note_proximity(lg_timeline_t *t, strea
         c = s->near = calloc(1, sizeof *c);
         if (c == NULL)
             return LG_ENOMEM;
-        memset(c->func, 0xff, sizeof c->func); /* NO_FUNC */
+        memset(c->func, 0xff, sizeof c->func);     /* NO_FUNC */
+        memset(c->window, 0xff, sizeof c->window); /* NO_FUNC */
     }
-    uint32_t *w = s->window;
-    uint8_t *ws = s->window_slot;
-    uint32_t n = s->nwindow;
+    uint32_t *w = c->window;
+    uint8_t *ws = c->window_slot;
+    uint32_t n = c->nwindow;
     uint32_t match = window_match(w, func);
     uint32_t pos = match != 0 ? (uint32_t)__builtin_ctz(match) : n;
     uint32_t slot;
@@ -493,7 +517,7 @@ static __attribute__((noinline)) lg_err_t note_proximity(lg_timeline_t *t, strea
         c->since_flush = 0;
     }
     if (pos == n && n < LG_TL_PROXIMITY_WINDOW)
-        s->nwindow = ++n;
+        c->nwindow = ++n;
     if (pos == n) /* not in a full window: the oldest function drops out */
         pos = n - 1;
     window_insert(w, ws, pos, func, slot);
@@ -509,22 +533,19 @@ static lg_err_t flush_near(lg_timeline_t *t)
     return LG_OK;
 }
 
-/* An Entry; the stack has room for one more frame. Inlined into the event loop, with the
- * proximity step (hundreds of instructions, when asked for) called: an Entry without it is a few
- * loads and stores, which a call per Entry would add a tenth to. */
-static inline __attribute__((always_inline)) lg_err_t enter(lg_timeline_t *t, stream_t *s,
-                                                            uint32_t func, int64_t time)
+/* An Entry for one_event; the stack has room for one more frame. The common Entry (a caller on
+ * top) is event()'s. */
+static lg_err_t enter(lg_timeline_t *t, stream_t *s, uint32_t func, int64_t time)
 {
     t->acc[func].hits++;
-    uint32_t flags = 0;
+    bool nested = false;
     if (s->depth > 0) {
         uint32_t caller = s->stack[s->depth - 1].func;
         LG_CHECK(count_pair(t, &t->acc[caller].callees, caller, func, false, 1));
         t->calls++;
-        if (caller == func)
-            flags = FRAME_NESTED;
+        nested = caller == func;
     }
-    s->stack[s->depth++] = (frame_t){func, flags, time, 0};
+    s->stack[s->depth++] = (frame_t){func, false, nested, time, 0};
     return t->proximity ? note_proximity(t, s, func) : LG_OK;
 }
 
@@ -549,15 +570,16 @@ static frame_t *repair(lg_timeline_t *t, stream_t *s, uint32_t func, bool runnin
         return NULL;
     if (s->cap == 0 && (*err = grow_stack(s)) != LG_OK)
         return NULL;
-    s->stack[s->depth++] = (frame_t){func, running ? 0 : FRAME_SUSPENDED, s->first,
+    s->stack[s->depth++] = (frame_t){func, !running, false, s->first,
                                      running ? (uint64_t)time - (uint64_t)s->empty_since : 0};
     return &s->stack[0];
 }
 
 /* One event (lg_timeline_event's contract but for the check of t->finished and the count of
- * events, which the callers make once), inlined into both entry points. */
-static inline __attribute__((always_inline)) lg_err_t
-one_event(lg_timeline_t *t, uint32_t stream, uint32_t func, unsigned kind, int64_t time_ns)
+ * events, which the callers make once): every case, the repairs included. Out of line: the event
+ * loop takes it only for what event() leaves to it, a few events in a million. */
+static __attribute__((noinline)) lg_err_t one_event(lg_timeline_t *t, uint32_t stream,
+                                                    uint32_t func, unsigned kind, int64_t time_ns)
 {
     if (UNLIKELY(stream >= t->nstreams || func >= t->nacc || kind > LG_TL_ENTRY))
         LG_CHECK(admit(t, stream, func, (lg_tl_kind_t)kind));
@@ -573,7 +595,7 @@ one_event(lg_timeline_t *t, uint32_t stream, uint32_t func, unsigned kind, int64
         time_ns = s->last;
     }
     frame_t *top = s->depth > 0 ? &s->stack[s->depth - 1] : NULL;
-    if (top != NULL && !(top->flags & FRAME_SUSPENDED))
+    if (top != NULL && !top->suspended)
         top->net = lg_sat_add(top->net, (uint64_t)time_ns - (uint64_t)s->last);
     s->last = time_ns;
 
@@ -587,10 +609,64 @@ one_event(lg_timeline_t *t, uint32_t stream, uint32_t func, unsigned kind, int64
     }
     if (kind == LG_TL_EXIT)
         pop(t, s, time_ns);
-    else if (kind == LG_TL_SUSPEND)
-        top->flags |= FRAME_SUSPENDED;
     else
-        top->flags &= ~FRAME_SUSPENDED;
+        top->suspended = kind == LG_TL_SUSPEND;
+    return LG_OK;
+}
+
+/* one_event for the event at e, out of line: the event loop needs no registers for it. */
+static __attribute__((noinline)) lg_err_t one_event_at(lg_timeline_t *t, const lg_tl_event_t *e)
+{
+    return one_event(t, e->stream, e->func, e->kind, e->time_ns);
+}
+
+/* The event at e: the common case here, the rest (a new stream or function, a bad argument, an
+ * empty stack or a full one at an Entry, time going back, an Exit, Suspend or Resume not of the
+ * top: the repairs) left to one_event before anything is changed. The common case is an event of
+ * a known function on a stream with frames open, in time order: an Entry with room for its frame,
+ * or an Exit, Suspend or Resume of the top frame. Its checks are a branch each, and the stream is
+ * read once. With proximity a constant, the callers inline it once per setting: no test of it
+ * per Entry. */
+static inline __attribute__((always_inline)) lg_err_t event(lg_timeline_t *t,
+                                                            const lg_tl_event_t *e, bool proximity)
+{
+    int64_t time_ns = e->time_ns;
+    uint32_t func = e->func, stream = e->stream, kind = e->kind;
+    if (UNLIKELY(stream >= t->nstreams || func >= t->nacc))
+        return one_event_at(t, e);
+    stream_t *s = &t->streams[stream];
+    size_t depth = s->depth;
+    int64_t last = s->last;
+    /* depth > 0 also says the stream has had an event (s->seen). */
+    if (UNLIKELY(depth == 0 || time_ns < last))
+        return one_event_at(t, e);
+    frame_t *top = &s->stack[depth - 1];
+    uint32_t top_func = top->func;
+    if (kind < LG_TL_ENTRY) {
+        if (UNLIKELY(top_func != func))
+            return one_event_at(t, e);
+    } else if (UNLIKELY(kind != LG_TL_ENTRY || depth == s->cap)) {
+        return one_event_at(t, e);
+    }
+    /* No saturation: a frame's net time is a sum of disjoint spans (last, time_ns] of its
+     * stream's time, so at most the stream's last time minus its first, which fits in 64 bits
+     * unsigned. */
+    if (!top->suspended)
+        top->net += (uint64_t)time_ns - (uint64_t)last;
+    s->last = time_ns;
+    if (kind == LG_TL_ENTRY) {
+        func_acc_t *acc = t->acc;
+        acc[func].hits++;
+        LG_CHECK(count_pair(t, &acc[top_func].callees, top_func, func, false, 1));
+        t->calls++;
+        top[1] = (frame_t){func, false, top_func == func, time_ns, 0};
+        s->depth = depth + 1;
+        return proximity ? note_proximity(t, s, func) : LG_OK;
+    }
+    if (kind == LG_TL_EXIT)
+        close_top(t, s, top, depth - 1, time_ns);
+    else
+        top->suspended = kind == LG_TL_SUSPEND;
     return LG_OK;
 }
 
@@ -599,20 +675,26 @@ lg_err_t lg_timeline_event(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_
 {
     if (t->finished)
         return LG_EINVAL;
-    lg_err_t err = one_event(t, stream, func, (unsigned)kind, time_ns);
+    lg_err_t err;
+    /* What does not fit an lg_tl_event_t is refused by one_event (admit). */
+    if (UNLIKELY(stream >= LG_TL_MAX_STREAMS || (unsigned)kind > LG_TL_ENTRY)) {
+        err = one_event(t, stream, func, (unsigned)kind, time_ns);
+    } else {
+        lg_tl_event_t e = {time_ns, func, (uint16_t)stream, (uint8_t)kind};
+        err = event(t, &e, t->proximity);
+    }
     t->stats.events += err == LG_OK;
     return err;
 }
 
-lg_err_t lg_timeline_events(lg_timeline_t *t, const lg_tl_event_t *events, size_t n, size_t *done)
+/* lg_timeline_events for one setting of t->proximity. */
+static inline __attribute__((always_inline)) lg_err_t
+events_loop(lg_timeline_t *t, const lg_tl_event_t *events, size_t n, size_t *done, bool proximity)
 {
-    *done = 0;
-    if (t->finished)
-        return LG_EINVAL;
-    for (size_t i = 0; i < n; i++) {
-        const lg_tl_event_t *e = &events[i];
-        lg_err_t err = one_event(t, e->stream, e->func, e->kind, e->time_ns);
+    for (const lg_tl_event_t *e = events, *end = events + n; e != end; e++) {
+        lg_err_t err = event(t, e, proximity);
         if (UNLIKELY(err != LG_OK)) {
+            size_t i = (size_t)(e - events);
             t->stats.events += i;
             *done = i;
             return err;
@@ -621,6 +703,15 @@ lg_err_t lg_timeline_events(lg_timeline_t *t, const lg_tl_event_t *events, size_
     t->stats.events += n;
     *done = n;
     return LG_OK;
+}
+
+lg_err_t lg_timeline_events(lg_timeline_t *t, const lg_tl_event_t *events, size_t n, size_t *done)
+{
+    *done = 0;
+    if (t->finished)
+        return LG_EINVAL;
+    return t->proximity ? events_loop(t, events, n, done, true)
+                        : events_loop(t, events, n, done, false);
 }
 
 /* ---- Finishing --------------------------------------------------------------------------- */

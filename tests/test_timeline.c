@@ -452,6 +452,31 @@ static void test_time_backwards(void **state)
     run_destroy(&r);
 }
 
+/* The same with every function known before the first event, so that no event is new to the
+ * builder: an Entry and an Exit that go back in time on a stream with frames open. b's Entry at
+ * 15 is taken at 20, main's Exit at 25 at 30. main runs 0-10 and its gross time is 0-30; a and
+ * b run 10 each. */
+static void test_time_backwards_known_functions(void **state)
+{
+    (void)state;
+    static const event_t ev[] = {
+        {0, "main", E, 0}, {0, "a", E, 10}, {0, "a", X, 20},
+        {0, "b", E, 15},   {0, "b", X, 30}, {0, "main", X, 25},
+    };
+    run_t r;
+    run_start(&r);
+    for (size_t i = 0; i < sizeof ev / sizeof *ev; i++)
+        func_id(&r.p, ev[i].func);
+    feed(&r, ev, sizeof ev / sizeof *ev);
+    run_finish(&r);
+    assert_int_equal(r.stats.time_backwards, 2);
+    assert_func(&r, "main", 1, 30, 10);
+    assert_func(&r, "a", 1, 10, 10);
+    assert_func(&r, "b", 1, 10, 10);
+    assert_int_equal(edge(&r, "main", "b"), 1);
+    run_destroy(&r);
+}
+
 static void test_all_repairs_one_warning(void **state)
 {
     (void)state;
@@ -702,6 +727,105 @@ static void test_proximity_matches_model(void **state)
     free(calls);
 }
 
+/* ---- One event at a time and in batches -------------------------------------------------- */
+
+/* A sequence of mostly well-formed calls on 3 streams, with noise that drives every repair (events
+ * of functions not on top, started inside, unmatched, time going back) and both the common case
+ * and the rest in the builder (timeline.c's event() and one_event). */
+#define MIXED_FUNCS 30u
+#define MIXED_STREAMS 3u
+#define MIXED_EVENTS 60000u
+
+static size_t mixed_events(lg_tl_event_t *ev)
+{
+    uint32_t stack[MIXED_STREAMS][8], depth[MIXED_STREAMS] = {0};
+    int64_t time[MIXED_STREAMS] = {0};
+    lg_test_seed(11);
+    for (size_t i = 0; i < MIXED_EVENTS; i++) {
+        uint32_t st = (uint32_t)(lg_test_rng() % MIXED_STREAMS), d = depth[st];
+        uint32_t f = (uint32_t)(lg_test_rng() % MIXED_FUNCS),
+                 roll = (uint32_t)(lg_test_rng() % 100);
+        unsigned kind;
+        if (roll < 3) { /* noise: any kind of any function */
+            kind = (unsigned)(lg_test_rng() % 4);
+        } else if (d == 0 || (d < 8 && roll < 40)) {
+            kind = LG_TL_ENTRY;
+            stack[st][depth[st]++] = f;
+        } else {
+            f = stack[st][d - 1];
+            kind = roll < 60 ? LG_TL_EXIT : roll < 80 ? LG_TL_SUSPEND : LG_TL_RESUME;
+            depth[st] -= kind == LG_TL_EXIT;
+        }
+        /* Equal times are common in real timelines (a Suspend and the callee's Entry). */
+        uint32_t step = (uint32_t)(lg_test_rng() % 4);
+        time[st] += roll == 99 ? -(int64_t)step * 5 : (int64_t)step;
+        ev[i] = (lg_tl_event_t){time[st], f, (uint16_t)st, (uint8_t)kind};
+    }
+    return MIXED_EVENTS;
+}
+
+static void run_mixed(run_t *r, const lg_tl_event_t *ev, size_t n, bool batches, bool proximity)
+{
+    run_start_counting(r, proximity);
+    char name[16];
+    for (uint32_t f = 0; f < MIXED_FUNCS; f++) {
+        snprintf(name, sizeof name, "f%u", f);
+        assert_int_equal(func_id(&r->p, name), f);
+    }
+    for (size_t i = 0; i < n;) {
+        if (!batches) {
+            assert_int_equal(lg_timeline_event(r->t, ev[i].stream, ev[i].func,
+                                               (lg_tl_kind_t)ev[i].kind, ev[i].time_ns),
+                             LG_OK);
+            i++;
+            continue;
+        }
+        size_t k = 1 + (size_t)(lg_test_rng() % 700), done;
+        if (k > n - i)
+            k = n - i;
+        assert_int_equal(lg_timeline_events(r->t, ev + i, k, &done), LG_OK);
+        assert_int_equal(done, k);
+        i += k;
+    }
+    run_finish(r);
+}
+
+static void test_batches_match_single_events(void **state)
+{
+    (void)state;
+    lg_tl_event_t *ev = calloc(MIXED_EVENTS, sizeof *ev);
+    assert_non_null(ev);
+    size_t n = mixed_events(ev);
+    for (int proximity = 0; proximity < 2; proximity++) {
+        run_t one, many;
+        run_mixed(&one, ev, n, false, proximity);
+        run_mixed(&many, ev, n, true, proximity);
+        /* Every repair happened, so both halves of the builder ran. */
+        assert_true(one.stats.started_inside > 0 && one.stats.exit_not_top > 0 &&
+                    one.stats.unmatched > 0 && one.stats.time_backwards > 0 &&
+                    one.stats.open_at_end > 0);
+        assert_int_equal(one.stats.events, n);
+        assert_memory_equal(&one.stats, &many.stats, sizeof one.stats);
+        assert_int_equal(one.p.nfuncs, many.p.nfuncs);
+        for (size_t f = 0; f < one.p.nfuncs; f++) {
+            assert_int_equal(one.p.funcs[f].hits, many.p.funcs[f].hits);
+            assert_int_equal(one.p.funcs[f].counter1_total, many.p.funcs[f].counter1_total);
+            assert_int_equal(one.p.funcs[f].counter1_self, many.p.funcs[f].counter1_self);
+        }
+        assert_int_equal(one.p.call_records, many.p.call_records);
+        assert_int_equal(one.p.nedges, many.p.nedges);
+        assert_memory_equal(one.p.edges, many.p.edges, one.p.nedges * sizeof *one.p.edges);
+        assert_int_equal(one.p.nproximity, many.p.nproximity);
+        assert_true(proximity ? one.p.nproximity > 0 : one.p.nproximity == 0);
+        if (one.p.nproximity > 0)
+            assert_memory_equal(one.p.proximity, many.p.proximity,
+                                one.p.nproximity * sizeof *one.p.proximity);
+        run_destroy(&one);
+        run_destroy(&many);
+    }
+    free(ev);
+}
+
 /* ---- Bad arguments and limits ------------------------------------------------------------ */
 
 static void test_bad_arguments(void **state)
@@ -717,6 +841,13 @@ static void test_bad_arguments(void **state)
     /* Also once the per-function arrays have room to spare. */
     assert_int_equal(lg_timeline_event(r.t, 0, f + 1, LG_TL_ENTRY, 0), LG_EINVAL);
     assert_int_equal(lg_timeline_stats(r.t)->events, 1);
+    /* In a batch, a bad kind is refused where it stands, also on a stream with a frame open. */
+    const lg_tl_event_t batch[] = {{1, f, LG_TL_MAX_STREAMS - 1, LG_TL_SUSPEND},
+                                   {2, f, LG_TL_MAX_STREAMS - 1, 4}};
+    size_t done;
+    assert_int_equal(lg_timeline_events(r.t, batch, 2, &done), LG_EINVAL);
+    assert_int_equal(done, 1);
+    assert_int_equal(lg_timeline_stats(r.t)->events, 2);
     assert_int_equal(lg_timeline_finish(r.t, &r.d), LG_OK);
     assert_int_equal(lg_timeline_event(r.t, 0, f, LG_TL_ENTRY, 0), LG_EINVAL);
     assert_int_equal(lg_timeline_finish(r.t, &r.d), LG_EINVAL);
@@ -760,12 +891,14 @@ int main(void)
         cmocka_unit_test(test_resume_not_on_top),
         cmocka_unit_test(test_unmatched_ignored),
         cmocka_unit_test(test_time_backwards),
+        cmocka_unit_test(test_time_backwards_known_functions),
         cmocka_unit_test(test_all_repairs_one_warning),
         cmocka_unit_test(test_proximity_worked_example),
         cmocka_unit_test(test_proximity_window_size),
         cmocka_unit_test(test_proximity_per_stream),
         cmocka_unit_test(test_proximity_matches_model),
         cmocka_unit_test(test_proximity_skipped),
+        cmocka_unit_test(test_batches_match_single_events),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_depth_limit),
     };
