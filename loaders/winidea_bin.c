@@ -72,6 +72,7 @@
 #define V10_TYPE_MASK 0xFu
 #define V10_LOW_BITS 0xFu
 
+#define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* Inlined by force: the decode loop is large enough that GCC would otherwise call them. */
@@ -233,24 +234,29 @@ static uint64_t record_of_event(const reader_t *r, const uint8_t *data, uint64_t
 HOT size_t decode(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *data, size_t n,
                   bool v11, lg_tl_event_t *events, size_t *k)
 {
-    /* Each record is written at e, which moves on past an event only: no index to scale. */
+    /* Each record is written at e, which moves on past an event only; rec walks the records to
+     * end: no index to scale. */
     lg_tl_event_t *e = events;
-    size_t j = 0;
-    for (; j < n; j++) {
-        const uint8_t *rec = data + j * LG_WI_BIN_RECORD_BYTES;
+    const uint8_t *rec = data, *end = data + n * LG_WI_BIN_RECORD_BYTES;
+    for (; rec < end; rec += LG_WI_BIN_RECORD_BYTES) {
         uint32_t handle = le32(rec), word = le32(rec + 4);
         unsigned type = v11 ? word & V11_TYPE_MASK : (word >> V10_TYPE_SHIFT) & V10_TYPE_MASK;
         uint32_t func = resolve(map, cache, handle);
         *e = (lg_tl_event_t){(int64_t)le64(rec + 16), func,
                              (uint16_t)(v11 ? (word >> V11_CORE_SHIFT) & V11_CORE_MASK : 0),
                              (uint8_t)type};
+        /* Almost every record is a call event of a function: one test lets it through. The rest
+         * (data writes and areas that are not functions, which make no event, and the records
+         * refused: an unknown type or handle) take the second. */
+        if (LIKELY(type < TYPE_DATA_WRITE && func < LG_WI_UNMAPPED)) {
+            e++;
+            continue;
+        }
         if (UNLIKELY(type > TYPE_DATA_WRITE || func == LG_WI_UNMAPPED))
             break;
-        /* Now type <= TYPE_DATA_WRITE, and func a function or LG_WI_NOT_FUNCTION. */
-        e += (type != TYPE_DATA_WRITE) & (func != LG_WI_NOT_FUNCTION);
     }
     *k = (size_t)(e - events);
-    return j;
+    return (size_t)(rec - data) / LG_WI_BIN_RECORD_BYTES;
 }
 
 static size_t decode_v11(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *data,
