@@ -621,10 +621,12 @@ static __attribute__((noinline)) lg_err_t one_event_at(lg_timeline_t *t, const l
 }
 
 /* The event at e: the common case here, the rest (a new stream or function, a bad argument, an
- * empty stack or a full one at an Entry, time going back, an Exit, Suspend or Resume not of the
- * top: the repairs) left to one_event before anything is changed. The common case is an event of
- * a known function on a stream with frames open, in time order: an Entry with room for its frame,
- * or an Exit, Suspend or Resume of the top frame. Its checks are a branch each, and the stream is
+ * empty stack or a full one at an Entry, an Exit, Suspend or Resume not of the top: the repairs)
+ * left to one_event before anything is changed. The common case is an event of a known function
+ * on a stream with frames open: an Entry with room for its frame, or an Exit, Suspend or Resume
+ * of the top frame. Time going back is repaired here as one_event does (taken at the stream's
+ * last time, and counted): a run repeated by concatenation goes back at its first seam and stays
+ * behind for every event after it. Its checks are a branch each, and the stream is
  * read once. With proximity a constant, the callers inline it once per setting: no test of it
  * per Entry. */
 static inline __attribute__((always_inline)) lg_err_t event(lg_timeline_t *t,
@@ -638,7 +640,7 @@ static inline __attribute__((always_inline)) lg_err_t event(lg_timeline_t *t,
     size_t depth = s->depth;
     int64_t last = s->last;
     /* depth > 0 also says the stream has had an event (s->seen). */
-    if (UNLIKELY(depth == 0 || time_ns < last))
+    if (UNLIKELY(depth == 0))
         return one_event_at(t, e);
     frame_t *top = &s->stack[depth - 1];
     uint32_t top_func = top->func;
@@ -647,6 +649,10 @@ static inline __attribute__((always_inline)) lg_err_t event(lg_timeline_t *t,
             return one_event_at(t, e);
     } else if (UNLIKELY(kind != LG_TL_ENTRY || depth == s->cap)) {
         return one_event_at(t, e);
+    }
+    if (time_ns < last) {
+        t->stats.time_backwards++;
+        time_ns = last;
     }
     /* No saturation: a frame's net time is a sum of disjoint spans (last, time_ns] of its
      * stream's time, so at most the stream's last time minus its first, which fits in 64 bits
