@@ -626,9 +626,8 @@ static __attribute__((noinline)) lg_err_t one_event_at(lg_timeline_t *t, const l
  * on a stream with frames open: an Entry with room for its frame, or an Exit, Suspend or Resume
  * of the top frame. Time going back is repaired here as one_event does (taken at the stream's
  * last time, and counted): a run repeated by concatenation goes back at its first seam and stays
- * behind for every event after it. Its checks are a branch each, and the stream is
- * read once. With proximity a constant, the callers inline it once per setting: no test of it
- * per Entry. */
+ * behind for every event after it. Its checks are a branch each, and the stream is read once.
+ * With proximity a constant, the callers inline it once per setting: no test of it per Entry. */
 static inline __attribute__((always_inline)) lg_err_t event(lg_timeline_t *t,
                                                             const lg_tl_event_t *e, bool proximity)
 {

@@ -88,6 +88,20 @@ HOT uint64_t le64(const uint8_t *p)
     return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
+/* The event type in a record's second word (1.1 FLAGS, 1.0 EVENT). */
+HOT unsigned type_of(uint32_t word, bool v11)
+{
+    return v11 ? word & V11_TYPE_MASK : (word >> V10_TYPE_SHIFT) & V10_TYPE_MASK;
+}
+
+/* Whether a record of this type, resolved to func, becomes an event: a call event (not a data
+ * write, not an unknown type) of a function (not an area that is not one, not unmapped). The one
+ * rule the decoding and the search for an event's record share. */
+HOT bool makes_event(unsigned type, uint32_t func)
+{
+    return type < TYPE_DATA_WRITE && func < LG_WI_UNMAPPED;
+}
+
 static const char *const type_names[] = {"Exit", "Suspend", "Resume", "Entry", "Data write"};
 
 /* ---- Version detection ------------------------------------------------------------------- */
@@ -161,7 +175,7 @@ typedef struct reader {
 static lg_err_t record_error(const reader_t *r, lg_err_t err, uint64_t index, uint32_t handle,
                              uint32_t word, bool v11, uint32_t func)
 {
-    unsigned type = v11 ? word & V11_TYPE_MASK : (word >> V10_TYPE_SHIFT) & V10_TYPE_MASK;
+    unsigned type = type_of(word, v11);
     const char *field = v11 ? "FLAGS" : "EVENT";
     if (type > TYPE_DATA_WRITE)
         return fail_record(r, LG_EFORMAT, index,
@@ -220,9 +234,7 @@ static uint64_t record_of_event(const reader_t *r, const uint8_t *data, uint64_t
     for (uint64_t i = 0;; i++) {
         const uint8_t *rec = data + i * LG_WI_BIN_RECORD_BYTES;
         uint32_t word = le32(rec + 4);
-        unsigned type = v11 ? word & V11_TYPE_MASK : (word >> V10_TYPE_SHIFT) & V10_TYPE_MASK;
-        if (type < TYPE_DATA_WRITE && lg_wi_map_resolve(r->map, le32(rec)) < LG_WI_UNMAPPED &&
-            k-- == 0)
+        if (makes_event(type_of(word, v11), lg_wi_map_resolve(r->map, le32(rec))) && k-- == 0)
             return first + i;
     }
 }
@@ -240,7 +252,7 @@ HOT size_t decode(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *
     const uint8_t *rec = data, *end = data + n * LG_WI_BIN_RECORD_BYTES;
     for (; rec < end; rec += LG_WI_BIN_RECORD_BYTES) {
         uint32_t handle = le32(rec), word = le32(rec + 4);
-        unsigned type = v11 ? word & V11_TYPE_MASK : (word >> V10_TYPE_SHIFT) & V10_TYPE_MASK;
+        unsigned type = type_of(word, v11);
         uint32_t func = resolve(map, cache, handle);
         *e = (lg_tl_event_t){(int64_t)le64(rec + 16), func,
                              (uint16_t)(v11 ? (word >> V11_CORE_SHIFT) & V11_CORE_MASK : 0),
@@ -248,7 +260,7 @@ HOT size_t decode(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *
         /* Almost every record is a call event of a function: one test lets it through. The rest
          * (data writes and areas that are not functions, which make no event, and the records
          * refused: an unknown type or handle) take the second. */
-        if (LIKELY(type < TYPE_DATA_WRITE && func < LG_WI_UNMAPPED)) {
+        if (LIKELY(makes_event(type, func))) {
             e++;
             continue;
         }
