@@ -181,6 +181,10 @@ typedef struct frame {
                        event touches only the top frame */
 } frame_t;
 
+/* The top of every empty stack: no function's (so no event matches it) and suspended. Never
+ * written: the fast path writes a top frame only after its function matched the event's. */
+static const frame_t no_frame = {NO_FUNC, true, false, 0, 0};
+
 /* Proximity counts of the functions a stream entered most recently: a dense matrix over slots,
  * one slot per function, so that an Entry's updates are increments in cache rather than hash
  * lookups. A function that drops out (the least recently entered, when a new one needs a slot)
@@ -200,9 +204,13 @@ typedef struct near_cache {
     uint32_t nwindow;
 } near_cache_t;
 
+/* A stream's open frames are stack[0] to *top; top is &no_frame while there are none, and limit
+ * the last frame the stack has room for (NULL with no stack). Pointers rather than a depth and a
+ * capacity: every event reads its stream's top frame, and this way that is one load, and an
+ * event on an empty stack fails the fast path's test of the top frame's function for free. */
 typedef struct stream {
     frame_t *stack;
-    size_t depth, cap;
+    frame_t *top, *limit;
     int64_t last;        /* time of its latest event */
     int64_t first;       /* time of its first event */
     int64_t empty_since; /* when its stack last became empty */
@@ -211,6 +219,26 @@ typedef struct stream {
 } stream_t;
 
 _Static_assert(sizeof(stream_t) == 64, "a stream is found by a shift, in one cache line");
+
+/* Frames open on s. */
+static inline size_t depth_of(const stream_t *s)
+{
+    return s->top == &no_frame ? 0 : (size_t)(s->top - s->stack) + 1;
+}
+
+/* Frames s has room for. */
+static inline size_t cap_of(const stream_t *s)
+{
+    return s->stack == NULL ? 0 : (size_t)(s->limit - s->stack) + 1;
+}
+
+/* Pushes f on s, which has room for it; returns the new top. */
+static inline frame_t *push(stream_t *s, frame_t f)
+{
+    s->top = s->top == &no_frame ? s->stack : s->top + 1;
+    *s->top = f;
+    return s->top;
+}
 
 /* What a timeline adds to one profile function: what most events touch (40 bytes, so that more
  * functions share the cache) ... */
@@ -276,12 +304,10 @@ const lg_tl_stats_t *lg_timeline_stats(const lg_timeline_t *t)
     return &t->stats;
 }
 
-/* The slow half of an event's checks: a new stream or function, or a bad argument. */
-static lg_err_t admit(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_tl_kind_t kind)
+/* Makes room for streams [0, stream] and every function of the profile. */
+static lg_err_t grow_tables(lg_timeline_t *t, uint32_t stream)
 {
-    if (stream >= LG_TL_MAX_STREAMS || func >= t->profile->nfuncs || (unsigned)kind > LG_TL_ENTRY)
-        return LG_EINVAL;
-    if (func >= t->nacc) {
+    if (t->nacc < t->profile->nfuncs) {
         size_t cap = t->acc_cap, near_cap = t->acc_cap;
         if (!lg_grow((void **)&t->acc, &cap, t->profile->nfuncs, sizeof *t->acc) ||
             !lg_grow((void **)&t->near, &near_cap, cap, sizeof *t->near))
@@ -296,38 +322,62 @@ static lg_err_t admit(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_tl_ki
         if (!lg_grow((void **)&t->streams, &cap, (size_t)stream + 1, sizeof *t->streams))
             return LG_ENOMEM;
         memset(t->streams + t->nstreams, 0, (cap - t->nstreams) * sizeof *t->streams);
+        for (size_t i = t->nstreams; i < cap; i++)
+            t->streams[i].top = (frame_t *)&no_frame;
         t->nstreams = cap;
     }
     return LG_OK;
 }
 
-/* Closes frame f, the top of s, which then has depth frames, at time (not before its start:
- * times on a stream never decrease). */
-static inline void close_top(lg_timeline_t *t, stream_t *s, const frame_t *f, size_t depth,
-                             int64_t time)
+/* The slow half of an event's checks: a new stream or function, or a bad argument. */
+static lg_err_t admit(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_tl_kind_t kind)
 {
-    s->depth = depth;
+    if (stream >= LG_TL_MAX_STREAMS || func >= t->profile->nfuncs || (unsigned)kind > LG_TL_ENTRY)
+        return LG_EINVAL;
+    return grow_tables(t, stream);
+}
+
+lg_err_t lg_timeline_reserve(lg_timeline_t *t, uint32_t nstreams, uint32_t *nfuncs)
+{
+    *nfuncs = 0;
+    if (t->finished || nstreams == 0 || nstreams > LG_TL_MAX_STREAMS)
+        return LG_EINVAL;
+    LG_CHECK(grow_tables(t, nstreams - 1));
+    *nfuncs = (uint32_t)t->nacc;
+    return LG_OK;
+}
+
+/* Closes frame f, the top of s, at time (not before its start: times on a stream never
+ * decrease). */
+static inline void close_top(lg_timeline_t *t, stream_t *s, frame_t *f, int64_t time)
+{
+    bool empty = f == s->stack;
+    s->top = empty ? (frame_t *)&no_frame : f - 1;
     func_acc_t *a = &t->acc[f->func];
     a->net = lg_sat_add(a->net, f->net);
     if (!f->nested)
         a->gross = lg_sat_add(a->gross, (uint64_t)time - (uint64_t)f->start);
-    if (depth == 0)
+    if (empty)
         s->empty_since = time;
 }
 
 /* Closes the top frame at time. */
 static inline void pop(lg_timeline_t *t, stream_t *s, int64_t time)
 {
-    close_top(t, s, &s->stack[s->depth - 1], s->depth - 1, time);
+    close_top(t, s, s->top, time);
 }
 
 /* Makes room for one more frame; LG_ELIMIT past LG_TL_MAX_DEPTH. */
 static lg_err_t grow_stack(stream_t *s)
 {
-    if (s->depth >= LG_TL_MAX_DEPTH)
+    size_t depth = depth_of(s), cap = cap_of(s);
+    if (depth >= LG_TL_MAX_DEPTH)
         return LG_ELIMIT;
-    if (!lg_grow((void **)&s->stack, &s->cap, s->depth + 1, sizeof *s->stack))
+    if (!lg_grow((void **)&s->stack, &cap, depth + 1, sizeof *s->stack))
         return LG_ENOMEM;
+    /* The stack may have moved. */
+    s->limit = s->stack + cap - 1;
+    s->top = depth == 0 ? (frame_t *)&no_frame : s->stack + depth - 1;
     return LG_OK;
 }
 
@@ -539,13 +589,13 @@ static lg_err_t enter(lg_timeline_t *t, stream_t *s, uint32_t func, int64_t time
 {
     t->acc[func].hits++;
     bool nested = false;
-    if (s->depth > 0) {
-        uint32_t caller = s->stack[s->depth - 1].func;
+    if (s->top != &no_frame) {
+        uint32_t caller = s->top->func;
         LG_CHECK(count_pair(t, &t->acc[caller].callees, caller, func, false, 1));
         t->calls++;
         nested = caller == func;
     }
-    s->stack[s->depth++] = (frame_t){func, false, nested, time, 0};
+    push(s, (frame_t){func, false, nested, time, 0});
     return t->proximity ? note_proximity(t, s, func) : LG_OK;
 }
 
@@ -556,23 +606,23 @@ static frame_t *repair(lg_timeline_t *t, stream_t *s, uint32_t func, bool runnin
                        lg_err_t *err)
 {
     *err = LG_OK;
-    for (size_t i = s->depth; i-- > 0;) {
+    size_t depth = depth_of(s);
+    for (size_t i = depth; i-- > 0;) {
         if (s->stack[i].func != func)
             continue;
         t->stats.exit_not_top++;
-        while (s->depth > i + 1)
+        while (s->top != &s->stack[i])
             pop(t, s, time);
         return &s->stack[i];
     }
-    t->stats.started_inside += s->depth == 0;
-    t->stats.unmatched += s->depth > 0;
-    if (s->depth > 0)
+    t->stats.started_inside += depth == 0;
+    t->stats.unmatched += depth > 0;
+    if (depth > 0)
         return NULL;
-    if (s->cap == 0 && (*err = grow_stack(s)) != LG_OK)
+    if (s->stack == NULL && (*err = grow_stack(s)) != LG_OK)
         return NULL;
-    s->stack[s->depth++] = (frame_t){func, !running, false, s->first,
-                                     running ? (uint64_t)time - (uint64_t)s->empty_since : 0};
-    return &s->stack[0];
+    return push(s, (frame_t){func, !running, false, s->first,
+                             running ? (uint64_t)time - (uint64_t)s->empty_since : 0});
 }
 
 /* One event (lg_timeline_event's contract but for the check of t->finished and the count of
@@ -585,7 +635,7 @@ static __attribute__((noinline)) lg_err_t one_event(lg_timeline_t *t, uint32_t s
         LG_CHECK(admit(t, stream, func, (lg_tl_kind_t)kind));
     stream_t *s = &t->streams[stream];
     /* Room first, so that an Entry that cannot be added changes nothing. */
-    if (kind == LG_TL_ENTRY && UNLIKELY(s->depth == s->cap))
+    if (kind == LG_TL_ENTRY && UNLIKELY(depth_of(s) == cap_of(s)))
         LG_CHECK(grow_stack(s));
     if (UNLIKELY(!s->seen)) {
         s->seen = true;
@@ -594,7 +644,7 @@ static __attribute__((noinline)) lg_err_t one_event(lg_timeline_t *t, uint32_t s
         t->stats.time_backwards++;
         time_ns = s->last;
     }
-    frame_t *top = s->depth > 0 ? &s->stack[s->depth - 1] : NULL;
+    frame_t *top = s->top != &no_frame ? s->top : NULL;
     if (top != NULL && !top->suspended)
         top->net = lg_sat_add(top->net, (uint64_t)time_ns - (uint64_t)s->last);
     s->last = time_ns;
@@ -628,25 +678,23 @@ static __attribute__((noinline)) lg_err_t one_event_at(lg_timeline_t *t, const l
  * last time, and counted): a run repeated by concatenation goes back at its first seam and stays
  * behind for every event after it. Its checks are a branch each, and the stream is read once.
  * With proximity a constant, the callers inline it once per setting: no test of it per Entry. */
-static inline __attribute__((always_inline)) lg_err_t event(lg_timeline_t *t,
-                                                            const lg_tl_event_t *e, bool proximity)
+static inline __attribute__((always_inline)) lg_err_t
+event(lg_timeline_t *t, const lg_tl_event_t *e, bool proximity, bool checked)
 {
     int64_t time_ns = e->time_ns;
     uint32_t func = e->func, stream = e->stream, kind = e->kind;
-    if (UNLIKELY(stream >= t->nstreams || func >= t->nacc))
+    if (checked && UNLIKELY(stream >= t->nstreams || func >= t->nacc))
         return one_event_at(t, e);
     stream_t *s = &t->streams[stream];
-    size_t depth = s->depth;
+    frame_t *top = s->top;
     int64_t last = s->last;
-    /* depth > 0 also says the stream has had an event (s->seen). */
-    if (UNLIKELY(depth == 0))
-        return one_event_at(t, e);
-    frame_t *top = &s->stack[depth - 1];
     uint32_t top_func = top->func;
+    /* An empty stack's top is no_frame, whose function no event names: an Exit, Suspend or
+     * Resume fails the first test; an Entry, which has no caller then, the second. */
     if (kind < LG_TL_ENTRY) {
         if (UNLIKELY(top_func != func))
             return one_event_at(t, e);
-    } else if (UNLIKELY(kind != LG_TL_ENTRY || depth == s->cap)) {
+    } else if (UNLIKELY(kind != LG_TL_ENTRY || top == s->limit || top_func == NO_FUNC)) {
         return one_event_at(t, e);
     }
     if (time_ns < last) {
@@ -665,11 +713,11 @@ static inline __attribute__((always_inline)) lg_err_t event(lg_timeline_t *t,
         LG_CHECK(count_pair(t, &acc[top_func].callees, top_func, func, false, 1));
         t->calls++;
         top[1] = (frame_t){func, false, top_func == func, time_ns, 0};
-        s->depth = depth + 1;
+        s->top = top + 1;
         return proximity ? note_proximity(t, s, func) : LG_OK;
     }
     if (kind == LG_TL_EXIT)
-        close_top(t, s, top, depth - 1, time_ns);
+        close_top(t, s, top, time_ns);
     else
         top->suspended = kind == LG_TL_SUSPEND;
     return LG_OK;
@@ -686,18 +734,20 @@ lg_err_t lg_timeline_event(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_
         err = one_event(t, stream, func, (unsigned)kind, time_ns);
     } else {
         lg_tl_event_t e = {time_ns, func, (uint16_t)stream, (uint8_t)kind};
-        err = event(t, &e, t->proximity);
+        err = event(t, &e, t->proximity, true);
     }
     t->stats.events += err == LG_OK;
     return err;
 }
 
-/* lg_timeline_events for one setting of t->proximity. */
+/* lg_timeline_events for one setting of t->proximity, and of whether the events' streams and
+ * functions are to be checked (not after lg_timeline_reserve). */
 static inline __attribute__((always_inline)) lg_err_t
-events_loop(lg_timeline_t *t, const lg_tl_event_t *events, size_t n, size_t *done, bool proximity)
+events_loop(lg_timeline_t *t, const lg_tl_event_t *events, size_t n, size_t *done, bool proximity,
+            bool checked)
 {
     for (const lg_tl_event_t *e = events, *end = events + n; e != end; e++) {
-        lg_err_t err = event(t, e, proximity);
+        lg_err_t err = event(t, e, proximity, checked);
         if (UNLIKELY(err != LG_OK)) {
             size_t i = (size_t)(e - events);
             t->stats.events += i;
@@ -715,8 +765,18 @@ lg_err_t lg_timeline_events(lg_timeline_t *t, const lg_tl_event_t *events, size_
     *done = 0;
     if (t->finished)
         return LG_EINVAL;
-    return t->proximity ? events_loop(t, events, n, done, true)
-                        : events_loop(t, events, n, done, false);
+    return t->proximity ? events_loop(t, events, n, done, true, true)
+                        : events_loop(t, events, n, done, false, true);
+}
+
+lg_err_t lg_timeline_events_reserved(lg_timeline_t *t, const lg_tl_event_t *events, size_t n,
+                                     size_t *done)
+{
+    *done = 0;
+    if (t->finished)
+        return LG_EINVAL;
+    return t->proximity ? events_loop(t, events, n, done, true, false)
+                        : events_loop(t, events, n, done, false, false);
 }
 
 /* ---- Finishing --------------------------------------------------------------------------- */
@@ -803,8 +863,8 @@ lg_err_t lg_timeline_finish(lg_timeline_t *t, lg_diag_t *d)
     t->finished = true;
     for (size_t i = 0; i < t->nstreams; i++) {
         stream_t *s = &t->streams[i];
-        t->stats.open_at_end += s->depth;
-        while (s->depth > 0)
+        t->stats.open_at_end += depth_of(s);
+        while (s->top != &no_frame)
             pop(t, s, s->last);
     }
     lg_profile_t *p = t->profile;

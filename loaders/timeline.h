@@ -92,6 +92,19 @@ typedef struct lg_tl_event {
  * failed (the ones before it were fed) and its error is returned; on success *done is n. */
 lg_err_t lg_timeline_events(lg_timeline_t *t, const lg_tl_event_t *events, size_t n, size_t *done);
 
+/* Makes room for events of every stream below nstreams and of every function the profile has
+ * now (*nfuncs receives how many), so that lg_timeline_events_reserved may skip checking them.
+ * Changes no result. Returns LG_OK; LG_EINVAL for nstreams 0 or above LG_TL_MAX_STREAMS, or after
+ * lg_timeline_finish; LG_ENOMEM. */
+lg_err_t lg_timeline_reserve(lg_timeline_t *t, uint32_t nstreams, uint32_t *nfuncs);
+
+/* lg_timeline_events for events within what lg_timeline_reserve made room for: every stream
+ * below its nstreams and every func below its *nfuncs (anything else is undefined behaviour).
+ * The same effects, without the two tests per event (for the binary timeline's reader, whose
+ * events are within them by construction). */
+lg_err_t lg_timeline_events_reserved(lg_timeline_t *t, const lg_tl_event_t *events, size_t n,
+                                     size_t *done);
+
 /* Closes open frames, writes hits, times, edges and proximity into the profile (then calls
  * lg_profile_finish_edges) and reports the repairs in one warning to d naming the profile's
  * path. Returns LG_OK or LG_ENOMEM. Call once. */

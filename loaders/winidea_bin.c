@@ -66,6 +66,8 @@
 #define V11_CORE_SHIFT 4u
 #define V11_CORE_MASK 0xFFu
 #define V11_UNUSED_BITS 0xFFFFF000u
+/* Streams a 1.1 record can name: one per core number (1.0 has stream 0 only). */
+#define STREAMS_V11 (V11_CORE_MASK + 1u)
 /* 1.0 EVENT: the event type in bits 24-27. The help says nothing of the other bits; bits 0-3
  * are assumed clear (that is where 1.1 keeps the type, and how the layouts are told apart). */
 #define V10_TYPE_SHIFT 24u
@@ -164,6 +166,7 @@ typedef struct reader {
     lg_source_t *src;
     const lg_wi_map_t *map;
     lg_timeline_t *timeline;
+    uint32_t nfuncs; /* the timeline has room for events of functions below (STREAMS_RESERVED) */
 } reader_t;
 
 /* An error at record index: "PATH:0xOFFSET: record N" (diag.h's convention for binary files). */
@@ -219,11 +222,32 @@ static void resolve_cache_init(resolve_slot_t *cache)
         cache[i] = (resolve_slot_t){i ^ 1u, LG_WI_UNMAPPED};
 }
 
-HOT uint32_t resolve(const lg_wi_map_t *map, resolve_slot_t *cache, uint32_t handle)
+/* resolve's answer for a handle not in the cache, which it goes into at c; but a function at or
+ * past nfuncs (the timeline has no room for it: lg_timeline_reserve) sets *reserved false and is
+ * not cached, so that every record of it comes here. There is none: the map's functions are the
+ * profile's, and the timeline has room for all of them; this keeps the per-record test to the
+ * cache's. */
+static __attribute__((noinline)) uint32_t resolve_miss(const lg_wi_map_t *map, resolve_slot_t *c,
+                                                       uint32_t handle, uint32_t nfuncs,
+                                                       bool *reserved)
+{
+    uint32_t func = lg_wi_map_resolve(map, handle);
+    if (func >= nfuncs && func < LG_WI_UNMAPPED) { /* a function, not one of the other answers */
+        *reserved = false;
+        return func;
+    }
+    *c = (resolve_slot_t){handle, func};
+    return func;
+}
+
+/* The function of handle (lg_wi_map_resolve's answer), through the cache; see resolve_miss for
+ * nfuncs and reserved. */
+HOT uint32_t resolve(const lg_wi_map_t *map, resolve_slot_t *cache, uint32_t handle,
+                     uint32_t nfuncs, bool *reserved)
 {
     resolve_slot_t *c = &cache[resolve_index(handle)];
     if (UNLIKELY(c->handle != handle))
-        *c = (resolve_slot_t){handle, lg_wi_map_resolve(map, handle)};
+        return resolve_miss(map, c, handle, nfuncs, reserved);
     return c->func;
 }
 
@@ -241,10 +265,10 @@ static uint64_t record_of_event(const reader_t *r, const uint8_t *data, uint64_t
 
 /* Decodes records data[0, n) into events (room for n), up to the first record refused: returns
  * how many records were decoded (n when none was refused), *k the events made of them. Data
- * writes and areas that are not functions make no event. Inlined once per layout so that the
- * layout test leaves the loop. */
+ * writes and areas that are not functions make no event. *reserved is set false when an event's
+ * function is not below nfuncs (the timeline made room for those: lg_timeline_reserve). Inlined once per layout so that the layout test leaves the loop. */
 HOT size_t decode(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *data, size_t n,
-                  bool v11, lg_tl_event_t *events, size_t *k)
+                  bool v11, uint32_t nfuncs, lg_tl_event_t *events, size_t *k, bool *reserved)
 {
     /* Each record is written at e, which moves on past an event only; rec walks the records to
      * end: no index to scale. */
@@ -253,7 +277,7 @@ HOT size_t decode(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *
     for (; rec < end; rec += LG_WI_BIN_RECORD_BYTES) {
         uint32_t handle = le32(rec), word = le32(rec + 4);
         unsigned type = type_of(word, v11);
-        uint32_t func = resolve(map, cache, handle);
+        uint32_t func = resolve(map, cache, handle, nfuncs, reserved);
         *e = (lg_tl_event_t){(int64_t)le64(rec + 16), func,
                              (uint16_t)(v11 ? (word >> V11_CORE_SHIFT) & V11_CORE_MASK : 0),
                              (uint8_t)type};
@@ -272,15 +296,17 @@ HOT size_t decode(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *
 }
 
 static size_t decode_v11(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *data,
-                         size_t n, lg_tl_event_t *events, size_t *k)
+                         size_t n, uint32_t nfuncs, lg_tl_event_t *events, size_t *k,
+                         bool *reserved)
 {
-    return decode(map, cache, data, n, true, events, k);
+    return decode(map, cache, data, n, true, nfuncs, events, k, reserved);
 }
 
 static size_t decode_v10(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *data,
-                         size_t n, lg_tl_event_t *events, size_t *k)
+                         size_t n, uint32_t nfuncs, lg_tl_event_t *events, size_t *k,
+                         bool *reserved)
 {
-    return decode(map, cache, data, n, false, events, k);
+    return decode(map, cache, data, n, false, nfuncs, events, k, reserved);
 }
 
 /* The error for the timeline's refusal of event done of those decoded from the records at data
@@ -303,12 +329,13 @@ refused(const reader_t *r, const uint8_t *rec, uint64_t index, bool v11)
 }
 
 /* Hands the k events decoded from the records at data (the first of them record first) to the
- * timeline in one call. */
+ * timeline in one call; reserved: every event is within what the timeline made room for (decode). */
 HOT lg_err_t hand_over(const reader_t *r, const lg_tl_event_t *events, size_t k,
-                       const uint8_t *data, uint64_t first, bool v11)
+                       const uint8_t *data, uint64_t first, bool v11, bool reserved)
 {
     size_t done;
-    lg_err_t err = lg_timeline_events(r->timeline, events, k, &done);
+    lg_err_t err = reserved ? lg_timeline_events_reserved(r->timeline, events, k, &done)
+                            : lg_timeline_events(r->timeline, events, k, &done);
     if (UNLIKELY(err != LG_OK))
         return timeline_error(r, err, events[done].func, data, first, done, v11);
     return LG_OK;
@@ -324,8 +351,9 @@ HOT lg_err_t feed(const reader_t *r, resolve_slot_t *cache, const uint8_t *data,
     for (size_t i = 0; i < n;) {
         size_t end = n - i < DECODE_BATCH ? n : i + DECODE_BATCH, k;
         const uint8_t *batch = data + i * LG_WI_BIN_RECORD_BYTES;
-        size_t j = i + decode(r->map, cache, batch, end - i, v11, events, &k);
-        LG_CHECK(hand_over(r, events, k, batch, first + i, v11));
+        bool reserved = true;
+        size_t j = i + decode(r->map, cache, batch, end - i, v11, r->nfuncs, events, &k, &reserved);
+        LG_CHECK(hand_over(r, events, k, batch, first + i, v11, reserved));
         if (UNLIKELY(j < end))
             return refused(r, data + j * LG_WI_BIN_RECORD_BYTES, first + j, v11);
         i = end;
@@ -442,7 +470,8 @@ typedef struct chunk {
     size_t nrecords;
     size_t decoded; /* nrecords, or the index of the record decode refused */
     size_t nevents;
-    lg_err_t err; /* the read failed (nothing read; the message is in the ring's diag) */
+    bool reserved; /* every event within the room the timeline made (decode) */
+    lg_err_t err;  /* the read failed (nothing read; the message is in the ring's diag) */
 } chunk_t;
 
 typedef struct ring {
@@ -452,6 +481,7 @@ typedef struct ring {
     lg_diag_t diag;
     const lg_wi_map_t *map;
     bool v11;
+    uint32_t nfuncs;      /* reader_t's */
     uint64_t start, size; /* the reader reads bytes [start, size) */
     chunk_t chunk[RING_CHUNKS];
     void *memory;
@@ -481,9 +511,11 @@ static bool read_chunk(ring_t *g, chunk_t *c, uint64_t at, size_t want)
     if (c->err != LG_OK)
         return false;
     c->nrecords = want / LG_WI_BIN_RECORD_BYTES;
-    c->decoded =
-        g->v11 ? decode_v11(g->map, g->cache, c->records, c->nrecords, c->events, &c->nevents)
-               : decode_v10(g->map, g->cache, c->records, c->nrecords, c->events, &c->nevents);
+    c->reserved = true;
+    c->decoded = g->v11 ? decode_v11(g->map, g->cache, c->records, c->nrecords, g->nfuncs,
+                                     c->events, &c->nevents, &c->reserved)
+                        : decode_v10(g->map, g->cache, c->records, c->nrecords, g->nfuncs,
+                                     c->events, &c->nevents, &c->reserved);
     return c->decoded == c->nrecords;
 }
 
@@ -532,7 +564,7 @@ static void *reader_thread(void *arg)
  * when memory or the thread cannot be had. The reader starts with every signal blocked: they
  * stay with the calling thread, whose handlers the CLI set up. */
 static bool ring_start(ring_t *g, lg_source_t *src, const lg_wi_map_t *map, bool v11,
-                       uint64_t start, uint64_t size)
+                       uint32_t nfuncs, uint64_t start, uint64_t size)
 {
     g->memory = aligned_alloc(LG_SOURCE_ALIGN, RING_CHUNKS * SLOT_BYTES);
     if (g->memory == NULL)
@@ -542,6 +574,7 @@ static bool ring_start(ring_t *g, lg_source_t *src, const lg_wi_map_t *map, bool
     g->io.d = &g->diag;
     g->map = map;
     g->v11 = v11;
+    g->nfuncs = nfuncs;
     g->start = start;
     g->size = size;
     g->produced = g->consumed = 0;
@@ -610,7 +643,7 @@ static lg_err_t consume(const reader_t *r, ring_t *g)
             lg_diag_move(r->src->d, &g->diag);
             return c->err;
         }
-        LG_CHECK(hand_over(r, c->events, c->nevents, c->records, c->first, g->v11));
+        LG_CHECK(hand_over(r, c->events, c->nevents, c->records, c->first, g->v11, c->reserved));
         if (c->decoded < c->nrecords)
             return refused(r, c->records + c->decoded * LG_WI_BIN_RECORD_BYTES,
                            c->first + c->decoded, g->v11);
@@ -631,7 +664,7 @@ static lg_err_t consume(const reader_t *r, ring_t *g)
 static lg_err_t read_timeline(lg_source_t *src, lg_wi_bin_version_t version, const lg_wi_map_t *map,
                               lg_timeline_t *timeline)
 {
-    reader_t r = {src, map, timeline};
+    reader_t r = {src, map, timeline, 0};
     LG_CHECK(check_timeline(src));
     uint64_t size = src->size;
     /* Whole records the window holds from offset 0 (those the version detection read). */
@@ -644,11 +677,16 @@ static lg_err_t read_timeline(lg_source_t *src, lg_wi_bin_version_t version, con
         held -= held % LG_WI_BIN_RECORD_BYTES;
     }
     bool v11 = version == LG_WI_BIN_V1_1;
+    /* Room for every stream a record can name and every function of the profile, which the map
+     * resolves to: the timeline then takes the events without checking them one by one. Without
+     * the room (out of memory), nfuncs stays 0 and every event is checked as before. */
+    if (lg_timeline_reserve(timeline, v11 ? STREAMS_V11 : 1u, &r.nfuncs) != LG_OK)
+        r.nfuncs = 0;
     resolve_slot_t cache[RESOLVE_CACHE_SLOTS];
     resolve_cache_init(cache);
     ring_t ring;
     if (size >= atomic_load(&pipeline_min_bytes) && held < size &&
-        ring_start(&ring, src, map, v11, held, size)) {
+        ring_start(&ring, src, map, v11, r.nfuncs, held, size)) {
         /* The records the detection read go first, while the reader starts on the rest. */
         size_t n = (size_t)(held / LG_WI_BIN_RECORD_BYTES);
         const uint8_t *data = lg_source_at(src, 0);
