@@ -667,7 +667,8 @@ static __attribute__((noinline)) lg_err_t one_event(lg_timeline_t *t, uint32_t s
 /* one_event for the event at e, out of line: the event loop needs no registers for it. */
 static __attribute__((noinline)) lg_err_t one_event_at(lg_timeline_t *t, const lg_tl_event_t *e)
 {
-    return one_event(t, e->stream, e->func, e->kind, e->time_ns);
+    return one_event(t, e->kind_stream >> LG_TL_KIND_BITS, e->func,
+                     e->kind_stream & LG_TL_KIND_MASK, e->time_ns);
 }
 
 /* The event at e: the common case here, the rest (a new stream or function, a bad argument, an
@@ -682,7 +683,8 @@ static inline __attribute__((always_inline)) lg_err_t
 event(lg_timeline_t *t, const lg_tl_event_t *e, bool proximity, bool checked)
 {
     int64_t time_ns = e->time_ns;
-    uint32_t func = e->func, stream = e->stream, kind = e->kind;
+    uint32_t func = e->func, stream = e->kind_stream >> LG_TL_KIND_BITS,
+             kind = e->kind_stream & LG_TL_KIND_MASK;
     if (checked && UNLIKELY(stream >= t->nstreams || func >= t->nacc))
         return one_event_at(t, e);
     stream_t *s = &t->streams[stream];
@@ -733,7 +735,7 @@ lg_err_t lg_timeline_event(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_
     if (UNLIKELY(stream >= LG_TL_MAX_STREAMS || (unsigned)kind > LG_TL_ENTRY)) {
         err = one_event(t, stream, func, (unsigned)kind, time_ns);
     } else {
-        lg_tl_event_t e = {time_ns, func, (uint16_t)stream, (uint8_t)kind};
+        lg_tl_event_t e = {time_ns, func, LG_TL_KIND_STREAM(kind, stream)};
         err = event(t, &e, t->proximity, true);
     }
     t->stats.events += err == LG_OK;

@@ -79,13 +79,19 @@ lg_err_t lg_timeline_create(lg_profile_t *profile, bool proximity, lg_timeline_t
 lg_err_t lg_timeline_event(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_tl_kind_t kind,
                            int64_t time_ns);
 
-/* One event for lg_timeline_events. */
+/* One event for lg_timeline_events. Its kind and stream share a word laid out as winIDEA 1.1's
+ * FLAGS word (the type in bits 0-3, the core above), so that the binary timeline's reader makes
+ * it with one mask: LG_TL_KIND_STREAM(kind, stream). */
 typedef struct lg_tl_event {
     int64_t time_ns;
     uint32_t func;
-    uint16_t stream; /* < LG_TL_MAX_STREAMS */
-    uint8_t kind;    /* lg_tl_kind_t */
+    uint32_t kind_stream; /* the lg_tl_kind_t in bits 0-3, the stream (< LG_TL_MAX_STREAMS) above */
 } lg_tl_event_t;
+
+/* Bits of kind_stream below the stream, and those that hold the kind. */
+#define LG_TL_KIND_BITS 4u
+#define LG_TL_KIND_MASK 0xFu
+#define LG_TL_KIND_STREAM(kind, stream) ((uint32_t)(kind) | (uint32_t)(stream) << LG_TL_KIND_BITS)
 
 /* Feeds n events in order exactly as n calls of lg_timeline_event would, without a call per
  * event (for readers of large timelines). On failure *done receives the index of the event that

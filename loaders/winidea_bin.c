@@ -66,6 +66,11 @@
 #define V11_CORE_SHIFT 4u
 #define V11_CORE_MASK 0xFFu
 #define V11_UNUSED_BITS 0xFFFFF000u
+/* The bits of 1.1 FLAGS that make an event's kind_stream (timeline.h). */
+#define V11_KIND_STREAM_MASK ((V11_CORE_MASK << V11_CORE_SHIFT) | V11_TYPE_MASK)
+_Static_assert(V11_CORE_SHIFT == LG_TL_KIND_BITS && V11_TYPE_MASK == LG_TL_KIND_MASK &&
+                   LG_TL_KIND_STREAM(V11_TYPE_MASK, V11_CORE_MASK) == V11_KIND_STREAM_MASK,
+               "1.1 FLAGS is laid out as an event's kind_stream");
 /* Streams a 1.1 record can name: one per core number (1.0 has stream 0 only). */
 #define STREAMS_V11 (V11_CORE_MASK + 1u)
 /* 1.0 EVENT: the event type in bits 24-27. The help says nothing of the other bits; bits 0-3
@@ -278,9 +283,10 @@ HOT size_t decode(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *
         uint32_t handle = le32(rec), word = le32(rec + 4);
         unsigned type = type_of(word, v11);
         uint32_t func = resolve(map, cache, handle, nfuncs, reserved);
+        /* 1.1's FLAGS word is laid out as kind_stream is: its type and core, the bits above
+         * (unused) masked off. */
         *e = (lg_tl_event_t){(int64_t)le64(rec + 16), func,
-                             (uint16_t)(v11 ? (word >> V11_CORE_SHIFT) & V11_CORE_MASK : 0),
-                             (uint8_t)type};
+                             v11 ? word & V11_KIND_STREAM_MASK : LG_TL_KIND_STREAM(type, 0)};
         /* Almost every record is a call event of a function: one test lets it through. The rest
          * (data writes and areas that are not functions, which make no event, and the records
          * refused: an unknown type or handle) take the second. */

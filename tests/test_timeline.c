@@ -759,7 +759,7 @@ static size_t mixed_events(lg_tl_event_t *ev)
         /* Equal times are common in real timelines (a Suspend and the callee's Entry). */
         uint32_t step = (uint32_t)(lg_test_rng() % 4);
         time[st] += roll == 99 ? -(int64_t)step * 5 : (int64_t)step;
-        ev[i] = (lg_tl_event_t){time[st], f, (uint16_t)st, (uint8_t)kind};
+        ev[i] = (lg_tl_event_t){time[st], f, LG_TL_KIND_STREAM(kind, st)};
     }
     return MIXED_EVENTS;
 }
@@ -774,8 +774,10 @@ static void run_mixed(run_t *r, const lg_tl_event_t *ev, size_t n, bool batches,
     }
     for (size_t i = 0; i < n;) {
         if (!batches) {
-            assert_int_equal(lg_timeline_event(r->t, ev[i].stream, ev[i].func,
-                                               (lg_tl_kind_t)ev[i].kind, ev[i].time_ns),
+            assert_int_equal(lg_timeline_event(r->t, ev[i].kind_stream >> LG_TL_KIND_BITS,
+                                               ev[i].func,
+                                               (lg_tl_kind_t)(ev[i].kind_stream & LG_TL_KIND_MASK),
+                                               ev[i].time_ns),
                              LG_OK);
             i++;
             continue;
@@ -842,8 +844,8 @@ static void test_bad_arguments(void **state)
     assert_int_equal(lg_timeline_event(r.t, 0, f + 1, LG_TL_ENTRY, 0), LG_EINVAL);
     assert_int_equal(lg_timeline_stats(r.t)->events, 1);
     /* In a batch, a bad kind is refused where it stands, also on a stream with a frame open. */
-    const lg_tl_event_t batch[] = {{1, f, LG_TL_MAX_STREAMS - 1, LG_TL_SUSPEND},
-                                   {2, f, LG_TL_MAX_STREAMS - 1, 4}};
+    const lg_tl_event_t batch[] = {{1, f, LG_TL_KIND_STREAM(LG_TL_SUSPEND, LG_TL_MAX_STREAMS - 1)},
+                                   {2, f, LG_TL_KIND_STREAM(4, LG_TL_MAX_STREAMS - 1)}};
     size_t done;
     assert_int_equal(lg_timeline_events(r.t, batch, 2, &done), LG_EINVAL);
     assert_int_equal(done, 1);
