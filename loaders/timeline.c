@@ -99,37 +99,45 @@ typedef struct partner {
 
 typedef struct partners {
     partner_t *slots; /* NULL, or a power of two of them, at most half used */
-    uint32_t used, mask;
+    uint32_t used;
+    uint32_t shift; /* 32 - log2(slots): the hash's shift, kept rather than a mask since every
+                       Entry hashes and a mask is needed only to probe */
 } partners_t;
 
-static uint32_t partner_home(uint32_t func, uint32_t mask)
+/* The mask of m's slot indices; m has slots. */
+static inline uint32_t partners_mask(const partners_t *m)
 {
-    /* Fibonacci hashing: the top bits of the product depend on every bit of func. mask is at
-     * least PARTNERS_MIN_SLOTS - 1, so clz(mask) is the shift that keeps log2(slots) bits. */
-    return (func * 0x9e3779b1u) >> __builtin_clz(mask);
+    return UINT32_MAX >> m->shift;
+}
+
+static inline uint32_t partner_home(uint32_t func, uint32_t shift)
+{
+    /* Fibonacci hashing: the top bits of the product depend on every bit of func; the shift
+     * keeps log2(slots) of them. */
+    return (func * 0x9e3779b1u) >> shift;
 }
 
 static bool partners_grow(partners_t *m)
 {
-    uint32_t slots = m->slots == NULL ? PARTNERS_MIN_SLOTS : (m->mask + 1) * 2;
+    uint32_t slots = m->slots == NULL ? PARTNERS_MIN_SLOTS : (partners_mask(m) + 1) * 2;
     if (slots == 0) /* past 2^31 slots: more partners than functions can exist */
         return false;
     partner_t *grown = calloc(slots, sizeof *grown); /* calloc checks slots * size */
     if (grown == NULL)
         return false;
     memset(grown, 0xff, slots * sizeof *grown); /* every func NO_FUNC */
-    uint32_t mask = slots - 1;
-    for (uint32_t i = 0; m->slots != NULL && i <= m->mask; i++) {
+    uint32_t mask = slots - 1, shift = (uint32_t)__builtin_clz(mask); /* slots >= 8: mask > 0 */
+    for (uint32_t i = 0; m->slots != NULL && i <= partners_mask(m); i++) {
         if (m->slots[i].func == NO_FUNC)
             continue;
-        uint32_t j = partner_home(m->slots[i].func, mask);
+        uint32_t j = partner_home(m->slots[i].func, shift);
         while (grown[j].func != NO_FUNC)
             j = (j + 1) & mask;
         grown[j] = m->slots[i];
     }
     free(m->slots);
     m->slots = grown;
-    m->mask = mask;
+    m->shift = shift;
     return true;
 }
 
@@ -138,7 +146,7 @@ static __attribute__((noinline)) uint32_t *partner_count_probe(partners_t *m, ui
 {
     uint32_t i = 0;
     if (LIKELY(m->slots != NULL)) {
-        for (i = partner_home(func, m->mask);; i = (i + 1) & m->mask) {
+        for (i = partner_home(func, m->shift);; i = (i + 1) & partners_mask(m)) {
             partner_t *s = &m->slots[i];
             if (LIKELY(s->func == func))
                 return &s->count;
@@ -146,12 +154,12 @@ static __attribute__((noinline)) uint32_t *partner_count_probe(partners_t *m, ui
                 break;
         }
     }
-    if (UNLIKELY(m->slots == NULL || 2 * (m->used + 1) > m->mask + 1)) {
+    if (UNLIKELY(m->slots == NULL || 2 * (m->used + 1) > partners_mask(m) + 1)) {
         if (!partners_grow(m))
             return NULL;
-        i = partner_home(func, m->mask);
+        i = partner_home(func, m->shift);
         while (m->slots[i].func != NO_FUNC)
-            i = (i + 1) & m->mask;
+            i = (i + 1) & partners_mask(m);
     }
     m->used++;
     m->slots[i] = (partner_t){func, 0};
@@ -163,7 +171,7 @@ static __attribute__((noinline)) uint32_t *partner_count_probe(partners_t *m, ui
 static inline uint32_t *partner_count(partners_t *m, uint32_t func)
 {
     if (LIKELY(m->slots != NULL)) {
-        partner_t *s = &m->slots[partner_home(func, m->mask)];
+        partner_t *s = &m->slots[partner_home(func, m->shift)];
         if (LIKELY(s->func == func))
             return &s->count;
     }
@@ -204,10 +212,11 @@ typedef struct near_cache {
     uint32_t nwindow;
 } near_cache_t;
 
-/* A stream's open frames are stack[0] to *top; top is &no_frame while there are none, and limit
- * the last frame the stack has room for (NULL with no stack). Pointers rather than a depth and a
- * capacity: every event reads its stream's top frame, and this way that is one load, and an
- * event on an empty stack fails the fast path's test of the top frame's function for free. */
+/* A stream's open frames are stack[0] to *top; top is &no_frame while there are none. limit is
+ * the last frame the stack has room for while frames are open, and &no_frame too while none are.
+ * Pointers rather than a depth and a capacity: every event reads its stream's top frame, and
+ * this way that is one load; and an event on an empty stack fails the fast path's tests for free:
+ * an Exit, Suspend or Resume its test of the top frame's function, an Entry its test of room. */
 typedef struct stream {
     frame_t *stack;
     frame_t *top, *limit;
@@ -216,6 +225,7 @@ typedef struct stream {
     int64_t empty_since; /* when its stack last became empty */
     near_cache_t *near;  /* NULL until the stream's first Entry with proximity counted */
     bool seen;           /* has had an event */
+    uint32_t cap;        /* frames the stack has room for */
 } stream_t;
 
 _Static_assert(sizeof(stream_t) == 64, "a stream is found by a shift, in one cache line");
@@ -226,16 +236,15 @@ static inline size_t depth_of(const stream_t *s)
     return s->top == &no_frame ? 0 : (size_t)(s->top - s->stack) + 1;
 }
 
-/* Frames s has room for. */
-static inline size_t cap_of(const stream_t *s)
-{
-    return s->stack == NULL ? 0 : (size_t)(s->limit - s->stack) + 1;
-}
-
 /* Pushes f on s, which has room for it; returns the new top. */
 static inline frame_t *push(stream_t *s, frame_t f)
 {
-    s->top = s->top == &no_frame ? s->stack : s->top + 1;
+    if (s->top == &no_frame) {
+        s->top = s->stack;
+        s->limit = s->stack + s->cap - 1;
+    } else {
+        s->top++;
+    }
     *s->top = f;
     return s->top;
 }
@@ -263,7 +272,8 @@ struct lg_timeline {
     size_t acc_cap;
     stream_t *streams; /* indexed by stream id; grown to the highest id seen */
     size_t nstreams;
-    uint64_t calls; /* Entries with a caller on top */
+    uint64_t roots; /* Entries with no caller on top: the others (calls) are the functions' hits
+                       less these, counted at the end rather than at every Entry */
     lg_tl_stats_t stats;
     bool proximity; /* count proximity pairs (lg_timeline_create) */
     bool finished;
@@ -323,7 +333,7 @@ static lg_err_t grow_tables(lg_timeline_t *t, uint32_t stream)
             return LG_ENOMEM;
         memset(t->streams + t->nstreams, 0, (cap - t->nstreams) * sizeof *t->streams);
         for (size_t i = t->nstreams; i < cap; i++)
-            t->streams[i].top = (frame_t *)&no_frame;
+            t->streams[i].top = t->streams[i].limit = (frame_t *)&no_frame;
         t->nstreams = cap;
     }
     return LG_OK;
@@ -353,6 +363,8 @@ static inline void close_top(lg_timeline_t *t, stream_t *s, frame_t *f, int64_t 
 {
     bool empty = f == s->stack;
     s->top = empty ? (frame_t *)&no_frame : f - 1;
+    if (empty)
+        s->limit = (frame_t *)&no_frame;
     func_acc_t *a = &t->acc[f->func];
     a->net = lg_sat_add(a->net, f->net);
     if (!f->nested)
@@ -370,14 +382,18 @@ static inline void pop(lg_timeline_t *t, stream_t *s, int64_t time)
 /* Makes room for one more frame; LG_ELIMIT past LG_TL_MAX_DEPTH. */
 static lg_err_t grow_stack(stream_t *s)
 {
-    size_t depth = depth_of(s), cap = cap_of(s);
+    size_t depth = depth_of(s), cap = s->cap;
     if (depth >= LG_TL_MAX_DEPTH)
         return LG_ELIMIT;
     if (!lg_grow((void **)&s->stack, &cap, depth + 1, sizeof *s->stack))
         return LG_ENOMEM;
+    /* At most LG_TL_MAX_DEPTH frames are ever asked for, and lg_grow doubles. */
+    s->cap = (uint32_t)cap;
     /* The stack may have moved. */
-    s->limit = s->stack + cap - 1;
-    s->top = depth == 0 ? (frame_t *)&no_frame : s->stack + depth - 1;
+    if (depth > 0) {
+        s->top = s->stack + depth - 1;
+        s->limit = s->stack + cap - 1;
+    }
     return LG_OK;
 }
 
@@ -587,14 +603,16 @@ static lg_err_t flush_near(lg_timeline_t *t)
  * top) is event()'s. */
 static lg_err_t enter(lg_timeline_t *t, stream_t *s, uint32_t func, int64_t time)
 {
-    t->acc[func].hits++;
     bool nested = false;
     if (s->top != &no_frame) {
         uint32_t caller = s->top->func;
         LG_CHECK(count_pair(t, &t->acc[caller].callees, caller, func, false, 1));
-        t->calls++;
         nested = caller == func;
+    } else {
+        t->roots++;
     }
+    /* Counted once nothing can fail, so that hits less roots are the calls. */
+    t->acc[func].hits++;
     push(s, (frame_t){func, false, nested, time, 0});
     return t->proximity ? note_proximity(t, s, func) : LG_OK;
 }
@@ -635,7 +653,7 @@ static __attribute__((noinline)) lg_err_t one_event(lg_timeline_t *t, uint32_t s
         LG_CHECK(admit(t, stream, func, (lg_tl_kind_t)kind));
     stream_t *s = &t->streams[stream];
     /* Room first, so that an Entry that cannot be added changes nothing. */
-    if (kind == LG_TL_ENTRY && UNLIKELY(depth_of(s) == cap_of(s)))
+    if (kind == LG_TL_ENTRY && UNLIKELY(depth_of(s) == s->cap))
         LG_CHECK(grow_stack(s));
     if (UNLIKELY(!s->seen)) {
         s->seen = true;
@@ -691,12 +709,12 @@ event(lg_timeline_t *t, const lg_tl_event_t *e, bool proximity, bool checked)
     frame_t *top = s->top;
     int64_t last = s->last;
     uint32_t top_func = top->func;
-    /* An empty stack's top is no_frame, whose function no event names: an Exit, Suspend or
-     * Resume fails the first test; an Entry, which has no caller then, the second. */
+    /* On an empty stack (top and limit no_frame) an Exit, Suspend or Resume fails the first
+     * test, and an Entry, which has no caller then, the second. */
     if (kind < LG_TL_ENTRY) {
         if (UNLIKELY(top_func != func))
             return one_event_at(t, e);
-    } else if (UNLIKELY(kind != LG_TL_ENTRY || top == s->limit || top_func == NO_FUNC)) {
+    } else if (UNLIKELY((checked && kind != LG_TL_ENTRY) || top == s->limit)) {
         return one_event_at(t, e);
     }
     if (time_ns < last) {
@@ -711,9 +729,8 @@ event(lg_timeline_t *t, const lg_tl_event_t *e, bool proximity, bool checked)
     s->last = time_ns;
     if (kind == LG_TL_ENTRY) {
         func_acc_t *acc = t->acc;
-        acc[func].hits++;
         LG_CHECK(count_pair(t, &acc[top_func].callees, top_func, func, false, 1));
-        t->calls++;
+        acc[func].hits++; /* after what can fail: see enter */
         top[1] = (frame_t){func, false, top_func == func, time_ns, 0};
         s->top = top + 1;
         return proximity ? note_proximity(t, s, func) : LG_OK;
@@ -846,7 +863,7 @@ static lg_err_t write_pairs(lg_timeline_t *t)
     for (uint32_t f = 0; f < t->nacc; f++) {
         for (int proximity = 0; proximity < 2; proximity++) {
             const partners_t *m = proximity ? &t->near[f].partners : &t->acc[f].callees;
-            for (uint32_t i = 0; m->slots != NULL && i <= m->mask; i++) {
+            for (uint32_t i = 0; m->slots != NULL && i <= partners_mask(m); i++) {
                 const partner_t *s = &m->slots[i];
                 if (s->func == NO_FUNC)
                     continue;
@@ -870,6 +887,9 @@ lg_err_t lg_timeline_finish(lg_timeline_t *t, lg_diag_t *d)
             pop(t, s, s->last);
     }
     lg_profile_t *p = t->profile;
+    uint64_t calls = 0; /* every Entry: the hits, which cannot wrap (one per event) */
+    for (size_t i = 0; i < t->nacc; i++)
+        calls += t->acc[i].hits;
     for (size_t i = 0; i < t->nacc && i < p->nfuncs; i++) {
         lg_pfunc_t *f = &p->funcs[i];
         const func_acc_t *a = &t->acc[i];
@@ -883,7 +903,7 @@ lg_err_t lg_timeline_finish(lg_timeline_t *t, lg_diag_t *d)
     p->has_call_edges = true;
     p->has_timeline = true;
     p->counter1_unit = "ns";
-    p->call_records = lg_sat_add(p->call_records, t->calls);
+    p->call_records = lg_sat_add(p->call_records, calls - t->roots);
     lg_profile_finish_edges(p);
     report_repairs(t, d);
     return LG_OK;

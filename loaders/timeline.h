@@ -105,9 +105,9 @@ lg_err_t lg_timeline_events(lg_timeline_t *t, const lg_tl_event_t *events, size_
 lg_err_t lg_timeline_reserve(lg_timeline_t *t, uint32_t nstreams, uint32_t *nfuncs);
 
 /* lg_timeline_events for events within what lg_timeline_reserve made room for: every stream
- * below its nstreams and every func below its *nfuncs (anything else is undefined behaviour).
- * The same effects, without the two tests per event (for the binary timeline's reader, whose
- * events are within them by construction). */
+ * below its nstreams, every func below its *nfuncs, and every kind an lg_tl_kind_t (anything
+ * else is undefined behaviour). The same effects, without the tests of these per event (for the
+ * binary timeline's reader, whose events are within them by construction). */
 lg_err_t lg_timeline_events_reserved(lg_timeline_t *t, const lg_tl_event_t *events, size_t n,
                                      size_t *done);
 
