@@ -42,6 +42,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Records the version detection looks at (1.5 MiB): enough for any real timeline to contain
  * events other than Exit, which is all that tells the layouts apart. */
@@ -54,6 +55,9 @@
 #define LG_WI_BIN_READ_BYTES (8192u * LG_WI_BIN_RECORD_BYTES)
 /* Bytes the version detection reads: LG_WI_BIN_DETECT_RECORDS records. */
 #define LG_WI_BIN_DETECT_BYTES (LG_WI_BIN_DETECT_RECORDS * LG_WI_BIN_RECORD_BYTES)
+/* Records read again at a time (on the stack) to find the record of an event the timeline
+ * refused, once the reader thread's buffer holds other records (timeline_error): 4080 bytes. */
+#define RESCAN_RECORDS 170u
 /* Events decoded before they are handed to the timeline in one call (16 bytes each: the batch
  * stays in the first-level cache). */
 #define DECODE_BATCH 1024u
@@ -178,6 +182,8 @@ typedef struct reader {
 #define fail_record(r, err, index, ...)                                                            \
     lg_source_fail_record((r)->src, (err), (index)*LG_WI_BIN_RECORD_BYTES, NULL, (index),          \
                           __VA_ARGS__)
+
+static lg_err_t shrank(const lg_source_t *src, uint64_t end);
 
 /* The error for a record the main loop refused; kept out of the loop so that stays small. */
 static lg_err_t record_error(const reader_t *r, lg_err_t err, uint64_t index, uint32_t handle,
@@ -316,14 +322,33 @@ static size_t decode_v10(const lg_wi_map_t *map, resolve_slot_t *cache, const ui
 }
 
 /* The error for the timeline's refusal of event done of those decoded from the records at data
- * (the first of them record first), at that event's record. */
+ * (the first of them record first), at that event's record. data NULL: the records are no longer
+ * in memory (the reader thread's, which reads every chunk into the same buffer) and are read
+ * again from the file, RESCAN_RECORDS at a time; if that read fails, its error is the one
+ * reported (the file changed while being read). */
 static lg_err_t __attribute__((noinline))
 timeline_error(const reader_t *r, lg_err_t err, uint32_t func, const uint8_t *data, uint64_t first,
                size_t done, bool v11)
 {
-    uint64_t index = record_of_event(r, data, first, done, v11);
-    const uint8_t *rec = data + (index - first) * LG_WI_BIN_RECORD_BYTES;
-    return record_error(r, err, index, le32(rec), le32(rec + 4), v11, func);
+    if (data != NULL) {
+        uint64_t index = record_of_event(r, data, first, done, v11);
+        const uint8_t *rec = data + (index - first) * LG_WI_BIN_RECORD_BYTES;
+        return record_error(r, err, index, le32(rec), le32(rec + 4), v11, func);
+    }
+    uint8_t piece[RESCAN_RECORDS * LG_WI_BIN_RECORD_BYTES];
+    for (uint64_t at = first;; at += RESCAN_RECORDS) {
+        size_t got;
+        LG_CHECK(lg_source_read_at(r->src, at * LG_WI_BIN_RECORD_BYTES, piece, sizeof piece, &got));
+        for (size_t i = 0; i < got / LG_WI_BIN_RECORD_BYTES; i++) {
+            const uint8_t *rec = piece + i * LG_WI_BIN_RECORD_BYTES;
+            uint32_t word = le32(rec + 4);
+            if (makes_event(type_of(word, v11), lg_wi_map_resolve(r->map, le32(rec))) &&
+                done-- == 0)
+                return record_error(r, err, at + i, le32(rec), word, v11, func);
+        }
+        if (got < sizeof piece)
+            return shrank(r->src, (at * LG_WI_BIN_RECORD_BYTES) + got);
+    }
 }
 
 /* The error for record index, at rec, which decode refused. */
@@ -334,8 +359,8 @@ refused(const reader_t *r, const uint8_t *rec, uint64_t index, bool v11)
                         lg_wi_map_resolve(r->map, le32(rec)));
 }
 
-/* Hands the k events decoded from the records at data (the first of them record first) to the
- * timeline in one call; reserved: every event is within what the timeline made room for (decode). */
+/* Hands the k events decoded from the records at data (NULL: no longer in memory; see
+ * timeline_error) (the first of them record first) to the timeline in one call; reserved: every event is within what the timeline made room for (decode). */
 HOT lg_err_t hand_over(const reader_t *r, const lg_tl_event_t *events, size_t k,
                        const uint8_t *data, uint64_t first, bool v11, bool reserved)
 {
@@ -434,22 +459,28 @@ static lg_err_t window(lg_source_t *src, uint64_t at, size_t want)
 
 /* ---- Reading on two threads ------------------------------------------------------------- */
 
-/* A large file is read by two threads: a reader thread reads chunks of records into a ring and
- * decodes them into events, while the calling thread hands each chunk's events to the timeline,
- * in file order. The chunk's bytes stay in the ring until the timeline has its events, so every
- * message about a record is made from the same bytes, at the same record, as on one thread. The
+/* A large file is read by two threads: a reader thread reads chunks of records and decodes them
+ * into events in a ring, while the calling thread hands each chunk's events to the timeline, in
+ * file order. Every message about a record is made from the same bytes, at the same record, as
+ * on one thread: a refused record is kept with its chunk, and the record of an event the
+ * timeline refuses is read again from the file (see CHUNK_RECORDS). The
  * reader's own errors (a failed read, a file that shrank) are kept in the ring's diagnostics
  * and its chunk says so; the calling thread reports them when it reaches that chunk, after the
  * events before it, so the first error in file order is the one reported, as on one thread.
  * Only the calling thread tells progress, touches the caller's diagnostics and the timeline. */
 
 /* Records in a chunk, the ring's unit: read, decoded and handed over whole (192 KiB of records,
- * at most 128 KiB of events), the size the one-thread reader asks its window for. */
+ * at most 128 KiB of events), the size the one-thread reader asks its window for. The reader
+ * reads every chunk into the same buffer, so that the kernel's copy writes to memory still in
+ * the reader's second-level cache (the records, 192 KiB, and the events it is writing, 128 KiB,
+ * fit in 512 KiB), and only the events go into the ring. The records are not needed after
+ * decoding but for an error's message: a refused record is kept with its chunk, and the record
+ * of an event the timeline refuses is read again from the file (timeline_error). */
 #define CHUNK_RECORDS (LG_WI_BIN_READ_BYTES / LG_WI_BIN_RECORD_BYTES)
 #define CHUNK_BYTES LG_WI_BIN_READ_BYTES
 _Static_assert(CHUNK_BYTES % LG_SOURCE_ALIGN == 0, "every chunk starts at the same page offset");
-/* Chunks in the ring (324 KiB each, with the page of slack its alignment takes: 2.5 MiB in all,
- * whatever the file's size): how far the reader may run ahead of the timeline. */
+/* Chunks in the ring (the events of each, 128 KiB: 1 MiB in all, with the reader's buffer of
+ * records 1.2 MiB, whatever the file's size): how far the reader may run ahead of the timeline. */
 #define RING_CHUNKS 8u
 /* A thread that found the ring full (the reader) or empty (the timeline) sleeps until this many
  * chunks are free, or filled: each sleep then covers several chunks, and the threads wake each
@@ -457,9 +488,12 @@ _Static_assert(CHUNK_BYTES % LG_SOURCE_ALIGN == 0, "every chunk starts at the sa
  * chunks for 2 GB). */
 #define RING_WAKE_CHUNKS 4u
 _Static_assert(RING_WAKE_CHUNKS <= RING_CHUNKS, "a sleeper must be woken");
-/* Bytes of a ring slot: a page of slack (the records sit at their file offsets' place in a page,
- * as the source's window does: LG_SOURCE_ALIGN), the records, their events. */
-#define SLOT_BYTES (LG_SOURCE_ALIGN + CHUNK_BYTES + CHUNK_RECORDS * sizeof(lg_tl_event_t))
+/* Bytes of a ring slot: a chunk's events. */
+#define SLOT_BYTES (CHUNK_RECORDS * sizeof(lg_tl_event_t))
+_Static_assert(SLOT_BYTES % LG_SOURCE_ALIGN == 0, "the slots stay aligned");
+/* Bytes of the reader's buffer: a page of slack (the records sit at their file offsets' place
+ * in a page, as the source's window does: LG_SOURCE_ALIGN), a chunk of records. */
+#define RECORDS_BYTES (LG_SOURCE_ALIGN + CHUNK_BYTES)
 
 /* Files below LG_WI_BIN_PIPELINE_MIN_BYTES are read on the calling thread (tests lower it). */
 static _Atomic uint64_t pipeline_min_bytes = LG_WI_BIN_PIPELINE_MIN_BYTES;
@@ -470,13 +504,13 @@ uint64_t lg_i_wi_bin_set_pipeline_min(uint64_t bytes)
 }
 
 typedef struct chunk {
-    uint8_t *records;      /* the bytes read: nrecords records */
     lg_tl_event_t *events; /* nevents events, decoded from records [0, decoded) */
     uint64_t first;        /* the index of its first record */
     size_t nrecords;
     size_t decoded; /* nrecords, or the index of the record decode refused */
     size_t nevents;
     bool reserved; /* every event within the room the timeline made (decode) */
+    uint8_t refused[LG_WI_BIN_RECORD_BYTES]; /* record decoded, when below nrecords */
     lg_err_t err;  /* the read failed (nothing read; the message is in the ring's diag) */
 } chunk_t;
 
@@ -490,6 +524,7 @@ typedef struct ring {
     uint32_t nfuncs;      /* reader_t's */
     uint64_t start, size; /* the reader reads bytes [start, size) */
     chunk_t chunk[RING_CHUNKS];
+    uint8_t *records; /* the reader's buffer: each chunk's records while it decodes them */
     void *memory;
     pthread_t thread;
     pthread_mutex_t lock;
@@ -511,18 +546,21 @@ static bool read_chunk(ring_t *g, chunk_t *c, uint64_t at, size_t want)
     size_t got = 0;
     c->first = at / LG_WI_BIN_RECORD_BYTES;
     c->nrecords = c->decoded = c->nevents = 0;
-    c->err = lg_source_read_at(&g->io, at, c->records, want, &got);
+    c->err = lg_source_read_at(&g->io, at, g->records, want, &got);
     if (c->err == LG_OK && got < want)
         c->err = shrank(&g->io, at + got);
     if (c->err != LG_OK)
         return false;
     c->nrecords = want / LG_WI_BIN_RECORD_BYTES;
     c->reserved = true;
-    c->decoded = g->v11 ? decode_v11(g->map, g->cache, c->records, c->nrecords, g->nfuncs,
+    c->decoded = g->v11 ? decode_v11(g->map, g->cache, g->records, c->nrecords, g->nfuncs,
                                      c->events, &c->nevents, &c->reserved)
-                        : decode_v10(g->map, g->cache, c->records, c->nrecords, g->nfuncs,
+                        : decode_v10(g->map, g->cache, g->records, c->nrecords, g->nfuncs,
                                      c->events, &c->nevents, &c->reserved);
-    return c->decoded == c->nrecords;
+    if (c->decoded == c->nrecords)
+        return true;
+    memcpy(c->refused, g->records + c->decoded * LG_WI_BIN_RECORD_BYTES, LG_WI_BIN_RECORD_BYTES);
+    return false;
 }
 
 /* The reader thread: chunks in file order into free slots, until the end, an error or quit. */
@@ -572,7 +610,7 @@ static void *reader_thread(void *arg)
 static bool ring_start(ring_t *g, lg_source_t *src, const lg_wi_map_t *map, bool v11,
                        uint32_t nfuncs, uint64_t start, uint64_t size)
 {
-    g->memory = aligned_alloc(LG_SOURCE_ALIGN, RING_CHUNKS * SLOT_BYTES);
+    g->memory = aligned_alloc(LG_SOURCE_ALIGN, RING_CHUNKS * SLOT_BYTES + RECORDS_BYTES);
     if (g->memory == NULL)
         return false;
     g->io = *src;
@@ -586,11 +624,9 @@ static bool ring_start(ring_t *g, lg_source_t *src, const lg_wi_map_t *map, bool
     g->produced = g->consumed = 0;
     g->quit = g->done = g->reader_sleeps = g->consumer_sleeps = false;
     resolve_cache_init(g->cache);
-    for (size_t i = 0; i < RING_CHUNKS; i++) {
-        uint8_t *slot = (uint8_t *)g->memory + i * SLOT_BYTES;
-        g->chunk[i].records = slot + start % LG_SOURCE_ALIGN;
-        g->chunk[i].events = (lg_tl_event_t *)(void *)(slot + LG_SOURCE_ALIGN + CHUNK_BYTES);
-    }
+    for (size_t i = 0; i < RING_CHUNKS; i++)
+        g->chunk[i].events = (lg_tl_event_t *)(void *)((uint8_t *)g->memory + i * SLOT_BYTES);
+    g->records = (uint8_t *)g->memory + RING_CHUNKS * SLOT_BYTES + start % LG_SOURCE_ALIGN;
     bool lock = pthread_mutex_init(&g->lock, NULL) == 0;
     bool filled = lock && pthread_cond_init(&g->filled, NULL) == 0;
     bool freed = filled && pthread_cond_init(&g->freed, NULL) == 0;
@@ -649,10 +685,9 @@ static lg_err_t consume(const reader_t *r, ring_t *g)
             lg_diag_move(r->src->d, &g->diag);
             return c->err;
         }
-        LG_CHECK(hand_over(r, c->events, c->nevents, c->records, c->first, g->v11, c->reserved));
+        LG_CHECK(hand_over(r, c->events, c->nevents, NULL, c->first, g->v11, c->reserved));
         if (c->decoded < c->nrecords)
-            return refused(r, c->records + c->decoded * LG_WI_BIN_RECORD_BYTES,
-                           c->first + c->decoded, g->v11);
+            return refused(r, c->refused, c->first + c->decoded, g->v11);
         uint64_t end = (c->first + c->nrecords) * LG_WI_BIN_RECORD_BYTES;
         lg_source_progress(r->src, end, end == g->size);
         if (end == g->size)
