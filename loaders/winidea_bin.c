@@ -61,8 +61,9 @@
 /* Events decoded before they are handed to the timeline in one call (16 bytes each: the batch
  * stays in the first-level cache). */
 #define DECODE_BATCH 1024u
-/* Handles whose resolution is remembered (8 bytes each); a power of two. */
-#define RESOLVE_CACHE_SLOTS 4096u
+/* log2 of the handles whose resolution is remembered (8 bytes each: 32 KiB). */
+#define RESOLVE_CACHE_BITS 12u
+#define RESOLVE_CACHE_SLOTS (1u << RESOLVE_CACHE_BITS)
 /* Highest event type either layout defines: 4, data write. */
 #define TYPE_DATA_WRITE 4u
 /* 1.1 FLAGS: bits 0-3 the event type, bits 4-11 the core; nothing above is documented. */
@@ -221,16 +222,19 @@ typedef struct resolve_slot {
 
 HOT size_t resolve_index(uint32_t handle)
 {
-    /* Function handles count up from 0, lines from 0x10000000: fold the area (and the bits
-     * below it) in. */
-    return (handle ^ handle >> 20) & (RESOLVE_CACHE_SLOTS - 1);
+    /* Fibonacci hashing, a multiply and a shift: the top bits of the product depend on every
+     * bit of the handle, so the area (the top nibble) is folded in; and handles counting up
+     * from 0, as winIDEA numbers each area's, land in distinct slots while there are fewer than
+     * about a third as many as slots (the gaps between k * 0x9E3779B1 stay wide). */
+    return (uint32_t)(handle * 0x9E3779B1u) >> (32u - RESOLVE_CACHE_BITS);
 }
 
 static void resolve_cache_init(resolve_slot_t *cache)
 {
-    /* Slot i holds a handle that maps to another slot, so it never answers a lookup. */
+    /* Slot i holds a handle that maps to another slot (0 or 1, which map to different ones), so
+     * it never answers a lookup. */
     for (uint32_t i = 0; i < RESOLVE_CACHE_SLOTS; i++)
-        cache[i] = (resolve_slot_t){i ^ 1u, LG_WI_UNMAPPED};
+        cache[i] = (resolve_slot_t){resolve_index(0) == i ? 1u : 0u, LG_WI_UNMAPPED};
 }
 
 /* resolve's answer for a handle not in the cache, which it goes into at c; but a function at or
@@ -274,10 +278,26 @@ static uint64_t record_of_event(const reader_t *r, const uint8_t *data, uint64_t
     }
 }
 
+/* Writes the event record rec would make at e (whether it makes one is the caller's test), and
+ * says whether it does. */
+HOT bool decode_one(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *rec, bool v11,
+                    uint32_t nfuncs, lg_tl_event_t *e, bool *reserved)
+{
+    uint32_t word = le32(rec + 4);
+    unsigned type = type_of(word, v11);
+    uint32_t func = resolve(map, cache, le32(rec), nfuncs, reserved);
+    /* 1.1's FLAGS word is laid out as kind_stream is: its type and core, the bits above (unused)
+     * masked off. */
+    *e = (lg_tl_event_t){(int64_t)le64(rec + 16), func,
+                         v11 ? word & V11_KIND_STREAM_MASK : LG_TL_KIND_STREAM(type, 0)};
+    return makes_event(type, func);
+}
+
 /* Decodes records data[0, n) into events (room for n), up to the first record refused: returns
  * how many records were decoded (n when none was refused), *k the events made of them. Data
  * writes and areas that are not functions make no event. *reserved is set false when an event's
- * function is not below nfuncs (the timeline made room for those: lg_timeline_reserve). Inlined once per layout so that the layout test leaves the loop. */
+ * function is not below nfuncs (the timeline made room for those: lg_timeline_reserve). Inlined
+ * once per layout so that the layout test leaves the loop. */
 HOT size_t decode(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *data, size_t n,
                   bool v11, uint32_t nfuncs, lg_tl_event_t *events, size_t *k, bool *reserved)
 {
@@ -285,23 +305,37 @@ HOT size_t decode(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *
      * end: no index to scale. */
     lg_tl_event_t *e = events;
     const uint8_t *rec = data, *end = data + n * LG_WI_BIN_RECORD_BYTES;
-    for (; rec < end; rec += LG_WI_BIN_RECORD_BYTES) {
-        uint32_t handle = le32(rec), word = le32(rec + 4);
-        unsigned type = type_of(word, v11);
-        uint32_t func = resolve(map, cache, handle, nfuncs, reserved);
-        /* 1.1's FLAGS word is laid out as kind_stream is: its type and core, the bits above
-         * (unused) masked off. */
-        *e = (lg_tl_event_t){(int64_t)le64(rec + 16), func,
-                             v11 ? word & V11_KIND_STREAM_MASK : LG_TL_KIND_STREAM(type, 0)};
-        /* Almost every record is a call event of a function: one test lets it through. The rest
-         * (data writes and areas that are not functions, which make no event, and the records
-         * refused: an unknown type or handle) take the second. */
-        if (LIKELY(makes_event(type, func))) {
-            e++;
-            continue;
+    /* A pair of records starts before this (none does when there are fewer than two). */
+    const uint8_t *pairs_end = n >= 2 ? end - LG_WI_BIN_RECORD_BYTES : data;
+    while (rec < end) {
+        /* Almost every record is a call event of a function: two at a time, one test each, while
+         * both are (half the loop's own instructions a record). */
+        while (rec < pairs_end) {
+            if (UNLIKELY(!decode_one(map, cache, rec, v11, nfuncs, e, reserved)))
+                break;
+            if (UNLIKELY(!decode_one(map, cache, rec + LG_WI_BIN_RECORD_BYTES, v11, nfuncs, e + 1,
+                                     reserved))) {
+                e++;
+                rec += LG_WI_BIN_RECORD_BYTES;
+                break;
+            }
+            e += 2;
+            rec += 2 * LG_WI_BIN_RECORD_BYTES;
         }
-        if (UNLIKELY(type > TYPE_DATA_WRITE || func == LG_WI_UNMAPPED))
+        if (rec == end)
             break;
+        /* One record the general way: an event (the last, odd one), or a data write or an area
+         * that is not a function, which make no event, or a record refused (an unknown type or
+         * handle). */
+        if (decode_one(map, cache, rec, v11, nfuncs, e, reserved)) {
+            e++;
+        } else {
+            uint32_t word = le32(rec + 4);
+            if (type_of(word, v11) > TYPE_DATA_WRITE ||
+                resolve(map, cache, le32(rec), nfuncs, reserved) == LG_WI_UNMAPPED)
+                break;
+        }
+        rec += LG_WI_BIN_RECORD_BYTES;
     }
     *k = (size_t)(e - events);
     return (size_t)(rec - data) / LG_WI_BIN_RECORD_BYTES;
