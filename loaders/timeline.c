@@ -252,7 +252,9 @@ static inline frame_t *push(stream_t *s, frame_t f)
 /* What a timeline adds to one profile function: what most events touch (40 bytes, so that more
  * functions share the cache) ... */
 typedef struct func_acc {
-    uint64_t hits;
+    uint64_t hits; /* its Entries with no caller, and its calls counted in the profile (when the
+                      count would wrap: count_pair); its other calls are counted in the callers'
+                      callees only, and added in at the end (lg_timeline_finish) */
     uint64_t gross, net;
     partners_t callees; /* functions it called, with how often */
 } func_acc_t;
@@ -272,8 +274,8 @@ struct lg_timeline {
     size_t acc_cap;
     stream_t *streams; /* indexed by stream id; grown to the highest id seen */
     size_t nstreams;
-    uint64_t roots; /* Entries with no caller on top: the others (calls) are the functions' hits
-                       less these, counted at the end rather than at every Entry */
+    uint64_t calls_out; /* calls counted in the profile (count_pair): with those in the callees
+                           maps, the Entries with a caller on top */
     lg_tl_stats_t stats;
     bool proximity; /* count proximity pairs (lg_timeline_create) */
     bool finished;
@@ -411,6 +413,10 @@ static inline __attribute__((always_inline)) lg_err_t count_pair(lg_timeline_t *
     if (UNLIKELY(*count > UINT32_MAX - weight)) {
         LG_CHECK(proximity ? lg_profile_add_proximity(t->profile, owner, other, *count)
                            : lg_profile_add_edge(t->profile, owner, other, *count));
+        if (!proximity) { /* calls leaving the callees map: see func_acc_t's hits */
+            t->acc[other].hits += *count;
+            t->calls_out += *count;
+        }
         *count = 0;
     }
     *count += weight;
@@ -609,10 +615,8 @@ static lg_err_t enter(lg_timeline_t *t, stream_t *s, uint32_t func, int64_t time
         LG_CHECK(count_pair(t, &t->acc[caller].callees, caller, func, false, 1));
         nested = caller == func;
     } else {
-        t->roots++;
+        t->acc[func].hits++; /* a call is counted in the caller's callees only */
     }
-    /* Counted once nothing can fail, so that hits less roots are the calls. */
-    t->acc[func].hits++;
     push(s, (frame_t){func, false, nested, time, 0});
     return t->proximity ? note_proximity(t, s, func) : LG_OK;
 }
@@ -729,8 +733,8 @@ event(lg_timeline_t *t, const lg_tl_event_t *e, bool proximity, bool checked)
     s->last = time_ns;
     if (kind == LG_TL_ENTRY) {
         func_acc_t *acc = t->acc;
+        /* The call counts as func's hit too (func_acc_t). */
         LG_CHECK(count_pair(t, &acc[top_func].callees, top_func, func, false, 1));
-        acc[func].hits++; /* after what can fail: see enter */
         top[1] = (frame_t){func, false, top_func == func, time_ns, 0};
         s->top = top + 1;
         return proximity ? note_proximity(t, s, func) : LG_OK;
@@ -887,9 +891,18 @@ lg_err_t lg_timeline_finish(lg_timeline_t *t, lg_diag_t *d)
             pop(t, s, s->last);
     }
     lg_profile_t *p = t->profile;
-    uint64_t calls = 0; /* every Entry: the hits, which cannot wrap (one per event) */
-    for (size_t i = 0; i < t->nacc; i++)
-        calls += t->acc[i].hits;
+    /* The calls in the callees maps, each a hit of the callee (func_acc_t); none of these sums
+     * can wrap: each counts events. */
+    uint64_t calls = t->calls_out;
+    for (size_t f = 0; f < t->nacc; f++) {
+        const partners_t *m = &t->acc[f].callees;
+        for (uint32_t i = 0; m->slots != NULL && i <= partners_mask(m); i++) {
+            if (m->slots[i].func == NO_FUNC)
+                continue;
+            t->acc[m->slots[i].func].hits += m->slots[i].count;
+            calls += m->slots[i].count;
+        }
+    }
     for (size_t i = 0; i < t->nacc && i < p->nfuncs; i++) {
         lg_pfunc_t *f = &p->funcs[i];
         const func_acc_t *a = &t->acc[i];
@@ -903,7 +916,7 @@ lg_err_t lg_timeline_finish(lg_timeline_t *t, lg_diag_t *d)
     p->has_call_edges = true;
     p->has_timeline = true;
     p->counter1_unit = "ns";
-    p->call_records = lg_sat_add(p->call_records, calls - t->roots);
+    p->call_records = lg_sat_add(p->call_records, calls);
     lg_profile_finish_edges(p);
     report_repairs(t, d);
     return LG_OK;
