@@ -98,13 +98,25 @@ typedef struct partner {
 } partner_t;
 
 typedef struct partners {
-    partner_t *slots; /* NULL, or a power of two of them, at most half used */
+    partner_t *slots; /* no_slots, or a power of two of them, at most half used */
     uint32_t used;
     uint32_t shift; /* 32 - log2(slots): the hash's shift, kept rather than a mask since every
                        Entry hashes and a mask is needed only to probe */
 } partners_t;
 
-/* The mask of m's slot indices; m has slots. */
+/* The slots of a map with none: two free ones, which a hash shifted by NO_SLOTS_SHIFT lands in,
+ * so that finding a function in any map needs no test of whether it has slots (the search fails
+ * and partner_count_probe adds them). Never written: no function is ever found in them. */
+static const partner_t no_slots[2] = {{NO_FUNC, 0}, {NO_FUNC, 0}};
+#define NO_SLOTS_SHIFT 31u
+
+/* An empty map. */
+static inline partners_t no_partners(void)
+{
+    return (partners_t){(partner_t *)no_slots, 0, NO_SLOTS_SHIFT};
+}
+
+/* The mask of m's slot indices. */
 static inline uint32_t partners_mask(const partners_t *m)
 {
     return UINT32_MAX >> m->shift;
@@ -119,7 +131,8 @@ static inline uint32_t partner_home(uint32_t func, uint32_t shift)
 
 static bool partners_grow(partners_t *m)
 {
-    uint32_t slots = m->slots == NULL ? PARTNERS_MIN_SLOTS : (partners_mask(m) + 1) * 2;
+    bool none = m->slots == no_slots;
+    uint32_t slots = none ? PARTNERS_MIN_SLOTS : (partners_mask(m) + 1) * 2;
     if (slots == 0) /* past 2^31 slots: more partners than functions can exist */
         return false;
     partner_t *grown = calloc(slots, sizeof *grown); /* calloc checks slots * size */
@@ -127,7 +140,7 @@ static bool partners_grow(partners_t *m)
         return false;
     memset(grown, 0xff, slots * sizeof *grown); /* every func NO_FUNC */
     uint32_t mask = slots - 1, shift = (uint32_t)__builtin_clz(mask); /* slots >= 8: mask > 0 */
-    for (uint32_t i = 0; m->slots != NULL && i <= partners_mask(m); i++) {
+    for (uint32_t i = 0; !none && i <= partners_mask(m); i++) {
         if (m->slots[i].func == NO_FUNC)
             continue;
         uint32_t j = partner_home(m->slots[i].func, shift);
@@ -135,7 +148,8 @@ static bool partners_grow(partners_t *m)
             j = (j + 1) & mask;
         grown[j] = m->slots[i];
     }
-    free(m->slots);
+    if (!none)
+        free(m->slots);
     m->slots = grown;
     m->shift = shift;
     return true;
@@ -145,7 +159,7 @@ static bool partners_grow(partners_t *m)
 static __attribute__((noinline)) uint32_t *partner_count_probe(partners_t *m, uint32_t func)
 {
     uint32_t i = 0;
-    if (LIKELY(m->slots != NULL)) {
+    if (LIKELY(m->slots != no_slots)) {
         for (i = partner_home(func, m->shift);; i = (i + 1) & partners_mask(m)) {
             partner_t *s = &m->slots[i];
             if (LIKELY(s->func == func))
@@ -154,7 +168,7 @@ static __attribute__((noinline)) uint32_t *partner_count_probe(partners_t *m, ui
                 break;
         }
     }
-    if (UNLIKELY(m->slots == NULL || 2 * (m->used + 1) > partners_mask(m) + 1)) {
+    if (UNLIKELY(m->slots == no_slots || 2 * (m->used + 1) > partners_mask(m) + 1)) {
         if (!partners_grow(m))
             return NULL;
         i = partner_home(func, m->shift);
@@ -170,11 +184,9 @@ static __attribute__((noinline)) uint32_t *partner_count_probe(partners_t *m, ui
  * inline; the rest is called, so that the probe's registers stay out of the event loop. */
 static inline uint32_t *partner_count(partners_t *m, uint32_t func)
 {
-    if (LIKELY(m->slots != NULL)) {
-        partner_t *s = &m->slots[partner_home(func, m->shift)];
-        if (LIKELY(s->func == func))
-            return &s->count;
-    }
+    partner_t *s = &m->slots[partner_home(func, m->shift)];
+    if (LIKELY(s->func == func))
+        return &s->count;
     return partner_count_probe(m, func);
 }
 
@@ -303,8 +315,10 @@ void lg_timeline_destroy(lg_timeline_t *t)
     }
     free(t->streams);
     for (size_t i = 0; i < t->acc_cap; i++) {
-        free(t->acc[i].callees.slots);
-        free(t->near[i].partners.slots);
+        if (t->acc[i].callees.slots != no_slots)
+            free(t->acc[i].callees.slots);
+        if (t->near[i].partners.slots != no_slots)
+            free(t->near[i].partners.slots);
     }
     free(t->acc);
     free(t->near);
@@ -326,6 +340,8 @@ static lg_err_t grow_tables(lg_timeline_t *t, uint32_t stream)
             return LG_ENOMEM; /* acc may have grown: acc_cap still says what both hold */
         memset(t->acc + t->acc_cap, 0, (cap - t->acc_cap) * sizeof *t->acc);
         memset(t->near + t->acc_cap, 0, (cap - t->acc_cap) * sizeof *t->near);
+        for (size_t i = t->acc_cap; i < cap; i++)
+            t->acc[i].callees = t->near[i].partners = no_partners();
         t->acc_cap = cap;
         t->nacc = t->profile->nfuncs; /* the fast check must not pass functions not yet there */
     }
@@ -867,7 +883,7 @@ static lg_err_t write_pairs(lg_timeline_t *t)
     for (uint32_t f = 0; f < t->nacc; f++) {
         for (int proximity = 0; proximity < 2; proximity++) {
             const partners_t *m = proximity ? &t->near[f].partners : &t->acc[f].callees;
-            for (uint32_t i = 0; m->slots != NULL && i <= partners_mask(m); i++) {
+            for (uint32_t i = 0; i <= partners_mask(m); i++) {
                 const partner_t *s = &m->slots[i];
                 if (s->func == NO_FUNC)
                     continue;
@@ -896,7 +912,7 @@ lg_err_t lg_timeline_finish(lg_timeline_t *t, lg_diag_t *d)
     uint64_t calls = t->calls_out;
     for (size_t f = 0; f < t->nacc; f++) {
         const partners_t *m = &t->acc[f].callees;
-        for (uint32_t i = 0; m->slots != NULL && i <= partners_mask(m); i++) {
+        for (uint32_t i = 0; i <= partners_mask(m); i++) {
             if (m->slots[i].func == NO_FUNC)
                 continue;
             t->acc[m->slots[i].func].hits += m->slots[i].count;
