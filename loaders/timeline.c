@@ -261,21 +261,24 @@ static inline frame_t *push(stream_t *s, frame_t f)
     return s->top;
 }
 
-/* What a timeline adds to one profile function: what most events touch (40 bytes, so that more
- * functions share the cache) ... */
+/* What a timeline adds to one profile function: what most events touch (32 bytes, so that more
+ * functions share the cache, and found by a shift) ... */
 typedef struct func_acc {
-    uint64_t hits; /* its Entries with no caller, and its calls counted in the profile (when the
-                      count would wrap: count_pair); its other calls are counted in the callers'
-                      callees only, and added in at the end (lg_timeline_finish) */
     uint64_t gross, net;
     partners_t callees; /* functions it called, with how often */
 } func_acc_t;
 
-/* ... and its proximity, touched when it needs a slot in a stream's near_cache or leaves one. */
+_Static_assert(sizeof(func_acc_t) == 32, "two functions to a cache line");
+
+/* ... and what it is touched for seldom: its proximity, when it needs a slot in a stream's
+ * near_cache or leaves one, and its hits. */
 typedef struct func_near {
     partners_t partners; /* functions that ran close before its Entries, with how often, once
                             they left a stream's near_cache */
-    uint8_t slot;        /* its slot in the near_cache of the stream that last gave it one */
+    uint64_t hits; /* its Entries with no caller, and its calls counted in the profile (when the
+                      count would wrap: count_pair); its other calls are counted in the callers'
+                      callees only, and added in at the end (lg_timeline_finish) */
+    uint8_t slot;  /* its slot in the near_cache of the stream that last gave it one */
 } func_near_t;
 
 struct lg_timeline {
@@ -426,16 +429,18 @@ static inline __attribute__((always_inline)) lg_err_t count_pair(lg_timeline_t *
     uint32_t *count = partner_count(m, other);
     if (UNLIKELY(count == NULL))
         return LG_ENOMEM;
-    if (UNLIKELY(*count > UINT32_MAX - weight)) {
+    /* Wraps iff *count > UINT32_MAX - weight: the add's carry is the test. */
+    uint32_t after = *count + weight;
+    if (UNLIKELY(after < weight)) {
         LG_CHECK(proximity ? lg_profile_add_proximity(t->profile, owner, other, *count)
                            : lg_profile_add_edge(t->profile, owner, other, *count));
-        if (!proximity) { /* calls leaving the callees map: see func_acc_t's hits */
-            t->acc[other].hits += *count;
+        if (!proximity) { /* calls leaving the callees map: see func_near_t's hits */
+            t->near[other].hits += *count;
             t->calls_out += *count;
         }
-        *count = 0;
+        after = weight;
     }
-    *count += weight;
+    *count = after;
     return LG_OK;
 }
 
@@ -631,7 +636,7 @@ static lg_err_t enter(lg_timeline_t *t, stream_t *s, uint32_t func, int64_t time
         LG_CHECK(count_pair(t, &t->acc[caller].callees, caller, func, false, 1));
         nested = caller == func;
     } else {
-        t->acc[func].hits++; /* a call is counted in the caller's callees only */
+        t->near[func].hits++; /* a call is counted in the caller's callees only */
     }
     push(s, (frame_t){func, false, nested, time, 0});
     return t->proximity ? note_proximity(t, s, func) : LG_OK;
@@ -915,14 +920,14 @@ lg_err_t lg_timeline_finish(lg_timeline_t *t, lg_diag_t *d)
         for (uint32_t i = 0; i <= partners_mask(m); i++) {
             if (m->slots[i].func == NO_FUNC)
                 continue;
-            t->acc[m->slots[i].func].hits += m->slots[i].count;
+            t->near[m->slots[i].func].hits += m->slots[i].count;
             calls += m->slots[i].count;
         }
     }
     for (size_t i = 0; i < t->nacc && i < p->nfuncs; i++) {
         lg_pfunc_t *f = &p->funcs[i];
         const func_acc_t *a = &t->acc[i];
-        f->hits = lg_sat_add(f->hits, a->hits);
+        f->hits = lg_sat_add(f->hits, t->near[i].hits);
         f->counter1_total = lg_sat_add(f->counter1_total, a->gross);
         f->counter1_self = lg_sat_add(f->counter1_self, a->net);
     }
