@@ -545,122 +545,154 @@ typedef struct chunk {
     size_t nevents;
     bool reserved; /* every event within the room the timeline made (decode) */
     uint8_t refused[LG_WI_BIN_RECORD_BYTES]; /* record decoded, when below nrecords */
-    lg_err_t err;  /* the read failed (nothing read; the message is in the ring's diag) */
+    lg_err_t err;  /* the read failed (nothing read; the message is in by's diag) */
+    struct worker *by; /* the thread that read it */
+    bool ready;        /* under the ring's lock: read and decoded, not yet consumed */
 } chunk_t;
 
+/* What one thread needs to read and decode chunks: both the reader thread and the calling thread
+ * do, the calling thread when it would otherwise wait (consume). */
+typedef struct worker {
+    lg_source_t io;  /* the caller's fd and path, messages to diag */
+    lg_diag_t diag;  /* at most one message: a worker's first failed chunk stops every claim */
+    uint8_t *records; /* each chunk's records while they are decoded */
+    resolve_slot_t *cache;
+} worker_t;
+
 typedef struct ring {
-    /* Set before the reader starts; the reader then owns io, diag, cache and the chunks it has
-     * not yet handed over (chunk numbers [consumed, consumed + RING_CHUNKS)) */
-    lg_source_t io; /* the source for the reader: the caller's fd and path, messages to diag */
-    lg_diag_t diag;
+    /* Set before the reader starts, then read only */
     const lg_wi_map_t *map;
     bool v11;
     uint32_t nfuncs;      /* reader_t's */
-    uint64_t start, size; /* the reader reads bytes [start, size) */
-    chunk_t chunk[RING_CHUNKS];
-    uint8_t *records; /* the reader's buffer: each chunk's records while it decodes them */
+    uint64_t start, size; /* bytes [start, size) are read, in chunks from start */
+    uint64_t nchunks;
+    chunk_t chunk[RING_CHUNKS]; /* chunk c in slot c % RING_CHUNKS; its fields are its reader's
+                                   until ready, then the calling thread's until consumed */
+    worker_t reader, helper;    /* the reader thread's, the calling thread's */
+    resolve_slot_t reader_cache[RESOLVE_CACHE_SLOTS];
     void *memory;
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t filled, freed;
-    /* Under lock: chunks handed over by the reader, chunks done with by the timeline (chunk c
-     * sits in slot c % RING_CHUNKS) */
-    uint64_t produced, consumed;
+    /* Under lock: chunks claimed by either thread (each reads the next one), chunks done with by
+     * the timeline */
+    uint64_t claimed, consumed;
+    bool stop;            /* a chunk read failed or was refused: none after it is claimed */
     bool quit;            /* the calling thread is done: the reader stops before its next chunk */
-    bool done;            /* the reader hands over no more chunks */
     bool reader_sleeps;   /* on freed, until RING_WAKE_CHUNKS are free or quit */
-    bool consumer_sleeps; /* on filled, until RING_WAKE_CHUNKS are filled or done */
-    resolve_slot_t cache[RESOLVE_CACHE_SLOTS];
+    bool consumer_sleeps; /* on filled, until the chunk it needs is ready */
 } ring_t;
 
-/* Reads and decodes the chunk of want bytes at offset at; false when nothing is to follow it (a
- * read error or a refused record). */
-static bool read_chunk(ring_t *g, chunk_t *c, uint64_t at, size_t want)
+/* Reads and decodes chunk n with w's means; false when nothing is to follow it (a read error or
+ * a refused record). */
+static bool read_chunk(ring_t *g, worker_t *w, uint64_t n)
 {
-    size_t got = 0;
+    chunk_t *c = &g->chunk[n % RING_CHUNKS];
+    uint64_t at = g->start + n * CHUNK_BYTES;
+    size_t want = (size_t)(g->size - at < CHUNK_BYTES ? g->size - at : CHUNK_BYTES), got = 0;
+    c->by = w;
     c->first = at / LG_WI_BIN_RECORD_BYTES;
     c->nrecords = c->decoded = c->nevents = 0;
-    c->err = lg_source_read_at(&g->io, at, g->records, want, &got);
+    c->err = lg_source_read_at(&w->io, at, w->records, want, &got);
     if (c->err == LG_OK && got < want)
-        c->err = shrank(&g->io, at + got);
+        c->err = shrank(&w->io, at + got);
     if (c->err != LG_OK)
         return false;
     c->nrecords = want / LG_WI_BIN_RECORD_BYTES;
     c->reserved = true;
-    c->decoded = g->v11 ? decode_v11(g->map, g->cache, g->records, c->nrecords, g->nfuncs,
+    c->decoded = g->v11 ? decode_v11(g->map, w->cache, w->records, c->nrecords, g->nfuncs,
                                      c->events, &c->nevents, &c->reserved)
-                        : decode_v10(g->map, g->cache, g->records, c->nrecords, g->nfuncs,
+                        : decode_v10(g->map, w->cache, w->records, c->nrecords, g->nfuncs,
                                      c->events, &c->nevents, &c->reserved);
     if (c->decoded == c->nrecords)
         return true;
-    memcpy(c->refused, g->records + c->decoded * LG_WI_BIN_RECORD_BYTES, LG_WI_BIN_RECORD_BYTES);
+    memcpy(c->refused, w->records + c->decoded * LG_WI_BIN_RECORD_BYTES, LG_WI_BIN_RECORD_BYTES);
     return false;
 }
 
-/* The reader thread: chunks in file order into free slots, until the end, an error or quit. */
+/* Under g's lock: claims the next chunk for a thread to read (*n), when there is one and a free
+ * slot for it. */
+static bool claim(ring_t *g, uint64_t *n)
+{
+    if (g->stop || g->claimed == g->nchunks || g->claimed - g->consumed >= RING_CHUNKS)
+        return false;
+    *n = g->claimed++;
+    return true;
+}
+
+/* Reads claimed chunk n with w's means (g's lock not held), then, under the lock, makes it ready
+ * and wakes the calling thread if it waits. */
+static void read_claimed(ring_t *g, worker_t *w, uint64_t n)
+{
+    bool more = read_chunk(g, w, n);
+    pthread_mutex_lock(&g->lock);
+    g->chunk[n % RING_CHUNKS].ready = true;
+    if (!more)
+        g->stop = true;
+    if (g->consumer_sleeps)
+        pthread_cond_signal(&g->filled);
+}
+
+/* The reader thread: claims chunks in file order into free slots, until none is left, an error
+ * or quit. */
 static void *reader_thread(void *arg)
 {
     ring_t *g = arg;
-    uint64_t at = g->start, n = 0;
-    bool last = false; /* chunk n is read, and the last one */
-    for (;; n++) {
-        pthread_mutex_lock(&g->lock);
-        if (n - g->consumed >= RING_CHUNKS) {
+    pthread_mutex_lock(&g->lock);
+    for (;;) {
+        if (g->claimed - g->consumed >= RING_CHUNKS) {
             g->reader_sleeps = true;
-            while (!g->quit && n - g->consumed > RING_CHUNKS - RING_WAKE_CHUNKS)
+            while (!g->quit && g->claimed - g->consumed > RING_CHUNKS - RING_WAKE_CHUNKS)
                 pthread_cond_wait(&g->freed, &g->lock);
             g->reader_sleeps = false;
         }
-        bool quit = g->quit;
-        pthread_mutex_unlock(&g->lock);
-        if (quit)
+        uint64_t n;
+        if (g->quit || !claim(g, &n))
             break;
-        size_t want = (size_t)(g->size - at < CHUNK_BYTES ? g->size - at : CHUNK_BYTES);
-        bool more = read_chunk(g, &g->chunk[n % RING_CHUNKS], at, want);
-        at += want;
-        if (!more || at == g->size) {
-            last = true;
-            break;
-        }
-        pthread_mutex_lock(&g->lock);
-        g->produced = n + 1;
-        if (g->consumer_sleeps && g->produced - g->consumed >= RING_WAKE_CHUNKS)
-            pthread_cond_signal(&g->filled);
         pthread_mutex_unlock(&g->lock);
+        read_claimed(g, &g->reader, n); /* returns with the lock held */
     }
-    /* The last chunk (none after quit) goes with done. */
-    pthread_mutex_lock(&g->lock);
-    if (last)
-        g->produced = n + 1;
-    g->done = true;
-    pthread_cond_signal(&g->filled);
     pthread_mutex_unlock(&g->lock);
     return NULL;
 }
 
-/* Sets up the ring for bytes [start, size) of src and starts its reader; false (nothing to undo)
- * when memory or the thread cannot be had. The reader starts with every signal blocked: they
- * stay with the calling thread, whose handlers the CLI set up. */
-static bool ring_start(ring_t *g, lg_source_t *src, const lg_wi_map_t *map, bool v11,
-                       uint32_t nfuncs, uint64_t start, uint64_t size)
+/* Sets w up to read from src, into records, with cache. */
+static void worker_init(worker_t *w, const lg_source_t *src, uint8_t *records,
+                        resolve_slot_t *cache)
 {
-    g->memory = aligned_alloc(LG_SOURCE_ALIGN, RING_CHUNKS * SLOT_BYTES + RECORDS_BYTES);
+    w->io = *src;
+    lg_diag_init(&w->diag);
+    w->io.d = &w->diag;
+    w->records = records;
+    w->cache = cache;
+}
+
+/* Sets up the ring for bytes [start, size) of src and starts its reader; false (nothing to undo)
+ * when memory or the thread cannot be had. cache: the calling thread's handle cache, for the
+ * chunks it reads. The reader starts with every signal blocked: they stay with the calling
+ * thread, whose handlers the CLI set up. */
+static bool ring_start(ring_t *g, lg_source_t *src, const lg_wi_map_t *map, bool v11,
+                       uint32_t nfuncs, uint64_t start, uint64_t size, resolve_slot_t *cache)
+{
+    g->memory = aligned_alloc(LG_SOURCE_ALIGN, RING_CHUNKS * SLOT_BYTES + 2 * RECORDS_BYTES);
     if (g->memory == NULL)
         return false;
-    g->io = *src;
-    lg_diag_init(&g->diag);
-    g->io.d = &g->diag;
     g->map = map;
     g->v11 = v11;
     g->nfuncs = nfuncs;
     g->start = start;
     g->size = size;
-    g->produced = g->consumed = 0;
-    g->quit = g->done = g->reader_sleeps = g->consumer_sleeps = false;
-    resolve_cache_init(g->cache);
-    for (size_t i = 0; i < RING_CHUNKS; i++)
+    g->nchunks = (size - start + CHUNK_BYTES - 1) / CHUNK_BYTES;
+    g->claimed = g->consumed = 0;
+    g->stop = g->quit = g->reader_sleeps = g->consumer_sleeps = false;
+    resolve_cache_init(g->reader_cache);
+    uint8_t *records = (uint8_t *)g->memory + RING_CHUNKS * SLOT_BYTES + start % LG_SOURCE_ALIGN;
+    worker_init(&g->reader, src, records, g->reader_cache);
+    worker_init(&g->helper, src, records + RECORDS_BYTES, cache);
+    for (size_t i = 0; i < RING_CHUNKS; i++) {
         g->chunk[i].events = (lg_tl_event_t *)(void *)((uint8_t *)g->memory + i * SLOT_BYTES);
-    g->records = (uint8_t *)g->memory + RING_CHUNKS * SLOT_BYTES + start % LG_SOURCE_ALIGN;
+        g->chunk[i].ready = false;
+    }
     bool lock = pthread_mutex_init(&g->lock, NULL) == 0;
     bool filled = lock && pthread_cond_init(&g->filled, NULL) == 0;
     bool freed = filled && pthread_cond_init(&g->freed, NULL) == 0;
@@ -679,12 +711,14 @@ static bool ring_start(ring_t *g, lg_source_t *src, const lg_wi_map_t *map, bool
             pthread_cond_destroy(&g->filled);
         if (lock)
             pthread_mutex_destroy(&g->lock);
+        lg_diag_destroy(&g->reader.diag);
+        lg_diag_destroy(&g->helper.diag);
         free(g->memory);
     }
     return started;
 }
 
-/* Stops the reader, waits for it, and frees the ring. Messages the reader left in its diag are
+/* Stops the reader, waits for it, and frees the ring. Messages left in the workers' diags are
  * dropped: they are about chunks after the one the calling thread stopped at. */
 static void ring_stop(ring_t *g)
 {
@@ -693,7 +727,8 @@ static void ring_stop(ring_t *g)
     pthread_cond_signal(&g->freed);
     pthread_mutex_unlock(&g->lock);
     pthread_join(g->thread, NULL);
-    lg_diag_destroy(&g->diag);
+    lg_diag_destroy(&g->reader.diag);
+    lg_diag_destroy(&g->helper.diag);
     pthread_cond_destroy(&g->freed);
     pthread_cond_destroy(&g->filled);
     pthread_mutex_destroy(&g->lock);
@@ -701,22 +736,32 @@ static void ring_stop(ring_t *g)
 }
 
 /* The calling thread's half: hands the chunks to the timeline in file order and tells progress,
- * until the end of the file or the first error. */
+ * until the end of the file or the first error. While the chunk it needs is not ready (the
+ * reader is on it), it reads and decodes the next unclaimed chunk itself, if a slot is free: the
+ * work of reading then goes to whichever thread has time for it, so that the wall time
+ * approaches half the work rather than the reader's share when that is the larger. */
 static lg_err_t consume(const reader_t *r, ring_t *g)
 {
     for (uint64_t n = 0;; n++) {
+        chunk_t *c = &g->chunk[n % RING_CHUNKS];
         pthread_mutex_lock(&g->lock);
-        if (g->produced <= n) {
+        while (!c->ready) {
+            uint64_t m;
+            if (claim(g, &m)) {
+                pthread_mutex_unlock(&g->lock);
+                read_claimed(g, &g->helper, m); /* returns with the lock held */
+                continue;
+            }
+            /* Chunk n is claimed (claims go in file order, and none is refused while n can
+             * still be needed), by the reader, which will make it ready. */
             g->consumer_sleeps = true;
-            while (!g->done && g->produced - n < RING_WAKE_CHUNKS)
-                pthread_cond_wait(&g->filled, &g->lock);
+            pthread_cond_wait(&g->filled, &g->lock);
             g->consumer_sleeps = false;
         }
         pthread_mutex_unlock(&g->lock);
-        const chunk_t *c = &g->chunk[n % RING_CHUNKS];
         if (c->err != LG_OK) {
-            /* The reader wrote its message before it handed the chunk over, and stopped. */
-            lg_diag_move(r->src->d, &g->diag);
+            /* The thread that read it wrote its message before it made the chunk ready. */
+            lg_diag_move(r->src->d, &c->by->diag);
             return c->err;
         }
         LG_CHECK(hand_over(r, c->events, c->nevents, NULL, c->first, g->v11, c->reserved));
@@ -727,8 +772,9 @@ static lg_err_t consume(const reader_t *r, ring_t *g)
         if (end == g->size)
             return LG_OK;
         pthread_mutex_lock(&g->lock);
+        c->ready = false;
         g->consumed = n + 1;
-        if (g->reader_sleeps && RING_CHUNKS - (g->produced - g->consumed) >= RING_WAKE_CHUNKS)
+        if (g->reader_sleeps && RING_CHUNKS - (g->claimed - g->consumed) >= RING_WAKE_CHUNKS)
             pthread_cond_signal(&g->freed);
         pthread_mutex_unlock(&g->lock);
     }
@@ -761,7 +807,7 @@ static lg_err_t read_timeline(lg_source_t *src, lg_wi_bin_version_t version, con
     resolve_cache_init(cache);
     ring_t ring;
     if (size >= atomic_load(&pipeline_min_bytes) && held < size &&
-        ring_start(&ring, src, map, v11, r.nfuncs, held, size)) {
+        ring_start(&ring, src, map, v11, r.nfuncs, held, size, cache)) {
         /* The records the detection read go first, while the reader starts on the rest. */
         size_t n = (size_t)(held / LG_WI_BIN_RECORD_BYTES);
         const uint8_t *data = lg_source_at(src, 0);
