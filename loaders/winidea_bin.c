@@ -9,9 +9,10 @@
  * and handed to the timeline a batch per call; handles are resolved through a small cache in
  * front of the mapping. A file of LG_WI_BIN_PIPELINE_MIN_BYTES or more is read by two threads
  * instead ("Reading on two threads" below): a reader thread reads and decodes chunks of records
- * into a ring of RING_CHUNKS, while the calling thread hands their events to the timeline, so
- * that the time taken is about the longer of the two halves rather than their sum. The outputs,
- * the messages and the records they name are the same either way.
+ * into a ring of RING_CHUNKS chunks' events, while the calling thread hands their events to the
+ * timeline (and reads chunks too when it would wait), so that the time taken is about the longer
+ * of the two halves, or half the work, rather than their sum. The outputs, the messages and the
+ * records they name are the same either way.
  *
  * Definitions:
  *   record   one event: HANDLE (the area), a word with the event type (and in 1.1 the core),
