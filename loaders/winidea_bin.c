@@ -230,29 +230,46 @@ HOT size_t resolve_index(uint32_t handle)
     return (uint32_t)(handle * 0x9E3779B1u) >> (32u - RESOLVE_CACHE_BITS);
 }
 
+/* A handle whose answer is not a function (LG_WI_NOT_FUNCTION, LG_WI_UNMAPPED) is kept in its
+ * slot under its handle with this bit flipped, and a function's under its handle: so a hit on
+ * the handle itself is a function, and the decode loop tests the record's type only. The flipped
+ * key never answers a lookup of the handle it equals: flipping bit 31 of a handle flips bit 31 of
+ * its product with the odd multiplier, which is the top bit of its slot index, so that handle's
+ * slot is another one. */
+#define NOT_FUNCTION_KEY 0x80000000u
+
 static void resolve_cache_init(resolve_slot_t *cache)
 {
-    /* Slot i holds a handle that maps to another slot (0 or 1, which map to different ones), so
-     * it never answers a lookup. */
-    for (uint32_t i = 0; i < RESOLVE_CACHE_SLOTS; i++)
-        cache[i] = (resolve_slot_t){resolve_index(0) == i ? 1u : 0u, LG_WI_UNMAPPED};
+    /* Slot i holds a key that answers no lookup there: one whose slot is neither i nor i with
+     * its top bit flipped (the handles 0 and 1 are in slots 0 and 2531). */
+    for (uint32_t i = 0; i < RESOLVE_CACHE_SLOTS; i++) {
+        uint32_t key = (resolve_index(0) & (RESOLVE_CACHE_SLOTS / 2 - 1)) ==
+                               (i & (RESOLVE_CACHE_SLOTS / 2 - 1))
+                           ? 1u
+                           : 0u;
+        cache[i] = (resolve_slot_t){key, LG_WI_UNMAPPED};
+    }
 }
 
-/* resolve's answer for a handle not in the cache, which it goes into at c; but a function at or
- * past nfuncs (the timeline has no room for it: lg_timeline_reserve) sets *reserved false and is
- * not cached, so that every record of it comes here. There is none: the map's functions are the
+/* The answer for a handle that slot c does not have as a function: its answer that is not one,
+ * kept there, or lg_wi_map_resolve's, then kept there (see NOT_FUNCTION_KEY). But a function at
+ * or past nfuncs (the timeline has no room for it: lg_timeline_reserve) sets *reserved false and
+ * is not kept, so that every record of it comes here. There is none: the map's functions are the
  * profile's, and the timeline has room for all of them; this keeps the per-record test to the
  * cache's. */
 static __attribute__((noinline)) uint32_t resolve_miss(const lg_wi_map_t *map, resolve_slot_t *c,
                                                        uint32_t handle, uint32_t nfuncs,
                                                        bool *reserved)
 {
+    if (c->handle == (handle ^ NOT_FUNCTION_KEY))
+        return c->func;
     uint32_t func = lg_wi_map_resolve(map, handle);
-    if (func >= nfuncs && func < LG_WI_UNMAPPED) { /* a function, not one of the other answers */
+    if (func >= LG_WI_UNMAPPED)
+        *c = (resolve_slot_t){handle ^ NOT_FUNCTION_KEY, func};
+    else if (func < nfuncs)
+        *c = (resolve_slot_t){handle, func};
+    else
         *reserved = false;
-        return func;
-    }
-    *c = (resolve_slot_t){handle, func};
     return func;
 }
 
@@ -279,19 +296,36 @@ static uint64_t record_of_event(const reader_t *r, const uint8_t *data, uint64_t
     }
 }
 
-/* Writes the event record rec would make at e (whether it makes one is the caller's test), and
- * says whether it does. */
-HOT bool decode_one(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *rec, bool v11,
-                    uint32_t nfuncs, lg_tl_event_t *e, bool *reserved)
+/* Writes the event record rec makes, as func's, at e. */
+HOT void write_event(const uint8_t *rec, uint32_t word, unsigned type, uint32_t func, bool v11,
+                     lg_tl_event_t *e)
 {
-    uint32_t word = le32(rec + 4);
-    unsigned type = type_of(word, v11);
-    uint32_t func = resolve(map, cache, le32(rec), nfuncs, reserved);
     /* 1.1's FLAGS word is laid out as kind_stream is: its type and core, the bits above (unused)
      * masked off. */
     *e = (lg_tl_event_t){(int64_t)le64(rec + 16), func,
                          v11 ? word & V11_KIND_STREAM_MASK : LG_TL_KIND_STREAM(type, 0)};
-    return makes_event(type, func);
+}
+
+/* The event of record i after rec at e + i, when the record is a call event of a function whose
+ * handle is in the cache: then true. False otherwise, having maybe written e[i]: the caller then
+ * decodes the record the general way. A hit in the cache is a function's handle
+ * (NOT_FUNCTION_KEY): the record's type is the only other test. (The index rather than moved
+ * pointers, so that the loop computes nothing for the case it leaves.) */
+HOT bool decode_one(const resolve_slot_t *cache, const uint8_t *rec, size_t i, bool v11,
+                    lg_tl_event_t *e)
+{
+    rec += i * LG_WI_BIN_RECORD_BYTES;
+    uint32_t handle = le32(rec);
+    const resolve_slot_t *c = &cache[resolve_index(handle)];
+    if (UNLIKELY(c->handle != handle))
+        return false;
+    uint32_t word = le32(rec + 4), func = c->func;
+    /* An empty asm that takes func in a register: otherwise GCC joins func and kind_stream in a
+     * vector register to store them as one (three instructions more than two stores). */
+    __asm__("" : "+r"(func));
+    unsigned type = type_of(word, v11);
+    write_event(rec, word, type, func, v11, e + i);
+    return type < TYPE_DATA_WRITE;
 }
 
 /* Decodes records data[0, n) into events (room for n), up to the first record refused: returns
@@ -312,10 +346,9 @@ HOT size_t decode(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *
         /* Almost every record is a call event of a function: two at a time, one test each, while
          * both are (half the loop's own instructions a record). */
         while (rec < pairs_end) {
-            if (UNLIKELY(!decode_one(map, cache, rec, v11, nfuncs, e, reserved)))
+            if (UNLIKELY(!decode_one(cache, rec, 0, v11, e)))
                 break;
-            if (UNLIKELY(!decode_one(map, cache, rec + LG_WI_BIN_RECORD_BYTES, v11, nfuncs, e + 1,
-                                     reserved))) {
+            if (UNLIKELY(!decode_one(cache, rec, 1, v11, e))) {
                 e++;
                 rec += LG_WI_BIN_RECORD_BYTES;
                 break;
@@ -325,17 +358,17 @@ HOT size_t decode(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *
         }
         if (rec == end)
             break;
-        /* One record the general way: an event (the last, odd one), or a data write or an area
-         * that is not a function, which make no event, or a record refused (an unknown type or
-         * handle). */
-        if (decode_one(map, cache, rec, v11, nfuncs, e, reserved)) {
+        /* One record the general way: an event (the last, odd one, or one whose handle was not
+         * in the cache), or a data write or an area that is not a function, which make no event,
+         * or a record refused (an unknown type or handle). */
+        uint32_t word = le32(rec + 4);
+        unsigned type = type_of(word, v11);
+        uint32_t func = resolve(map, cache, le32(rec), nfuncs, reserved);
+        write_event(rec, word, type, func, v11, e);
+        if (makes_event(type, func))
             e++;
-        } else {
-            uint32_t word = le32(rec + 4);
-            if (type_of(word, v11) > TYPE_DATA_WRITE ||
-                resolve(map, cache, le32(rec), nfuncs, reserved) == LG_WI_UNMAPPED)
-                break;
-        }
+        else if (type > TYPE_DATA_WRITE || func == LG_WI_UNMAPPED)
+            break;
         rec += LG_WI_BIN_RECORD_BYTES;
     }
     *k = (size_t)(e - events);
