@@ -571,6 +571,14 @@ uint64_t lg_i_wi_bin_set_pipeline_min(uint64_t bytes)
     return atomic_exchange(&pipeline_min_bytes, bytes);
 }
 
+/* The reader thread reads no chunk while set (tests: lg_i_wi_bin_set_reader_idle). */
+static _Atomic bool reader_idle = false;
+
+bool lg_i_wi_bin_set_reader_idle(bool idle)
+{
+    return atomic_exchange(&reader_idle, idle);
+}
+
 typedef struct chunk {
     lg_tl_event_t *events; /* nevents events, decoded from records [0, decoded) */
     uint64_t first;        /* the index of its first record */
@@ -672,6 +680,8 @@ static void read_claimed(ring_t *g, worker_t *w, uint64_t n)
 static void *reader_thread(void *arg)
 {
     ring_t *g = arg;
+    if (atomic_load(&reader_idle))
+        return NULL;
     pthread_mutex_lock(&g->lock);
     for (;;) {
         if (g->claimed - g->consumed >= RING_CHUNKS) {
