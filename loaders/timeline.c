@@ -139,7 +139,8 @@ static bool partners_grow(partners_t *m)
     if (grown == NULL)
         return false;
     memset(grown, 0xff, slots * sizeof *grown); /* every func NO_FUNC */
-    uint32_t mask = slots - 1, shift = (uint32_t)__builtin_clz(mask); /* slots >= 8: mask > 0 */
+    /* slots >= PARTNERS_MIN_SLOTS: mask > 0, so clz is defined */
+    uint32_t mask = slots - 1, shift = (uint32_t)__builtin_clz(mask);
     for (uint32_t i = 0; !none && i <= partners_mask(m); i++) {
         if (m->slots[i].func == NO_FUNC)
             continue;
@@ -786,9 +787,10 @@ lg_err_t lg_timeline_event(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_
 
 /* lg_timeline_events for one setting of t->proximity, and of whether the events' streams and
  * functions are to be checked (not after lg_timeline_reserve). */
-static inline __attribute__((always_inline)) lg_err_t
-events_loop(lg_timeline_t *t, const lg_tl_event_t *events, size_t n, size_t *done, bool proximity,
-            bool checked)
+static inline __attribute__((always_inline)) lg_err_t events_loop(lg_timeline_t *t,
+                                                                  const lg_tl_event_t *events,
+                                                                  size_t n, size_t *done,
+                                                                  bool proximity, bool checked)
 {
     for (const lg_tl_event_t *e = events, *end = events + n; e != end; e++) {
         lg_err_t err = event(t, e, proximity, checked);

@@ -428,7 +428,8 @@ refused(const reader_t *r, const uint8_t *rec, uint64_t index, bool v11)
 }
 
 /* Hands the k events decoded from the records at data (NULL: no longer in memory; see
- * timeline_error) (the first of them record first) to the timeline in one call; reserved: every event is within what the timeline made room for (decode). */
+ * timeline_error) (the first of them record first) to the timeline in one call; reserved: every
+ * event is within what the timeline made room for (decode). */
 HOT lg_err_t hand_over(const reader_t *r, const lg_tl_event_t *events, size_t k,
                        const uint8_t *data, uint64_t first, bool v11, bool reserved)
 {
@@ -587,7 +588,7 @@ typedef struct chunk {
     size_t nevents;
     bool reserved; /* every event within the room the timeline made (decode) */
     uint8_t refused[LG_WI_BIN_RECORD_BYTES]; /* record decoded, when below nrecords */
-    lg_err_t err;  /* the read failed (nothing read; the message is in by's diag) */
+    lg_err_t err;      /* the read failed (nothing read; the message is in by's diag) */
     struct worker *by; /* the thread that read it */
     bool ready;        /* under the ring's lock: read and decoded, not yet consumed */
 } chunk_t;
@@ -595,8 +596,8 @@ typedef struct chunk {
 /* What one thread needs to read and decode chunks: both the reader thread and the calling thread
  * do, the calling thread when it would otherwise wait (consume). */
 typedef struct worker {
-    lg_source_t io;  /* the caller's fd and path, messages to diag */
-    lg_diag_t diag;  /* at most one message: a worker's first failed chunk stops every claim */
+    lg_source_t io;   /* the caller's fd and path, messages to diag */
+    lg_diag_t diag;   /* at most one message: a worker's first failed chunk stops every claim */
     uint8_t *records; /* each chunk's records while they are decoded */
     resolve_slot_t *cache;
 } worker_t;

@@ -764,13 +764,22 @@ static size_t mixed_events(lg_tl_event_t *ev)
     return MIXED_EVENTS;
 }
 
-static void run_mixed(run_t *r, const lg_tl_event_t *ev, size_t n, bool batches, bool proximity)
+/* How run_mixed feeds the events. */
+enum { SINGLE, BATCHES, RESERVED };
+
+static void run_mixed(run_t *r, const lg_tl_event_t *ev, size_t n, int way, bool proximity)
 {
     run_start_counting(r, proximity);
     char name[16];
     for (uint32_t f = 0; f < MIXED_FUNCS; f++) {
         snprintf(name, sizeof name, "f%u", f);
         assert_int_equal(func_id(&r->p, name), f);
+    }
+    bool batches = way != SINGLE;
+    if (way == RESERVED) {
+        uint32_t nfuncs;
+        assert_int_equal(lg_timeline_reserve(r->t, MIXED_STREAMS, &nfuncs), LG_OK);
+        assert_int_equal(nfuncs, MIXED_FUNCS);
     }
     for (size_t i = 0; i < n;) {
         if (!batches) {
@@ -785,7 +794,9 @@ static void run_mixed(run_t *r, const lg_tl_event_t *ev, size_t n, bool batches,
         size_t k = 1 + (size_t)(lg_test_rng() % 700), done;
         if (k > n - i)
             k = n - i;
-        assert_int_equal(lg_timeline_events(r->t, ev + i, k, &done), LG_OK);
+        assert_int_equal(way == RESERVED ? lg_timeline_events_reserved(r->t, ev + i, k, &done)
+                                         : lg_timeline_events(r->t, ev + i, k, &done),
+                         LG_OK);
         assert_int_equal(done, k);
         i += k;
     }
@@ -798,10 +809,14 @@ static void test_batches_match_single_events(void **state)
     lg_tl_event_t *ev = calloc(MIXED_EVENTS, sizeof *ev);
     assert_non_null(ev);
     size_t n = mixed_events(ev);
-    for (int proximity = 0; proximity < 2; proximity++) {
+    /* Batches, and batches the timeline has reserved room for, each without and with
+     * proximity, against single events. */
+    for (int k = 0; k < 4; k++) {
+        bool proximity = k / 2 == 1;
+        int way = k % 2 == 0 ? BATCHES : RESERVED;
         run_t one, many;
-        run_mixed(&one, ev, n, false, proximity);
-        run_mixed(&many, ev, n, true, proximity);
+        run_mixed(&one, ev, n, SINGLE, proximity);
+        run_mixed(&many, ev, n, way, proximity);
         /* Every repair happened, so both halves of the builder ran. */
         assert_true(one.stats.started_inside > 0 && one.stats.exit_not_top > 0 &&
                     one.stats.unmatched > 0 && one.stats.time_backwards > 0 &&

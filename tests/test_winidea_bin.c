@@ -10,8 +10,8 @@
  * (lg_i_wi_bin_set_pipeline_min), and on two where the calling thread reads every chunk
  * (lg_i_wi_bin_set_reader_idle: what it does when the chunk it needs is not ready). The tests of
  * large files then check that every way gives the same profile, and the same error at the same
- * record, when the error lies chunks deep in the file; they inject failures with the linker's --wrap (tests/CMakeLists.txt): a thread that
- * cannot be created, memory that runs out.
+ * record, when the error lies chunks deep in the file; they inject failures with the linker's
+ * --wrap (tests/CMakeLists.txt): a thread that cannot be created, memory that runs out.
  */
 #include <stdarg.h>
 #include <stddef.h>
