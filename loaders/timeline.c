@@ -715,6 +715,26 @@ static __attribute__((noinline)) lg_err_t one_event_at(lg_timeline_t *t, const l
                      e->kind_stream & LG_TL_KIND_MASK, e->time_ns);
 }
 
+/* event()'s step of s's time to time_ns, its last time being last, with top (its top frame)
+ * charged if running: returns the event's time, repaired if it went back (as one_event does:
+ * taken at the stream's last time, and counted). */
+static inline __attribute__((always_inline)) int64_t step_time(lg_timeline_t *t, stream_t *s,
+                                                               frame_t *top, int64_t time_ns,
+                                                               int64_t last)
+{
+    if (time_ns < last) {
+        t->stats.time_backwards++;
+        time_ns = last;
+    }
+    /* No saturation: a frame's net time is a sum of disjoint spans (last, time_ns] of its
+     * stream's time, so at most the stream's last time minus its first, which fits in 64 bits
+     * unsigned. */
+    if (!top->suspended)
+        top->net += (uint64_t)time_ns - (uint64_t)last;
+    s->last = time_ns;
+    return time_ns;
+}
+
 /* The event at e: the common case here, the rest (a new stream or function, a bad argument, an
  * empty stack or a full one at an Entry, an Exit, Suspend or Resume not of the top: the repairs)
  * left to one_event before anything is changed. The common case is an event of a known function
@@ -736,36 +756,27 @@ event(lg_timeline_t *t, const lg_tl_event_t *e, bool proximity, bool checked)
     int64_t last = s->last;
     uint32_t top_func = top->func;
     /* On an empty stack (top and limit no_frame) an Exit, Suspend or Resume fails the first
-     * test, and an Entry, which has no caller then, the second. */
+     * test, and an Entry, which has no caller then, the second. The two cases are written apart,
+     * the time's step in each, so that the kind is not tested again after it. */
     if (kind < LG_TL_ENTRY) {
         if (UNLIKELY(top_func != func))
             return one_event_at(t, e);
-    } else if (UNLIKELY((checked && kind != LG_TL_ENTRY) || top == s->limit)) {
+        time_ns = step_time(t, s, top, time_ns, last);
+        if (kind == LG_TL_EXIT)
+            close_top(t, s, top, time_ns);
+        else
+            top->suspended = kind == LG_TL_SUSPEND;
+        return LG_OK;
+    }
+    if (UNLIKELY((checked && kind != LG_TL_ENTRY) || top == s->limit))
         return one_event_at(t, e);
-    }
-    if (time_ns < last) {
-        t->stats.time_backwards++;
-        time_ns = last;
-    }
-    /* No saturation: a frame's net time is a sum of disjoint spans (last, time_ns] of its
-     * stream's time, so at most the stream's last time minus its first, which fits in 64 bits
-     * unsigned. */
-    if (!top->suspended)
-        top->net += (uint64_t)time_ns - (uint64_t)last;
-    s->last = time_ns;
-    if (kind == LG_TL_ENTRY) {
-        func_acc_t *acc = t->acc;
-        /* The call counts as func's hit too (func_acc_t). */
-        LG_CHECK(count_pair(t, &acc[top_func].callees, top_func, func, false, 1));
-        top[1] = (frame_t){func, false, top_func == func, time_ns, 0};
-        s->top = top + 1;
-        return proximity ? note_proximity(t, s, func) : LG_OK;
-    }
-    if (kind == LG_TL_EXIT)
-        close_top(t, s, top, time_ns);
-    else
-        top->suspended = kind == LG_TL_SUSPEND;
-    return LG_OK;
+    time_ns = step_time(t, s, top, time_ns, last);
+    func_acc_t *acc = t->acc;
+    /* The call counts as func's hit too (func_acc_t). */
+    LG_CHECK(count_pair(t, &acc[top_func].callees, top_func, func, false, 1));
+    top[1] = (frame_t){func, false, top_func == func, time_ns, 0};
+    s->top = top + 1;
+    return proximity ? note_proximity(t, s, func) : LG_OK;
 }
 
 lg_err_t lg_timeline_event(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_tl_kind_t kind,
