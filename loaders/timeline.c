@@ -718,9 +718,8 @@ static __attribute__((noinline)) lg_err_t one_event_at(lg_timeline_t *t, const l
 /* event()'s step of s's time to time_ns, its last time being last, with top (its top frame)
  * charged if running: returns the event's time, repaired if it went back (as one_event does:
  * taken at the stream's last time, and counted). */
-static inline __attribute__((always_inline)) int64_t step_time(lg_timeline_t *t, stream_t *s,
-                                                               frame_t *top, int64_t time_ns,
-                                                               int64_t last)
+static inline __attribute__((always_inline)) int64_t
+step_time(lg_timeline_t *t, stream_t *s, frame_t *top, int64_t time_ns, int64_t last)
 {
     if (time_ns < last) {
         t->stats.time_backwards++;
