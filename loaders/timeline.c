@@ -741,7 +741,9 @@ step_time(lg_timeline_t *t, stream_t *s, frame_t *top, int64_t time_ns, int64_t 
  * of the top frame. Time going back is repaired here as one_event does (taken at the stream's
  * last time, and counted): a run repeated by concatenation goes back at its first seam and stays
  * behind for every event after it. Its checks are a branch each, and the stream is read once.
- * With proximity a constant, the callers inline it once per setting: no test of it per Entry. */
+ * With proximity a constant, the callers inline it once per setting: no test of it per Entry.
+ * checked false: the event is within what lg_timeline_reserve made room for, and its stream,
+ * function and kind are not tested. */
 static inline __attribute__((always_inline)) lg_err_t
 event(lg_timeline_t *t, const lg_tl_event_t *e, bool proximity, bool checked)
 {
