@@ -185,7 +185,12 @@ static __attribute__((noinline)) uint32_t *partner_count_probe(partners_t *m, ui
  * inline; the rest is called, so that the probe's registers stay out of the event loop. */
 static inline uint32_t *partner_count(partners_t *m, uint32_t func)
 {
-    partner_t *s = &m->slots[partner_home(func, m->shift)];
+    uint32_t home = partner_home(func, m->shift);
+    partner_t *s = &m->slots[home];
+    if (LIKELY(s->func == func))
+        return &s->count;
+    /* The slot after (every map has two at least): where most of the rest are found. */
+    s = &m->slots[(home + 1) & partners_mask(m)];
     if (LIKELY(s->func == func))
         return &s->count;
     return partner_count_probe(m, func);
