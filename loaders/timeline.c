@@ -388,16 +388,17 @@ lg_err_t lg_timeline_reserve(lg_timeline_t *t, uint32_t nstreams, uint32_t *nfun
  * decrease). */
 static inline void close_top(lg_timeline_t *t, stream_t *s, frame_t *f, int64_t time)
 {
-    bool empty = f == s->stack;
-    s->top = empty ? (frame_t *)&no_frame : f - 1;
-    if (empty)
-        s->limit = (frame_t *)&no_frame;
     func_acc_t *a = &t->acc[f->func];
     a->net = lg_sat_add(a->net, f->net);
     if (!f->nested)
         a->gross = lg_sat_add(a->gross, (uint64_t)time - (uint64_t)f->start);
-    if (empty)
+    /* One test of whether the stack empties (seldom), for the three stores that depend on it. */
+    if (UNLIKELY(f == s->stack)) {
+        s->top = s->limit = (frame_t *)&no_frame;
         s->empty_since = time;
+    } else {
+        s->top = f - 1;
+    }
 }
 
 /* Closes the top frame at time. */
