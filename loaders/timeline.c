@@ -106,7 +106,7 @@ typedef struct partners {
 
 /* The slots of a map with none: two free ones, which a hash shifted by NO_SLOTS_SHIFT lands in,
  * so that finding a function in any map needs no test of whether it has slots (the search fails
- * and partner_count_probe adds them). Never written: no function is ever found in them. */
+ * and partner_slot_probe adds them). Never written: no function is ever found in them. */
 static const partner_t no_slots[2] = {{NO_FUNC, 0}, {NO_FUNC, 0}};
 #define NO_SLOTS_SHIFT 31u
 
@@ -156,15 +156,15 @@ static bool partners_grow(partners_t *m)
     return true;
 }
 
-/* partner_count past func's home slot: a probe, or func new. */
-static __attribute__((noinline)) uint32_t *partner_count_probe(partners_t *m, uint32_t func)
+/* partner_slot past func's home slot and the one after: a probe, or func new. */
+static __attribute__((noinline)) partner_t *partner_slot_probe(partners_t *m, uint32_t func)
 {
     uint32_t i = 0;
     if (LIKELY(m->slots != no_slots)) {
         for (i = partner_home(func, m->shift);; i = (i + 1) & partners_mask(m)) {
             partner_t *s = &m->slots[i];
             if (LIKELY(s->func == func))
-                return &s->count;
+                return s;
             if (s->func == NO_FUNC)
                 break;
         }
@@ -178,22 +178,24 @@ static __attribute__((noinline)) uint32_t *partner_count_probe(partners_t *m, ui
     }
     m->used++;
     m->slots[i] = (partner_t){func, 0};
-    return &m->slots[i].count;
+    return &m->slots[i];
 }
 
-/* The count of func in m, added at 0 if new; NULL when memory runs out. Found in its home slot
- * inline; the rest is called, so that the probe's registers stay out of the event loop. */
-static inline uint32_t *partner_count(partners_t *m, uint32_t func)
+/* The slot of func in m, added with a count of 0 if new; NULL when memory runs out. Found in its
+ * home slot or the one after inline; the rest is called, so that the probe's registers stay out
+ * of the event loop. The slot, not its count's address: the caller's accesses then take the
+ * count's offset in their addressing. */
+static inline partner_t *partner_slot(partners_t *m, uint32_t func)
 {
     uint32_t home = partner_home(func, m->shift);
     partner_t *s = &m->slots[home];
     if (LIKELY(s->func == func))
-        return &s->count;
+        return s;
     /* The slot after (every map has two at least): where most of the rest are found. */
     s = &m->slots[(home + 1) & partners_mask(m)];
     if (LIKELY(s->func == func))
-        return &s->count;
-    return partner_count_probe(m, func);
+        return s;
+    return partner_slot_probe(m, func);
 }
 
 /* ---- Streams and frames ------------------------------------------------------------------ */
@@ -433,9 +435,10 @@ static inline __attribute__((always_inline)) lg_err_t count_pair(lg_timeline_t *
                                                                  uint32_t owner, uint32_t other,
                                                                  bool proximity, uint32_t weight)
 {
-    uint32_t *count = partner_count(m, other);
-    if (UNLIKELY(count == NULL))
+    partner_t *slot = partner_slot(m, other);
+    if (UNLIKELY(slot == NULL))
         return LG_ENOMEM;
+    uint32_t *count = &slot->count;
     /* Wraps iff *count > UINT32_MAX - weight: the add's carry is the test. */
     uint32_t after = *count + weight;
     if (UNLIKELY(after < weight)) {
