@@ -98,76 +98,104 @@ typedef struct partner {
 } partner_t;
 
 typedef struct partners {
-    partner_t *slots; /* NULL, or a power of two of them, at most half used */
-    uint32_t used, mask;
+    partner_t *slots; /* no_slots, or a power of two of them, at most half used */
+    uint32_t used;
+    uint32_t shift; /* 32 - log2(slots): the hash's shift, kept rather than a mask since every
+                       Entry hashes and a mask is needed only to probe */
 } partners_t;
 
-static uint32_t partner_home(uint32_t func, uint32_t mask)
+/* The slots of a map with none: two free ones, which a hash shifted by NO_SLOTS_SHIFT lands in,
+ * so that finding a function in any map needs no test of whether it has slots (the search fails
+ * and partner_slot_probe adds them). Never written: no function is ever found in them. */
+static const partner_t no_slots[2] = {{NO_FUNC, 0}, {NO_FUNC, 0}};
+#define NO_SLOTS_SHIFT 31u
+
+/* An empty map. */
+static inline partners_t no_partners(void)
 {
-    /* Fibonacci hashing: the top bits of the product depend on every bit of func. mask is at
-     * least PARTNERS_MIN_SLOTS - 1, so clz(mask) is the shift that keeps log2(slots) bits. */
-    return (func * 0x9e3779b1u) >> __builtin_clz(mask);
+    return (partners_t){(partner_t *)no_slots, 0, NO_SLOTS_SHIFT};
+}
+
+/* The mask of m's slot indices. */
+static inline uint32_t partners_mask(const partners_t *m)
+{
+    return UINT32_MAX >> m->shift;
+}
+
+static inline uint32_t partner_home(uint32_t func, uint32_t shift)
+{
+    /* Fibonacci hashing: the top bits of the product depend on every bit of func; the shift
+     * keeps log2(slots) of them. */
+    return (func * 0x9e3779b1u) >> shift;
 }
 
 static bool partners_grow(partners_t *m)
 {
-    uint32_t slots = m->slots == NULL ? PARTNERS_MIN_SLOTS : (m->mask + 1) * 2;
+    bool none = m->slots == no_slots;
+    uint32_t slots = none ? PARTNERS_MIN_SLOTS : (partners_mask(m) + 1) * 2;
     if (slots == 0) /* past 2^31 slots: more partners than functions can exist */
         return false;
     partner_t *grown = calloc(slots, sizeof *grown); /* calloc checks slots * size */
     if (grown == NULL)
         return false;
     memset(grown, 0xff, slots * sizeof *grown); /* every func NO_FUNC */
-    uint32_t mask = slots - 1;
-    for (uint32_t i = 0; m->slots != NULL && i <= m->mask; i++) {
+    /* slots >= PARTNERS_MIN_SLOTS: mask > 0, so clz is defined */
+    uint32_t mask = slots - 1, shift = (uint32_t)__builtin_clz(mask);
+    for (uint32_t i = 0; !none && i <= partners_mask(m); i++) {
         if (m->slots[i].func == NO_FUNC)
             continue;
-        uint32_t j = partner_home(m->slots[i].func, mask);
+        uint32_t j = partner_home(m->slots[i].func, shift);
         while (grown[j].func != NO_FUNC)
             j = (j + 1) & mask;
         grown[j] = m->slots[i];
     }
-    free(m->slots);
+    if (!none)
+        free(m->slots);
     m->slots = grown;
-    m->mask = mask;
+    m->shift = shift;
     return true;
 }
 
-/* partner_count past func's home slot: a probe, or func new. */
-static __attribute__((noinline)) uint32_t *partner_count_probe(partners_t *m, uint32_t func)
+/* partner_slot past func's home slot and the one after: a probe, or func new. */
+static __attribute__((noinline)) partner_t *partner_slot_probe(partners_t *m, uint32_t func)
 {
     uint32_t i = 0;
-    if (LIKELY(m->slots != NULL)) {
-        for (i = partner_home(func, m->mask);; i = (i + 1) & m->mask) {
+    if (LIKELY(m->slots != no_slots)) {
+        for (i = partner_home(func, m->shift);; i = (i + 1) & partners_mask(m)) {
             partner_t *s = &m->slots[i];
             if (LIKELY(s->func == func))
-                return &s->count;
+                return s;
             if (s->func == NO_FUNC)
                 break;
         }
     }
-    if (UNLIKELY(m->slots == NULL || 2 * (m->used + 1) > m->mask + 1)) {
+    if (UNLIKELY(m->slots == no_slots || 2 * (m->used + 1) > partners_mask(m) + 1)) {
         if (!partners_grow(m))
             return NULL;
-        i = partner_home(func, m->mask);
+        i = partner_home(func, m->shift);
         while (m->slots[i].func != NO_FUNC)
-            i = (i + 1) & m->mask;
+            i = (i + 1) & partners_mask(m);
     }
     m->used++;
     m->slots[i] = (partner_t){func, 0};
-    return &m->slots[i].count;
+    return &m->slots[i];
 }
 
-/* The count of func in m, added at 0 if new; NULL when memory runs out. Found in its home slot
- * inline; the rest is called, so that the probe's registers stay out of the event loop. */
-static inline uint32_t *partner_count(partners_t *m, uint32_t func)
+/* The slot of func in m, added with a count of 0 if new; NULL when memory runs out. Found in its
+ * home slot or the one after inline; the rest is called, so that the probe's registers stay out
+ * of the event loop. The slot, not its count's address: the caller's accesses then take the
+ * count's offset in their addressing. */
+static inline partner_t *partner_slot(partners_t *m, uint32_t func)
 {
-    if (LIKELY(m->slots != NULL)) {
-        partner_t *s = &m->slots[partner_home(func, m->mask)];
-        if (LIKELY(s->func == func))
-            return &s->count;
-    }
-    return partner_count_probe(m, func);
+    uint32_t home = partner_home(func, m->shift);
+    partner_t *s = &m->slots[home];
+    if (LIKELY(s->func == func))
+        return s;
+    /* The slot after (every map has two at least): where most of the rest are found. */
+    s = &m->slots[(home + 1) & partners_mask(m)];
+    if (LIKELY(s->func == func))
+        return s;
+    return partner_slot_probe(m, func);
 }
 
 /* ---- Streams and frames ------------------------------------------------------------------ */
@@ -180,6 +208,10 @@ typedef struct frame {
     uint64_t net;   /* net time so far: added to the function when the frame closes, so that an
                        event touches only the top frame */
 } frame_t;
+
+/* The top of every empty stack: no function's (so no event matches it) and suspended. Never
+ * written: the fast path writes a top frame only after its function matched the event's. */
+static const frame_t no_frame = {NO_FUNC, true, false, 0, 0};
 
 /* Proximity counts of the functions a stream entered most recently: a dense matrix over slots,
  * one slot per function, so that an Entry's updates are increments in cache rather than hash
@@ -200,31 +232,61 @@ typedef struct near_cache {
     uint32_t nwindow;
 } near_cache_t;
 
+/* A stream's open frames are stack[0] to *top; top is &no_frame while there are none. limit is
+ * the last frame the stack has room for while frames are open, and &no_frame too while none are.
+ * Pointers rather than a depth and a capacity: every event reads its stream's top frame, and
+ * this way that is one load; and an event on an empty stack fails the fast path's tests for free:
+ * an Exit, Suspend or Resume its test of the top frame's function, an Entry its test of room. */
 typedef struct stream {
     frame_t *stack;
-    size_t depth, cap;
+    frame_t *top, *limit;
     int64_t last;        /* time of its latest event */
     int64_t first;       /* time of its first event */
     int64_t empty_since; /* when its stack last became empty */
     near_cache_t *near;  /* NULL until the stream's first Entry with proximity counted */
     bool seen;           /* has had an event */
+    uint32_t cap;        /* frames the stack has room for */
 } stream_t;
 
 _Static_assert(sizeof(stream_t) == 64, "a stream is found by a shift, in one cache line");
 
-/* What a timeline adds to one profile function: what most events touch (40 bytes, so that more
- * functions share the cache) ... */
+/* Frames open on s. */
+static inline size_t depth_of(const stream_t *s)
+{
+    return s->top == &no_frame ? 0 : (size_t)(s->top - s->stack) + 1;
+}
+
+/* Pushes f on s, which has room for it; returns the new top. */
+static inline frame_t *push(stream_t *s, frame_t f)
+{
+    if (s->top == &no_frame) {
+        s->top = s->stack;
+        s->limit = s->stack + s->cap - 1;
+    } else {
+        s->top++;
+    }
+    *s->top = f;
+    return s->top;
+}
+
+/* What a timeline adds to one profile function: what most events touch (32 bytes, so that more
+ * functions share the cache, and found by a shift) ... */
 typedef struct func_acc {
-    uint64_t hits;
     uint64_t gross, net;
     partners_t callees; /* functions it called, with how often */
 } func_acc_t;
 
-/* ... and its proximity, touched when it needs a slot in a stream's near_cache or leaves one. */
+_Static_assert(sizeof(func_acc_t) == 32, "two functions to a cache line");
+
+/* ... and what it is touched for seldom: its proximity, when it needs a slot in a stream's
+ * near_cache or leaves one, and its hits. */
 typedef struct func_near {
     partners_t partners; /* functions that ran close before its Entries, with how often, once
                             they left a stream's near_cache */
-    uint8_t slot;        /* its slot in the near_cache of the stream that last gave it one */
+    uint64_t hits; /* its Entries with no caller, and its calls counted in the profile (when the
+                      count would wrap: count_pair); its other calls are counted in the callers'
+                      callees only, and added in at the end (lg_timeline_finish) */
+    uint8_t slot;  /* its slot in the near_cache of the stream that last gave it one */
 } func_near_t;
 
 struct lg_timeline {
@@ -235,7 +297,8 @@ struct lg_timeline {
     size_t acc_cap;
     stream_t *streams; /* indexed by stream id; grown to the highest id seen */
     size_t nstreams;
-    uint64_t calls; /* Entries with a caller on top */
+    uint64_t calls_out; /* calls counted in the profile (count_pair): with those in the callees
+                           maps, the Entries with a caller on top */
     lg_tl_stats_t stats;
     bool proximity; /* count proximity pairs (lg_timeline_create) */
     bool finished;
@@ -263,8 +326,10 @@ void lg_timeline_destroy(lg_timeline_t *t)
     }
     free(t->streams);
     for (size_t i = 0; i < t->acc_cap; i++) {
-        free(t->acc[i].callees.slots);
-        free(t->near[i].partners.slots);
+        if (t->acc[i].callees.slots != no_slots)
+            free(t->acc[i].callees.slots);
+        if (t->near[i].partners.slots != no_slots)
+            free(t->near[i].partners.slots);
     }
     free(t->acc);
     free(t->near);
@@ -276,18 +341,18 @@ const lg_tl_stats_t *lg_timeline_stats(const lg_timeline_t *t)
     return &t->stats;
 }
 
-/* The slow half of an event's checks: a new stream or function, or a bad argument. */
-static lg_err_t admit(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_tl_kind_t kind)
+/* Makes room for streams [0, stream] and every function of the profile. */
+static lg_err_t grow_tables(lg_timeline_t *t, uint32_t stream)
 {
-    if (stream >= LG_TL_MAX_STREAMS || func >= t->profile->nfuncs || (unsigned)kind > LG_TL_ENTRY)
-        return LG_EINVAL;
-    if (func >= t->nacc) {
+    if (t->nacc < t->profile->nfuncs) {
         size_t cap = t->acc_cap, near_cap = t->acc_cap;
         if (!lg_grow((void **)&t->acc, &cap, t->profile->nfuncs, sizeof *t->acc) ||
             !lg_grow((void **)&t->near, &near_cap, cap, sizeof *t->near))
             return LG_ENOMEM; /* acc may have grown: acc_cap still says what both hold */
         memset(t->acc + t->acc_cap, 0, (cap - t->acc_cap) * sizeof *t->acc);
         memset(t->near + t->acc_cap, 0, (cap - t->acc_cap) * sizeof *t->near);
+        for (size_t i = t->acc_cap; i < cap; i++)
+            t->acc[i].callees = t->near[i].partners = no_partners();
         t->acc_cap = cap;
         t->nacc = t->profile->nfuncs; /* the fast check must not pass functions not yet there */
     }
@@ -296,38 +361,69 @@ static lg_err_t admit(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_tl_ki
         if (!lg_grow((void **)&t->streams, &cap, (size_t)stream + 1, sizeof *t->streams))
             return LG_ENOMEM;
         memset(t->streams + t->nstreams, 0, (cap - t->nstreams) * sizeof *t->streams);
+        for (size_t i = t->nstreams; i < cap; i++)
+            t->streams[i].top = t->streams[i].limit = (frame_t *)&no_frame;
         t->nstreams = cap;
     }
     return LG_OK;
 }
 
-/* Closes frame f, the top of s, which then has depth frames, at time (not before its start:
- * times on a stream never decrease). */
-static inline void close_top(lg_timeline_t *t, stream_t *s, const frame_t *f, size_t depth,
-                             int64_t time)
+/* The slow half of an event's checks: a new stream or function, or a bad argument. */
+static lg_err_t admit(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_tl_kind_t kind)
 {
-    s->depth = depth;
+    if (stream >= LG_TL_MAX_STREAMS || func >= t->profile->nfuncs || (unsigned)kind > LG_TL_ENTRY)
+        return LG_EINVAL;
+    return grow_tables(t, stream);
+}
+
+lg_err_t lg_timeline_reserve(lg_timeline_t *t, uint32_t nstreams, uint32_t *nfuncs)
+{
+    *nfuncs = 0;
+    if (t->finished || nstreams == 0 || nstreams > LG_TL_MAX_STREAMS)
+        return LG_EINVAL;
+    LG_CHECK(grow_tables(t, nstreams - 1));
+    *nfuncs = (uint32_t)t->nacc;
+    return LG_OK;
+}
+
+/* Closes frame f, the top of s, at time (not before its start: times on a stream never
+ * decrease). */
+static inline void close_top(lg_timeline_t *t, stream_t *s, frame_t *f, int64_t time)
+{
     func_acc_t *a = &t->acc[f->func];
     a->net = lg_sat_add(a->net, f->net);
     if (!f->nested)
         a->gross = lg_sat_add(a->gross, (uint64_t)time - (uint64_t)f->start);
-    if (depth == 0)
+    /* One test of whether the stack empties (seldom), for the three stores that depend on it. */
+    if (UNLIKELY(f == s->stack)) {
+        s->top = s->limit = (frame_t *)&no_frame;
         s->empty_since = time;
+    } else {
+        s->top = f - 1;
+    }
 }
 
 /* Closes the top frame at time. */
 static inline void pop(lg_timeline_t *t, stream_t *s, int64_t time)
 {
-    close_top(t, s, &s->stack[s->depth - 1], s->depth - 1, time);
+    close_top(t, s, s->top, time);
 }
 
 /* Makes room for one more frame; LG_ELIMIT past LG_TL_MAX_DEPTH. */
 static lg_err_t grow_stack(stream_t *s)
 {
-    if (s->depth >= LG_TL_MAX_DEPTH)
+    size_t depth = depth_of(s), cap = s->cap;
+    if (depth >= LG_TL_MAX_DEPTH)
         return LG_ELIMIT;
-    if (!lg_grow((void **)&s->stack, &s->cap, s->depth + 1, sizeof *s->stack))
+    if (!lg_grow((void **)&s->stack, &cap, depth + 1, sizeof *s->stack))
         return LG_ENOMEM;
+    /* At most LG_TL_MAX_DEPTH frames are ever asked for, and lg_grow doubles. */
+    s->cap = (uint32_t)cap;
+    /* The stack may have moved. */
+    if (depth > 0) {
+        s->top = s->stack + depth - 1;
+        s->limit = s->stack + cap - 1;
+    }
     return LG_OK;
 }
 
@@ -339,15 +435,22 @@ static inline __attribute__((always_inline)) lg_err_t count_pair(lg_timeline_t *
                                                                  uint32_t owner, uint32_t other,
                                                                  bool proximity, uint32_t weight)
 {
-    uint32_t *count = partner_count(m, other);
-    if (UNLIKELY(count == NULL))
+    partner_t *slot = partner_slot(m, other);
+    if (UNLIKELY(slot == NULL))
         return LG_ENOMEM;
-    if (UNLIKELY(*count > UINT32_MAX - weight)) {
+    uint32_t *count = &slot->count;
+    /* Wraps iff *count > UINT32_MAX - weight: the add's carry is the test. */
+    uint32_t after = *count + weight;
+    if (UNLIKELY(after < weight)) {
         LG_CHECK(proximity ? lg_profile_add_proximity(t->profile, owner, other, *count)
                            : lg_profile_add_edge(t->profile, owner, other, *count));
-        *count = 0;
+        if (!proximity) { /* calls leaving the callees map: see func_near_t's hits */
+            t->near[other].hits += *count;
+            t->calls_out += *count;
+        }
+        after = weight;
     }
-    *count += weight;
+    *count = after;
     return LG_OK;
 }
 
@@ -537,15 +640,15 @@ static lg_err_t flush_near(lg_timeline_t *t)
  * top) is event()'s. */
 static lg_err_t enter(lg_timeline_t *t, stream_t *s, uint32_t func, int64_t time)
 {
-    t->acc[func].hits++;
     bool nested = false;
-    if (s->depth > 0) {
-        uint32_t caller = s->stack[s->depth - 1].func;
+    if (s->top != &no_frame) {
+        uint32_t caller = s->top->func;
         LG_CHECK(count_pair(t, &t->acc[caller].callees, caller, func, false, 1));
-        t->calls++;
         nested = caller == func;
+    } else {
+        t->near[func].hits++; /* a call is counted in the caller's callees only */
     }
-    s->stack[s->depth++] = (frame_t){func, false, nested, time, 0};
+    push(s, (frame_t){func, false, nested, time, 0});
     return t->proximity ? note_proximity(t, s, func) : LG_OK;
 }
 
@@ -556,23 +659,23 @@ static frame_t *repair(lg_timeline_t *t, stream_t *s, uint32_t func, bool runnin
                        lg_err_t *err)
 {
     *err = LG_OK;
-    for (size_t i = s->depth; i-- > 0;) {
+    size_t depth = depth_of(s);
+    for (size_t i = depth; i-- > 0;) {
         if (s->stack[i].func != func)
             continue;
         t->stats.exit_not_top++;
-        while (s->depth > i + 1)
+        while (s->top != &s->stack[i])
             pop(t, s, time);
         return &s->stack[i];
     }
-    t->stats.started_inside += s->depth == 0;
-    t->stats.unmatched += s->depth > 0;
-    if (s->depth > 0)
+    t->stats.started_inside += depth == 0;
+    t->stats.unmatched += depth > 0;
+    if (depth > 0)
         return NULL;
-    if (s->cap == 0 && (*err = grow_stack(s)) != LG_OK)
+    if (s->stack == NULL && (*err = grow_stack(s)) != LG_OK)
         return NULL;
-    s->stack[s->depth++] = (frame_t){func, !running, false, s->first,
-                                     running ? (uint64_t)time - (uint64_t)s->empty_since : 0};
-    return &s->stack[0];
+    return push(s, (frame_t){func, !running, false, s->first,
+                             running ? (uint64_t)time - (uint64_t)s->empty_since : 0});
 }
 
 /* One event (lg_timeline_event's contract but for the check of t->finished and the count of
@@ -585,7 +688,7 @@ static __attribute__((noinline)) lg_err_t one_event(lg_timeline_t *t, uint32_t s
         LG_CHECK(admit(t, stream, func, (lg_tl_kind_t)kind));
     stream_t *s = &t->streams[stream];
     /* Room first, so that an Entry that cannot be added changes nothing. */
-    if (kind == LG_TL_ENTRY && UNLIKELY(s->depth == s->cap))
+    if (kind == LG_TL_ENTRY && UNLIKELY(depth_of(s) == s->cap))
         LG_CHECK(grow_stack(s));
     if (UNLIKELY(!s->seen)) {
         s->seen = true;
@@ -594,7 +697,7 @@ static __attribute__((noinline)) lg_err_t one_event(lg_timeline_t *t, uint32_t s
         t->stats.time_backwards++;
         time_ns = s->last;
     }
-    frame_t *top = s->depth > 0 ? &s->stack[s->depth - 1] : NULL;
+    frame_t *top = s->top != &no_frame ? s->top : NULL;
     if (top != NULL && !top->suspended)
         top->net = lg_sat_add(top->net, (uint64_t)time_ns - (uint64_t)s->last);
     s->last = time_ns;
@@ -617,38 +720,16 @@ static __attribute__((noinline)) lg_err_t one_event(lg_timeline_t *t, uint32_t s
 /* one_event for the event at e, out of line: the event loop needs no registers for it. */
 static __attribute__((noinline)) lg_err_t one_event_at(lg_timeline_t *t, const lg_tl_event_t *e)
 {
-    return one_event(t, e->stream, e->func, e->kind, e->time_ns);
+    return one_event(t, e->kind_stream >> LG_TL_KIND_BITS, e->func,
+                     e->kind_stream & LG_TL_KIND_MASK, e->time_ns);
 }
 
-/* The event at e: the common case here, the rest (a new stream or function, a bad argument, an
- * empty stack or a full one at an Entry, an Exit, Suspend or Resume not of the top: the repairs)
- * left to one_event before anything is changed. The common case is an event of a known function
- * on a stream with frames open: an Entry with room for its frame, or an Exit, Suspend or Resume
- * of the top frame. Time going back is repaired here as one_event does (taken at the stream's
- * last time, and counted): a run repeated by concatenation goes back at its first seam and stays
- * behind for every event after it. Its checks are a branch each, and the stream is read once.
- * With proximity a constant, the callers inline it once per setting: no test of it per Entry. */
-static inline __attribute__((always_inline)) lg_err_t event(lg_timeline_t *t,
-                                                            const lg_tl_event_t *e, bool proximity)
+/* event()'s step of s's time to time_ns, its last time being last, with top (its top frame)
+ * charged if running: returns the event's time, repaired if it went back (as one_event does:
+ * taken at the stream's last time, and counted). */
+static inline __attribute__((always_inline)) int64_t
+step_time(lg_timeline_t *t, stream_t *s, frame_t *top, int64_t time_ns, int64_t last)
 {
-    int64_t time_ns = e->time_ns;
-    uint32_t func = e->func, stream = e->stream, kind = e->kind;
-    if (UNLIKELY(stream >= t->nstreams || func >= t->nacc))
-        return one_event_at(t, e);
-    stream_t *s = &t->streams[stream];
-    size_t depth = s->depth;
-    int64_t last = s->last;
-    /* depth > 0 also says the stream has had an event (s->seen). */
-    if (UNLIKELY(depth == 0))
-        return one_event_at(t, e);
-    frame_t *top = &s->stack[depth - 1];
-    uint32_t top_func = top->func;
-    if (kind < LG_TL_ENTRY) {
-        if (UNLIKELY(top_func != func))
-            return one_event_at(t, e);
-    } else if (UNLIKELY(kind != LG_TL_ENTRY || depth == s->cap)) {
-        return one_event_at(t, e);
-    }
     if (time_ns < last) {
         t->stats.time_backwards++;
         time_ns = last;
@@ -659,20 +740,53 @@ static inline __attribute__((always_inline)) lg_err_t event(lg_timeline_t *t,
     if (!top->suspended)
         top->net += (uint64_t)time_ns - (uint64_t)last;
     s->last = time_ns;
-    if (kind == LG_TL_ENTRY) {
-        func_acc_t *acc = t->acc;
-        acc[func].hits++;
-        LG_CHECK(count_pair(t, &acc[top_func].callees, top_func, func, false, 1));
-        t->calls++;
-        top[1] = (frame_t){func, false, top_func == func, time_ns, 0};
-        s->depth = depth + 1;
-        return proximity ? note_proximity(t, s, func) : LG_OK;
+    return time_ns;
+}
+
+/* The event at e: the common case here, the rest (a new stream or function, a bad argument, an
+ * empty stack or a full one at an Entry, an Exit, Suspend or Resume not of the top: the repairs)
+ * left to one_event before anything is changed. The common case is an event of a known function
+ * on a stream with frames open: an Entry with room for its frame, or an Exit, Suspend or Resume
+ * of the top frame. Time going back is repaired here as one_event does (taken at the stream's
+ * last time, and counted): a run repeated by concatenation goes back at its first seam and stays
+ * behind for every event after it. Its checks are a branch each, and the stream is read once.
+ * With proximity a constant, the callers inline it once per setting: no test of it per Entry.
+ * checked false: the event is within what lg_timeline_reserve made room for, and its stream,
+ * function and kind are not tested. */
+static inline __attribute__((always_inline)) lg_err_t
+event(lg_timeline_t *t, const lg_tl_event_t *e, bool proximity, bool checked)
+{
+    int64_t time_ns = e->time_ns;
+    uint32_t func = e->func, stream = e->kind_stream >> LG_TL_KIND_BITS,
+             kind = e->kind_stream & LG_TL_KIND_MASK;
+    if (checked && UNLIKELY(stream >= t->nstreams || func >= t->nacc))
+        return one_event_at(t, e);
+    stream_t *s = &t->streams[stream];
+    frame_t *top = s->top;
+    int64_t last = s->last;
+    uint32_t top_func = top->func;
+    /* On an empty stack (top and limit no_frame) an Exit, Suspend or Resume fails the first
+     * test, and an Entry, which has no caller then, the second. The two cases are written apart,
+     * the time's step in each, so that the kind is not tested again after it. */
+    if (kind < LG_TL_ENTRY) {
+        if (UNLIKELY(top_func != func))
+            return one_event_at(t, e);
+        time_ns = step_time(t, s, top, time_ns, last);
+        if (kind == LG_TL_EXIT)
+            close_top(t, s, top, time_ns);
+        else
+            top->suspended = kind == LG_TL_SUSPEND;
+        return LG_OK;
     }
-    if (kind == LG_TL_EXIT)
-        close_top(t, s, top, depth - 1, time_ns);
-    else
-        top->suspended = kind == LG_TL_SUSPEND;
-    return LG_OK;
+    if (UNLIKELY((checked && kind != LG_TL_ENTRY) || top == s->limit))
+        return one_event_at(t, e);
+    time_ns = step_time(t, s, top, time_ns, last);
+    func_acc_t *acc = t->acc;
+    /* The call counts as func's hit too (func_acc_t). */
+    LG_CHECK(count_pair(t, &acc[top_func].callees, top_func, func, false, 1));
+    top[1] = (frame_t){func, false, top_func == func, time_ns, 0};
+    s->top = top + 1;
+    return proximity ? note_proximity(t, s, func) : LG_OK;
 }
 
 lg_err_t lg_timeline_event(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_tl_kind_t kind,
@@ -685,19 +799,22 @@ lg_err_t lg_timeline_event(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_
     if (UNLIKELY(stream >= LG_TL_MAX_STREAMS || (unsigned)kind > LG_TL_ENTRY)) {
         err = one_event(t, stream, func, (unsigned)kind, time_ns);
     } else {
-        lg_tl_event_t e = {time_ns, func, (uint16_t)stream, (uint8_t)kind};
-        err = event(t, &e, t->proximity);
+        lg_tl_event_t e = {time_ns, func, LG_TL_KIND_STREAM(kind, stream)};
+        err = event(t, &e, t->proximity, true);
     }
     t->stats.events += err == LG_OK;
     return err;
 }
 
-/* lg_timeline_events for one setting of t->proximity. */
-static inline __attribute__((always_inline)) lg_err_t
-events_loop(lg_timeline_t *t, const lg_tl_event_t *events, size_t n, size_t *done, bool proximity)
+/* lg_timeline_events for one setting of t->proximity, and of whether the events' streams and
+ * functions are to be checked (not after lg_timeline_reserve). */
+static inline __attribute__((always_inline)) lg_err_t events_loop(lg_timeline_t *t,
+                                                                  const lg_tl_event_t *events,
+                                                                  size_t n, size_t *done,
+                                                                  bool proximity, bool checked)
 {
     for (const lg_tl_event_t *e = events, *end = events + n; e != end; e++) {
-        lg_err_t err = event(t, e, proximity);
+        lg_err_t err = event(t, e, proximity, checked);
         if (UNLIKELY(err != LG_OK)) {
             size_t i = (size_t)(e - events);
             t->stats.events += i;
@@ -715,8 +832,18 @@ lg_err_t lg_timeline_events(lg_timeline_t *t, const lg_tl_event_t *events, size_
     *done = 0;
     if (t->finished)
         return LG_EINVAL;
-    return t->proximity ? events_loop(t, events, n, done, true)
-                        : events_loop(t, events, n, done, false);
+    return t->proximity ? events_loop(t, events, n, done, true, true)
+                        : events_loop(t, events, n, done, false, true);
+}
+
+lg_err_t lg_timeline_events_reserved(lg_timeline_t *t, const lg_tl_event_t *events, size_t n,
+                                     size_t *done)
+{
+    *done = 0;
+    if (t->finished)
+        return LG_EINVAL;
+    return t->proximity ? events_loop(t, events, n, done, true, false)
+                        : events_loop(t, events, n, done, false, false);
 }
 
 /* ---- Finishing --------------------------------------------------------------------------- */
@@ -784,7 +911,7 @@ static lg_err_t write_pairs(lg_timeline_t *t)
     for (uint32_t f = 0; f < t->nacc; f++) {
         for (int proximity = 0; proximity < 2; proximity++) {
             const partners_t *m = proximity ? &t->near[f].partners : &t->acc[f].callees;
-            for (uint32_t i = 0; m->slots != NULL && i <= m->mask; i++) {
+            for (uint32_t i = 0; i <= partners_mask(m); i++) {
                 const partner_t *s = &m->slots[i];
                 if (s->func == NO_FUNC)
                     continue;
@@ -803,15 +930,27 @@ lg_err_t lg_timeline_finish(lg_timeline_t *t, lg_diag_t *d)
     t->finished = true;
     for (size_t i = 0; i < t->nstreams; i++) {
         stream_t *s = &t->streams[i];
-        t->stats.open_at_end += s->depth;
-        while (s->depth > 0)
+        t->stats.open_at_end += depth_of(s);
+        while (s->top != &no_frame)
             pop(t, s, s->last);
     }
     lg_profile_t *p = t->profile;
+    /* The calls in the callees maps, each a hit of the callee (func_acc_t); none of these sums
+     * can wrap: each counts events. */
+    uint64_t calls = t->calls_out;
+    for (size_t f = 0; f < t->nacc; f++) {
+        const partners_t *m = &t->acc[f].callees;
+        for (uint32_t i = 0; i <= partners_mask(m); i++) {
+            if (m->slots[i].func == NO_FUNC)
+                continue;
+            t->near[m->slots[i].func].hits += m->slots[i].count;
+            calls += m->slots[i].count;
+        }
+    }
     for (size_t i = 0; i < t->nacc && i < p->nfuncs; i++) {
         lg_pfunc_t *f = &p->funcs[i];
         const func_acc_t *a = &t->acc[i];
-        f->hits = lg_sat_add(f->hits, a->hits);
+        f->hits = lg_sat_add(f->hits, t->near[i].hits);
         f->counter1_total = lg_sat_add(f->counter1_total, a->gross);
         f->counter1_self = lg_sat_add(f->counter1_self, a->net);
     }
@@ -821,7 +960,7 @@ lg_err_t lg_timeline_finish(lg_timeline_t *t, lg_diag_t *d)
     p->has_call_edges = true;
     p->has_timeline = true;
     p->counter1_unit = "ns";
-    p->call_records = lg_sat_add(p->call_records, t->calls);
+    p->call_records = lg_sat_add(p->call_records, calls);
     lg_profile_finish_edges(p);
     report_repairs(t, d);
     return LG_OK;

@@ -79,18 +79,37 @@ lg_err_t lg_timeline_create(lg_profile_t *profile, bool proximity, lg_timeline_t
 lg_err_t lg_timeline_event(lg_timeline_t *t, uint32_t stream, uint32_t func, lg_tl_kind_t kind,
                            int64_t time_ns);
 
-/* One event for lg_timeline_events. */
+/* One event for lg_timeline_events. Its kind and stream share a word laid out as winIDEA 1.1's
+ * FLAGS word (the type in bits 0-3, the core above), so that the binary timeline's reader makes
+ * it with one mask: LG_TL_KIND_STREAM(kind, stream). */
 typedef struct lg_tl_event {
     int64_t time_ns;
     uint32_t func;
-    uint16_t stream; /* < LG_TL_MAX_STREAMS */
-    uint8_t kind;    /* lg_tl_kind_t */
+    uint32_t kind_stream; /* the lg_tl_kind_t in bits 0-3, the stream (< LG_TL_MAX_STREAMS) above */
 } lg_tl_event_t;
+
+/* Bits of kind_stream below the stream, and those that hold the kind. */
+#define LG_TL_KIND_BITS 4u
+#define LG_TL_KIND_MASK 0xFu
+#define LG_TL_KIND_STREAM(kind, stream) ((uint32_t)(kind) | (uint32_t)(stream) << LG_TL_KIND_BITS)
 
 /* Feeds n events in order exactly as n calls of lg_timeline_event would, without a call per
  * event (for readers of large timelines). On failure *done receives the index of the event that
  * failed (the ones before it were fed) and its error is returned; on success *done is n. */
 lg_err_t lg_timeline_events(lg_timeline_t *t, const lg_tl_event_t *events, size_t n, size_t *done);
+
+/* Makes room for events of every stream below nstreams and of every function the profile has
+ * now (*nfuncs receives how many), so that lg_timeline_events_reserved may skip checking them.
+ * Changes no result. Returns LG_OK; LG_EINVAL for nstreams 0 or above LG_TL_MAX_STREAMS, or after
+ * lg_timeline_finish; LG_ENOMEM. */
+lg_err_t lg_timeline_reserve(lg_timeline_t *t, uint32_t nstreams, uint32_t *nfuncs);
+
+/* lg_timeline_events for events within what lg_timeline_reserve made room for: every stream
+ * below its nstreams, every func below its *nfuncs, and every kind an lg_tl_kind_t (anything
+ * else is undefined behaviour). The same effects, without the tests of these per event (for the
+ * binary timeline's reader, whose events are within them by construction). */
+lg_err_t lg_timeline_events_reserved(lg_timeline_t *t, const lg_tl_event_t *events, size_t n,
+                                     size_t *done);
 
 /* Closes open frames, writes hits, times, edges and proximity into the profile (then calls
  * lg_profile_finish_edges) and reports the repairs in one warning to d naming the profile's

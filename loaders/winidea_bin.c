@@ -9,9 +9,10 @@
  * and handed to the timeline a batch per call; handles are resolved through a small cache in
  * front of the mapping. A file of LG_WI_BIN_PIPELINE_MIN_BYTES or more is read by two threads
  * instead ("Reading on two threads" below): a reader thread reads and decodes chunks of records
- * into a ring of RING_CHUNKS, while the calling thread hands their events to the timeline, so
- * that the time taken is about the longer of the two halves rather than their sum. The outputs,
- * the messages and the records they name are the same either way.
+ * into a ring of RING_CHUNKS chunks' events, while the calling thread hands their events to the
+ * timeline (and reads chunks too when it would wait), so that the time taken is about the longer
+ * of the two halves, or half the work, rather than their sum. The outputs, the messages and the
+ * records they name are the same either way.
  *
  * Definitions:
  *   record   one event: HANDLE (the area), a word with the event type (and in 1.1 the core),
@@ -42,6 +43,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Records the version detection looks at (1.5 MiB): enough for any real timeline to contain
  * events other than Exit, which is all that tells the layouts apart. */
@@ -54,11 +56,19 @@
 #define LG_WI_BIN_READ_BYTES (8192u * LG_WI_BIN_RECORD_BYTES)
 /* Bytes the version detection reads: LG_WI_BIN_DETECT_RECORDS records. */
 #define LG_WI_BIN_DETECT_BYTES (LG_WI_BIN_DETECT_RECORDS * LG_WI_BIN_RECORD_BYTES)
+/* Records the decode loop takes at a time while each is an event (decode): its own pointer
+ * steps and end test once for 8 (instructions a record on lua's timeline: 18.0 at 2, 17.0 at 4,
+ * 16.5 at 8). */
+#define DECODE_GROUP 8u
+/* Records read again at a time (on the stack) to find the record of an event the timeline
+ * refused, once the reader thread's buffer holds other records (timeline_error): 4080 bytes. */
+#define RESCAN_RECORDS 170u
 /* Events decoded before they are handed to the timeline in one call (16 bytes each: the batch
  * stays in the first-level cache). */
 #define DECODE_BATCH 1024u
-/* Handles whose resolution is remembered (8 bytes each); a power of two. */
-#define RESOLVE_CACHE_SLOTS 4096u
+/* log2 of the handles whose resolution is remembered (8 bytes each: 32 KiB). */
+#define RESOLVE_CACHE_BITS 12u
+#define RESOLVE_CACHE_SLOTS (1u << RESOLVE_CACHE_BITS)
 /* Highest event type either layout defines: 4, data write. */
 #define TYPE_DATA_WRITE 4u
 /* 1.1 FLAGS: bits 0-3 the event type, bits 4-11 the core; nothing above is documented. */
@@ -66,6 +76,13 @@
 #define V11_CORE_SHIFT 4u
 #define V11_CORE_MASK 0xFFu
 #define V11_UNUSED_BITS 0xFFFFF000u
+/* The bits of 1.1 FLAGS that make an event's kind_stream (timeline.h). */
+#define V11_KIND_STREAM_MASK ((V11_CORE_MASK << V11_CORE_SHIFT) | V11_TYPE_MASK)
+_Static_assert(V11_CORE_SHIFT == LG_TL_KIND_BITS && V11_TYPE_MASK == LG_TL_KIND_MASK &&
+                   LG_TL_KIND_STREAM(V11_TYPE_MASK, V11_CORE_MASK) == V11_KIND_STREAM_MASK,
+               "1.1 FLAGS is laid out as an event's kind_stream");
+/* Streams a 1.1 record can name: one per core number (1.0 has stream 0 only). */
+#define STREAMS_V11 (V11_CORE_MASK + 1u)
 /* 1.0 EVENT: the event type in bits 24-27. The help says nothing of the other bits; bits 0-3
  * are assumed clear (that is where 1.1 keeps the type, and how the layouts are told apart). */
 #define V10_TYPE_SHIFT 24u
@@ -164,12 +181,15 @@ typedef struct reader {
     lg_source_t *src;
     const lg_wi_map_t *map;
     lg_timeline_t *timeline;
+    uint32_t nfuncs; /* the timeline has room for events of functions below (STREAMS_RESERVED) */
 } reader_t;
 
 /* An error at record index: "PATH:0xOFFSET: record N" (diag.h's convention for binary files). */
 #define fail_record(r, err, index, ...)                                                            \
     lg_source_fail_record((r)->src, (err), (index)*LG_WI_BIN_RECORD_BYTES, NULL, (index),          \
                           __VA_ARGS__)
+
+static lg_err_t shrank(const lg_source_t *src, uint64_t end);
 
 /* The error for a record the main loop refused; kept out of the loop so that stays small. */
 static lg_err_t record_error(const reader_t *r, lg_err_t err, uint64_t index, uint32_t handle,
@@ -207,23 +227,64 @@ typedef struct resolve_slot {
 
 HOT size_t resolve_index(uint32_t handle)
 {
-    /* Function handles count up from 0, lines from 0x10000000: fold the area (and the bits
-     * below it) in. */
-    return (handle ^ handle >> 20) & (RESOLVE_CACHE_SLOTS - 1);
+    /* Fibonacci hashing, a multiply and a shift: the top bits of the product depend on every
+     * bit of the handle, so the area (the top nibble) is folded in; and handles counting up
+     * from 0, as winIDEA numbers each area's, land in distinct slots while there are fewer than
+     * about a third as many as slots (the gaps between k * 0x9E3779B1 stay wide). */
+    return (uint32_t)(handle * 0x9E3779B1u) >> (32u - RESOLVE_CACHE_BITS);
 }
+
+/* A handle whose answer is not a function (LG_WI_NOT_FUNCTION, LG_WI_UNMAPPED) is kept in its
+ * slot under its handle with this bit flipped, and a function's under its handle: so a hit on
+ * the handle itself is a function, and the decode loop tests the record's type only. The flipped
+ * key never answers a lookup of the handle it equals: flipping bit 31 of a handle flips bit 31 of
+ * its product with the odd multiplier, which is the top bit of its slot index, so that handle's
+ * slot is another one. */
+#define NOT_FUNCTION_KEY 0x80000000u
 
 static void resolve_cache_init(resolve_slot_t *cache)
 {
-    /* Slot i holds a handle that maps to another slot, so it never answers a lookup. */
-    for (uint32_t i = 0; i < RESOLVE_CACHE_SLOTS; i++)
-        cache[i] = (resolve_slot_t){i ^ 1u, LG_WI_UNMAPPED};
+    /* Slot i holds a key that answers no lookup there: one whose slot is neither i nor i with
+     * its top bit flipped (the handles 0 and 1 are in slots 0 and 2531). */
+    for (uint32_t i = 0; i < RESOLVE_CACHE_SLOTS; i++) {
+        uint32_t key = (resolve_index(0) & (RESOLVE_CACHE_SLOTS / 2 - 1)) ==
+                               (i & (RESOLVE_CACHE_SLOTS / 2 - 1))
+                           ? 1u
+                           : 0u;
+        cache[i] = (resolve_slot_t){key, LG_WI_UNMAPPED};
+    }
 }
 
-HOT uint32_t resolve(const lg_wi_map_t *map, resolve_slot_t *cache, uint32_t handle)
+/* The answer for a handle that slot c does not have as a function: its answer that is not one,
+ * kept there, or lg_wi_map_resolve's, then kept there (see NOT_FUNCTION_KEY). But a function at
+ * or past nfuncs (the timeline has no room for it: lg_timeline_reserve) sets *reserved false and
+ * is not kept, so that every record of it comes here. There is none: the map's functions are the
+ * profile's, and the timeline has room for all of them; this keeps the per-record test to the
+ * cache's. */
+static __attribute__((noinline)) uint32_t resolve_miss(const lg_wi_map_t *map, resolve_slot_t *c,
+                                                       uint32_t handle, uint32_t nfuncs,
+                                                       bool *reserved)
+{
+    if (c->handle == (handle ^ NOT_FUNCTION_KEY))
+        return c->func;
+    uint32_t func = lg_wi_map_resolve(map, handle);
+    if (func >= LG_WI_UNMAPPED)
+        *c = (resolve_slot_t){handle ^ NOT_FUNCTION_KEY, func};
+    else if (func < nfuncs)
+        *c = (resolve_slot_t){handle, func};
+    else
+        *reserved = false;
+    return func;
+}
+
+/* The function of handle (lg_wi_map_resolve's answer), through the cache; see resolve_miss for
+ * nfuncs and reserved. */
+HOT uint32_t resolve(const lg_wi_map_t *map, resolve_slot_t *cache, uint32_t handle,
+                     uint32_t nfuncs, bool *reserved)
 {
     resolve_slot_t *c = &cache[resolve_index(handle)];
     if (UNLIKELY(c->handle != handle))
-        *c = (resolve_slot_t){handle, lg_wi_map_resolve(map, handle)};
+        return resolve_miss(map, c, handle, nfuncs, reserved);
     return c->func;
 }
 
@@ -239,59 +300,128 @@ static uint64_t record_of_event(const reader_t *r, const uint8_t *data, uint64_t
     }
 }
 
+/* Writes the event record rec makes, as func's, at e. */
+HOT void write_event(const uint8_t *rec, uint32_t word, unsigned type, uint32_t func, bool v11,
+                     lg_tl_event_t *e)
+{
+    /* 1.1's FLAGS word is laid out as kind_stream is: its type and core, the bits above (unused)
+     * masked off. */
+    *e = (lg_tl_event_t){(int64_t)le64(rec + 16), func,
+                         v11 ? word & V11_KIND_STREAM_MASK : LG_TL_KIND_STREAM(type, 0)};
+}
+
+/* The event of record i after rec at e + i, when the record is a call event of a function whose
+ * handle is in the cache: then true. False otherwise, having maybe written e[i]: the caller then
+ * decodes the record the general way. A hit in the cache is a function's handle
+ * (NOT_FUNCTION_KEY): the record's type is the only other test. (The index rather than moved
+ * pointers, so that the loop computes nothing for the case it leaves.) */
+HOT bool decode_one(const resolve_slot_t *cache, const uint8_t *rec, size_t i, bool v11,
+                    lg_tl_event_t *e)
+{
+    rec += i * LG_WI_BIN_RECORD_BYTES;
+    uint32_t handle = le32(rec);
+    const resolve_slot_t *c = &cache[resolve_index(handle)];
+    if (UNLIKELY(c->handle != handle))
+        return false;
+    uint32_t word = le32(rec + 4), func = c->func;
+    /* An empty asm that takes func in a register: otherwise GCC joins func and kind_stream in a
+     * vector register to store them as one (three instructions more than two stores). */
+    __asm__("" : "+r"(func));
+    unsigned type = type_of(word, v11);
+    write_event(rec, word, type, func, v11, e + i);
+    return type < TYPE_DATA_WRITE;
+}
+
 /* Decodes records data[0, n) into events (room for n), up to the first record refused: returns
  * how many records were decoded (n when none was refused), *k the events made of them. Data
- * writes and areas that are not functions make no event. Inlined once per layout so that the
- * layout test leaves the loop. */
+ * writes and areas that are not functions make no event. *reserved is set false when an event's
+ * function is not below nfuncs (the timeline made room for those: lg_timeline_reserve). Inlined
+ * once per layout so that the layout test leaves the loop. */
 HOT size_t decode(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *data, size_t n,
-                  bool v11, lg_tl_event_t *events, size_t *k)
+                  bool v11, uint32_t nfuncs, lg_tl_event_t *events, size_t *k, bool *reserved)
 {
     /* Each record is written at e, which moves on past an event only; rec walks the records to
      * end: no index to scale. */
     lg_tl_event_t *e = events;
     const uint8_t *rec = data, *end = data + n * LG_WI_BIN_RECORD_BYTES;
-    for (; rec < end; rec += LG_WI_BIN_RECORD_BYTES) {
-        uint32_t handle = le32(rec), word = le32(rec + 4);
-        unsigned type = type_of(word, v11);
-        uint32_t func = resolve(map, cache, handle);
-        *e = (lg_tl_event_t){(int64_t)le64(rec + 16), func,
-                             (uint16_t)(v11 ? (word >> V11_CORE_SHIFT) & V11_CORE_MASK : 0),
-                             (uint8_t)type};
-        /* Almost every record is a call event of a function: one test lets it through. The rest
-         * (data writes and areas that are not functions, which make no event, and the records
-         * refused: an unknown type or handle) take the second. */
-        if (LIKELY(makes_event(type, func))) {
-            e++;
-            continue;
+    /* A group of DECODE_GROUP records starts before this (none when there are fewer). */
+    const uint8_t *groups_end =
+        data + (n >= DECODE_GROUP ? (n - DECODE_GROUP + 1) * LG_WI_BIN_RECORD_BYTES : 0);
+    while (rec < end) {
+        /* Almost every record is a call event of a function: DECODE_GROUP at a time, one test
+         * each, while all are (the loop's own instructions paid once a group). */
+        while (rec < groups_end) {
+            size_t i = 0;
+#pragma GCC unroll 8
+            for (; i < DECODE_GROUP; i++)
+                if (UNLIKELY(!decode_one(cache, rec, i, v11, e)))
+                    break;
+            e += i;
+            rec += i * LG_WI_BIN_RECORD_BYTES;
+            if (UNLIKELY(i < DECODE_GROUP))
+                break;
         }
-        if (UNLIKELY(type > TYPE_DATA_WRITE || func == LG_WI_UNMAPPED))
+        if (rec == end)
             break;
+        /* One record the general way: an event (the last, odd one, or one whose handle was not
+         * in the cache), or a data write or an area that is not a function, which make no event,
+         * or a record refused (an unknown type or handle). */
+        uint32_t word = le32(rec + 4);
+        unsigned type = type_of(word, v11);
+        uint32_t func = resolve(map, cache, le32(rec), nfuncs, reserved);
+        write_event(rec, word, type, func, v11, e);
+        if (makes_event(type, func))
+            e++;
+        else if (type > TYPE_DATA_WRITE || func == LG_WI_UNMAPPED)
+            break;
+        rec += LG_WI_BIN_RECORD_BYTES;
     }
     *k = (size_t)(e - events);
     return (size_t)(rec - data) / LG_WI_BIN_RECORD_BYTES;
 }
 
 static size_t decode_v11(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *data,
-                         size_t n, lg_tl_event_t *events, size_t *k)
+                         size_t n, uint32_t nfuncs, lg_tl_event_t *events, size_t *k,
+                         bool *reserved)
 {
-    return decode(map, cache, data, n, true, events, k);
+    return decode(map, cache, data, n, true, nfuncs, events, k, reserved);
 }
 
 static size_t decode_v10(const lg_wi_map_t *map, resolve_slot_t *cache, const uint8_t *data,
-                         size_t n, lg_tl_event_t *events, size_t *k)
+                         size_t n, uint32_t nfuncs, lg_tl_event_t *events, size_t *k,
+                         bool *reserved)
 {
-    return decode(map, cache, data, n, false, events, k);
+    return decode(map, cache, data, n, false, nfuncs, events, k, reserved);
 }
 
 /* The error for the timeline's refusal of event done of those decoded from the records at data
- * (the first of them record first), at that event's record. */
+ * (the first of them record first), at that event's record. data NULL: the records are no longer
+ * in memory (the reader thread's, which reads every chunk into the same buffer) and are read
+ * again from the file, RESCAN_RECORDS at a time; if that read fails, its error is the one
+ * reported (the file changed while being read). */
 static lg_err_t __attribute__((noinline))
 timeline_error(const reader_t *r, lg_err_t err, uint32_t func, const uint8_t *data, uint64_t first,
                size_t done, bool v11)
 {
-    uint64_t index = record_of_event(r, data, first, done, v11);
-    const uint8_t *rec = data + (index - first) * LG_WI_BIN_RECORD_BYTES;
-    return record_error(r, err, index, le32(rec), le32(rec + 4), v11, func);
+    if (data != NULL) {
+        uint64_t index = record_of_event(r, data, first, done, v11);
+        const uint8_t *rec = data + (index - first) * LG_WI_BIN_RECORD_BYTES;
+        return record_error(r, err, index, le32(rec), le32(rec + 4), v11, func);
+    }
+    uint8_t piece[RESCAN_RECORDS * LG_WI_BIN_RECORD_BYTES];
+    for (uint64_t at = first;; at += RESCAN_RECORDS) {
+        size_t got;
+        LG_CHECK(lg_source_read_at(r->src, at * LG_WI_BIN_RECORD_BYTES, piece, sizeof piece, &got));
+        for (size_t i = 0; i < got / LG_WI_BIN_RECORD_BYTES; i++) {
+            const uint8_t *rec = piece + i * LG_WI_BIN_RECORD_BYTES;
+            uint32_t word = le32(rec + 4);
+            if (makes_event(type_of(word, v11), lg_wi_map_resolve(r->map, le32(rec))) &&
+                done-- == 0)
+                return record_error(r, err, at + i, le32(rec), word, v11, func);
+        }
+        if (got < sizeof piece)
+            return shrank(r->src, (at * LG_WI_BIN_RECORD_BYTES) + got);
+    }
 }
 
 /* The error for record index, at rec, which decode refused. */
@@ -302,13 +432,15 @@ refused(const reader_t *r, const uint8_t *rec, uint64_t index, bool v11)
                         lg_wi_map_resolve(r->map, le32(rec)));
 }
 
-/* Hands the k events decoded from the records at data (the first of them record first) to the
- * timeline in one call. */
+/* Hands the k events decoded from the records at data (NULL: no longer in memory; see
+ * timeline_error) (the first of them record first) to the timeline in one call; reserved: every
+ * event is within what the timeline made room for (decode). */
 HOT lg_err_t hand_over(const reader_t *r, const lg_tl_event_t *events, size_t k,
-                       const uint8_t *data, uint64_t first, bool v11)
+                       const uint8_t *data, uint64_t first, bool v11, bool reserved)
 {
     size_t done;
-    lg_err_t err = lg_timeline_events(r->timeline, events, k, &done);
+    lg_err_t err = reserved ? lg_timeline_events_reserved(r->timeline, events, k, &done)
+                            : lg_timeline_events(r->timeline, events, k, &done);
     if (UNLIKELY(err != LG_OK))
         return timeline_error(r, err, events[done].func, data, first, done, v11);
     return LG_OK;
@@ -324,8 +456,9 @@ HOT lg_err_t feed(const reader_t *r, resolve_slot_t *cache, const uint8_t *data,
     for (size_t i = 0; i < n;) {
         size_t end = n - i < DECODE_BATCH ? n : i + DECODE_BATCH, k;
         const uint8_t *batch = data + i * LG_WI_BIN_RECORD_BYTES;
-        size_t j = i + decode(r->map, cache, batch, end - i, v11, events, &k);
-        LG_CHECK(hand_over(r, events, k, batch, first + i, v11));
+        bool reserved = true;
+        size_t j = i + decode(r->map, cache, batch, end - i, v11, r->nfuncs, events, &k, &reserved);
+        LG_CHECK(hand_over(r, events, k, batch, first + i, v11, reserved));
         if (UNLIKELY(j < end))
             return refused(r, data + j * LG_WI_BIN_RECORD_BYTES, first + j, v11);
         i = end;
@@ -400,22 +533,28 @@ static lg_err_t window(lg_source_t *src, uint64_t at, size_t want)
 
 /* ---- Reading on two threads ------------------------------------------------------------- */
 
-/* A large file is read by two threads: a reader thread reads chunks of records into a ring and
- * decodes them into events, while the calling thread hands each chunk's events to the timeline,
- * in file order. The chunk's bytes stay in the ring until the timeline has its events, so every
- * message about a record is made from the same bytes, at the same record, as on one thread. The
+/* A large file is read by two threads: a reader thread reads chunks of records and decodes them
+ * into events in a ring, while the calling thread hands each chunk's events to the timeline, in
+ * file order. Every message about a record is made from the same bytes, at the same record, as
+ * on one thread: a refused record is kept with its chunk, and the record of an event the
+ * timeline refuses is read again from the file (see CHUNK_RECORDS). The
  * reader's own errors (a failed read, a file that shrank) are kept in the ring's diagnostics
  * and its chunk says so; the calling thread reports them when it reaches that chunk, after the
  * events before it, so the first error in file order is the one reported, as on one thread.
  * Only the calling thread tells progress, touches the caller's diagnostics and the timeline. */
 
 /* Records in a chunk, the ring's unit: read, decoded and handed over whole (192 KiB of records,
- * at most 128 KiB of events), the size the one-thread reader asks its window for. */
+ * at most 128 KiB of events), the size the one-thread reader asks its window for. The reader
+ * reads every chunk into the same buffer, so that the kernel's copy writes to memory still in
+ * the reader's second-level cache (the records, 192 KiB, and the events it is writing, 128 KiB,
+ * fit in 512 KiB), and only the events go into the ring. The records are not needed after
+ * decoding but for an error's message: a refused record is kept with its chunk, and the record
+ * of an event the timeline refuses is read again from the file (timeline_error). */
 #define CHUNK_RECORDS (LG_WI_BIN_READ_BYTES / LG_WI_BIN_RECORD_BYTES)
 #define CHUNK_BYTES LG_WI_BIN_READ_BYTES
 _Static_assert(CHUNK_BYTES % LG_SOURCE_ALIGN == 0, "every chunk starts at the same page offset");
-/* Chunks in the ring (324 KiB each, with the page of slack its alignment takes: 2.5 MiB in all,
- * whatever the file's size): how far the reader may run ahead of the timeline. */
+/* Chunks in the ring (the events of each, 128 KiB: 1 MiB in all, with the reader's buffer of
+ * records 1.2 MiB, whatever the file's size): how far the reader may run ahead of the timeline. */
 #define RING_CHUNKS 8u
 /* A thread that found the ring full (the reader) or empty (the timeline) sleeps until this many
  * chunks are free, or filled: each sleep then covers several chunks, and the threads wake each
@@ -423,9 +562,12 @@ _Static_assert(CHUNK_BYTES % LG_SOURCE_ALIGN == 0, "every chunk starts at the sa
  * chunks for 2 GB). */
 #define RING_WAKE_CHUNKS 4u
 _Static_assert(RING_WAKE_CHUNKS <= RING_CHUNKS, "a sleeper must be woken");
-/* Bytes of a ring slot: a page of slack (the records sit at their file offsets' place in a page,
- * as the source's window does: LG_SOURCE_ALIGN), the records, their events. */
-#define SLOT_BYTES (LG_SOURCE_ALIGN + CHUNK_BYTES + CHUNK_RECORDS * sizeof(lg_tl_event_t))
+/* Bytes of a ring slot: a chunk's events. */
+#define SLOT_BYTES (CHUNK_RECORDS * sizeof(lg_tl_event_t))
+_Static_assert(SLOT_BYTES % LG_SOURCE_ALIGN == 0, "the slots stay aligned");
+/* Bytes of the reader's buffer: a page of slack (the records sit at their file offsets' place
+ * in a page, as the source's window does: LG_SOURCE_ALIGN), a chunk of records. */
+#define RECORDS_BYTES (LG_SOURCE_ALIGN + CHUNK_BYTES)
 
 /* Files below LG_WI_BIN_PIPELINE_MIN_BYTES are read on the calling thread (tests lower it). */
 static _Atomic uint64_t pipeline_min_bytes = LG_WI_BIN_PIPELINE_MIN_BYTES;
@@ -435,122 +577,171 @@ uint64_t lg_i_wi_bin_set_pipeline_min(uint64_t bytes)
     return atomic_exchange(&pipeline_min_bytes, bytes);
 }
 
+/* The reader thread reads no chunk while set (tests: lg_i_wi_bin_set_reader_idle). */
+static _Atomic bool reader_idle = false;
+
+bool lg_i_wi_bin_set_reader_idle(bool idle)
+{
+    return atomic_exchange(&reader_idle, idle);
+}
+
 typedef struct chunk {
-    uint8_t *records;      /* the bytes read: nrecords records */
     lg_tl_event_t *events; /* nevents events, decoded from records [0, decoded) */
     uint64_t first;        /* the index of its first record */
     size_t nrecords;
     size_t decoded; /* nrecords, or the index of the record decode refused */
     size_t nevents;
-    lg_err_t err; /* the read failed (nothing read; the message is in the ring's diag) */
+    bool reserved; /* every event within the room the timeline made (decode) */
+    uint8_t refused[LG_WI_BIN_RECORD_BYTES]; /* record decoded, when below nrecords */
+    lg_err_t err;      /* the read failed (nothing read; the message is in by's diag) */
+    struct worker *by; /* the thread that read it */
+    bool ready;        /* under the ring's lock: read and decoded, not yet consumed */
 } chunk_t;
 
+/* What one thread needs to read and decode chunks: both the reader thread and the calling thread
+ * do, the calling thread when it would otherwise wait (consume). */
+typedef struct worker {
+    lg_source_t io;   /* the caller's fd and path, messages to diag */
+    lg_diag_t diag;   /* at most one message: a worker's first failed chunk stops every claim */
+    uint8_t *records; /* each chunk's records while they are decoded */
+    resolve_slot_t *cache;
+} worker_t;
+
 typedef struct ring {
-    /* Set before the reader starts; the reader then owns io, diag, cache and the chunks it has
-     * not yet handed over (chunk numbers [consumed, consumed + RING_CHUNKS)) */
-    lg_source_t io; /* the source for the reader: the caller's fd and path, messages to diag */
-    lg_diag_t diag;
+    /* Set before the reader starts, then read only */
     const lg_wi_map_t *map;
     bool v11;
-    uint64_t start, size; /* the reader reads bytes [start, size) */
-    chunk_t chunk[RING_CHUNKS];
+    uint32_t nfuncs;      /* reader_t's */
+    uint64_t start, size; /* bytes [start, size) are read, in chunks from start */
+    uint64_t nchunks;
+    chunk_t chunk[RING_CHUNKS]; /* chunk c in slot c % RING_CHUNKS; its fields are its reader's
+                                   until ready, then the calling thread's until consumed */
+    worker_t reader, helper;    /* the reader thread's, the calling thread's */
+    resolve_slot_t reader_cache[RESOLVE_CACHE_SLOTS];
     void *memory;
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t filled, freed;
-    /* Under lock: chunks handed over by the reader, chunks done with by the timeline (chunk c
-     * sits in slot c % RING_CHUNKS) */
-    uint64_t produced, consumed;
+    /* Under lock: chunks claimed by either thread (each reads the next one), chunks done with by
+     * the timeline */
+    uint64_t claimed, consumed;
+    bool stop;            /* a chunk read failed or was refused: none after it is claimed */
     bool quit;            /* the calling thread is done: the reader stops before its next chunk */
-    bool done;            /* the reader hands over no more chunks */
     bool reader_sleeps;   /* on freed, until RING_WAKE_CHUNKS are free or quit */
-    bool consumer_sleeps; /* on filled, until RING_WAKE_CHUNKS are filled or done */
-    resolve_slot_t cache[RESOLVE_CACHE_SLOTS];
+    bool consumer_sleeps; /* on filled, until the chunk it needs is ready */
 } ring_t;
 
-/* Reads and decodes the chunk of want bytes at offset at; false when nothing is to follow it (a
- * read error or a refused record). */
-static bool read_chunk(ring_t *g, chunk_t *c, uint64_t at, size_t want)
+/* Reads and decodes chunk n with w's means; false when nothing is to follow it (a read error or
+ * a refused record). */
+static bool read_chunk(ring_t *g, worker_t *w, uint64_t n)
 {
-    size_t got = 0;
+    chunk_t *c = &g->chunk[n % RING_CHUNKS];
+    uint64_t at = g->start + n * CHUNK_BYTES;
+    size_t want = (size_t)(g->size - at < CHUNK_BYTES ? g->size - at : CHUNK_BYTES), got = 0;
+    c->by = w;
     c->first = at / LG_WI_BIN_RECORD_BYTES;
     c->nrecords = c->decoded = c->nevents = 0;
-    c->err = lg_source_read_at(&g->io, at, c->records, want, &got);
+    c->err = lg_source_read_at(&w->io, at, w->records, want, &got);
     if (c->err == LG_OK && got < want)
-        c->err = shrank(&g->io, at + got);
+        c->err = shrank(&w->io, at + got);
     if (c->err != LG_OK)
         return false;
     c->nrecords = want / LG_WI_BIN_RECORD_BYTES;
-    c->decoded =
-        g->v11 ? decode_v11(g->map, g->cache, c->records, c->nrecords, c->events, &c->nevents)
-               : decode_v10(g->map, g->cache, c->records, c->nrecords, c->events, &c->nevents);
-    return c->decoded == c->nrecords;
+    c->reserved = true;
+    c->decoded = g->v11 ? decode_v11(g->map, w->cache, w->records, c->nrecords, g->nfuncs,
+                                     c->events, &c->nevents, &c->reserved)
+                        : decode_v10(g->map, w->cache, w->records, c->nrecords, g->nfuncs,
+                                     c->events, &c->nevents, &c->reserved);
+    if (c->decoded == c->nrecords)
+        return true;
+    memcpy(c->refused, w->records + c->decoded * LG_WI_BIN_RECORD_BYTES, LG_WI_BIN_RECORD_BYTES);
+    return false;
 }
 
-/* The reader thread: chunks in file order into free slots, until the end, an error or quit. */
+/* Under g's lock: claims the next chunk for a thread to read (*n), when there is one and a free
+ * slot for it. */
+static bool claim(ring_t *g, uint64_t *n)
+{
+    if (g->stop || g->claimed == g->nchunks || g->claimed - g->consumed >= RING_CHUNKS)
+        return false;
+    *n = g->claimed++;
+    return true;
+}
+
+/* Reads claimed chunk n with w's means (g's lock not held), then, under the lock, makes it ready
+ * and wakes the calling thread if it waits. */
+static void read_claimed(ring_t *g, worker_t *w, uint64_t n)
+{
+    bool more = read_chunk(g, w, n);
+    pthread_mutex_lock(&g->lock);
+    g->chunk[n % RING_CHUNKS].ready = true;
+    if (!more)
+        g->stop = true;
+    if (g->consumer_sleeps)
+        pthread_cond_signal(&g->filled);
+}
+
+/* The reader thread: claims chunks in file order into free slots, until none is left, an error
+ * or quit. */
 static void *reader_thread(void *arg)
 {
     ring_t *g = arg;
-    uint64_t at = g->start, n = 0;
-    bool last = false; /* chunk n is read, and the last one */
-    for (;; n++) {
-        pthread_mutex_lock(&g->lock);
-        if (n - g->consumed >= RING_CHUNKS) {
+    if (atomic_load(&reader_idle))
+        return NULL;
+    pthread_mutex_lock(&g->lock);
+    for (;;) {
+        if (g->claimed - g->consumed >= RING_CHUNKS) {
             g->reader_sleeps = true;
-            while (!g->quit && n - g->consumed > RING_CHUNKS - RING_WAKE_CHUNKS)
+            while (!g->quit && g->claimed - g->consumed > RING_CHUNKS - RING_WAKE_CHUNKS)
                 pthread_cond_wait(&g->freed, &g->lock);
             g->reader_sleeps = false;
         }
-        bool quit = g->quit;
-        pthread_mutex_unlock(&g->lock);
-        if (quit)
+        uint64_t n;
+        if (g->quit || !claim(g, &n))
             break;
-        size_t want = (size_t)(g->size - at < CHUNK_BYTES ? g->size - at : CHUNK_BYTES);
-        bool more = read_chunk(g, &g->chunk[n % RING_CHUNKS], at, want);
-        at += want;
-        if (!more || at == g->size) {
-            last = true;
-            break;
-        }
-        pthread_mutex_lock(&g->lock);
-        g->produced = n + 1;
-        if (g->consumer_sleeps && g->produced - g->consumed >= RING_WAKE_CHUNKS)
-            pthread_cond_signal(&g->filled);
         pthread_mutex_unlock(&g->lock);
+        read_claimed(g, &g->reader, n); /* returns with the lock held */
     }
-    /* The last chunk (none after quit) goes with done. */
-    pthread_mutex_lock(&g->lock);
-    if (last)
-        g->produced = n + 1;
-    g->done = true;
-    pthread_cond_signal(&g->filled);
     pthread_mutex_unlock(&g->lock);
     return NULL;
 }
 
-/* Sets up the ring for bytes [start, size) of src and starts its reader; false (nothing to undo)
- * when memory or the thread cannot be had. The reader starts with every signal blocked: they
- * stay with the calling thread, whose handlers the CLI set up. */
-static bool ring_start(ring_t *g, lg_source_t *src, const lg_wi_map_t *map, bool v11,
-                       uint64_t start, uint64_t size)
+/* Sets w up to read from src, into records, with cache. */
+static void worker_init(worker_t *w, const lg_source_t *src, uint8_t *records,
+                        resolve_slot_t *cache)
 {
-    g->memory = aligned_alloc(LG_SOURCE_ALIGN, RING_CHUNKS * SLOT_BYTES);
+    w->io = *src;
+    lg_diag_init(&w->diag);
+    w->io.d = &w->diag;
+    w->records = records;
+    w->cache = cache;
+}
+
+/* Sets up the ring for bytes [start, size) of src and starts its reader; false (nothing to undo)
+ * when memory or the thread cannot be had. cache: the calling thread's handle cache, for the
+ * chunks it reads. The reader starts with every signal blocked: they stay with the calling
+ * thread, whose handlers the CLI set up. */
+static bool ring_start(ring_t *g, lg_source_t *src, const lg_wi_map_t *map, bool v11,
+                       uint32_t nfuncs, uint64_t start, uint64_t size, resolve_slot_t *cache)
+{
+    g->memory = aligned_alloc(LG_SOURCE_ALIGN, RING_CHUNKS * SLOT_BYTES + 2 * RECORDS_BYTES);
     if (g->memory == NULL)
         return false;
-    g->io = *src;
-    lg_diag_init(&g->diag);
-    g->io.d = &g->diag;
     g->map = map;
     g->v11 = v11;
+    g->nfuncs = nfuncs;
     g->start = start;
     g->size = size;
-    g->produced = g->consumed = 0;
-    g->quit = g->done = g->reader_sleeps = g->consumer_sleeps = false;
-    resolve_cache_init(g->cache);
+    g->nchunks = (size - start + CHUNK_BYTES - 1) / CHUNK_BYTES;
+    g->claimed = g->consumed = 0;
+    g->stop = g->quit = g->reader_sleeps = g->consumer_sleeps = false;
+    resolve_cache_init(g->reader_cache);
+    uint8_t *records = (uint8_t *)g->memory + RING_CHUNKS * SLOT_BYTES + start % LG_SOURCE_ALIGN;
+    worker_init(&g->reader, src, records, g->reader_cache);
+    worker_init(&g->helper, src, records + RECORDS_BYTES, cache);
     for (size_t i = 0; i < RING_CHUNKS; i++) {
-        uint8_t *slot = (uint8_t *)g->memory + i * SLOT_BYTES;
-        g->chunk[i].records = slot + start % LG_SOURCE_ALIGN;
-        g->chunk[i].events = (lg_tl_event_t *)(void *)(slot + LG_SOURCE_ALIGN + CHUNK_BYTES);
+        g->chunk[i].events = (lg_tl_event_t *)(void *)((uint8_t *)g->memory + i * SLOT_BYTES);
+        g->chunk[i].ready = false;
     }
     bool lock = pthread_mutex_init(&g->lock, NULL) == 0;
     bool filled = lock && pthread_cond_init(&g->filled, NULL) == 0;
@@ -570,12 +761,14 @@ static bool ring_start(ring_t *g, lg_source_t *src, const lg_wi_map_t *map, bool
             pthread_cond_destroy(&g->filled);
         if (lock)
             pthread_mutex_destroy(&g->lock);
+        lg_diag_destroy(&g->reader.diag);
+        lg_diag_destroy(&g->helper.diag);
         free(g->memory);
     }
     return started;
 }
 
-/* Stops the reader, waits for it, and frees the ring. Messages the reader left in its diag are
+/* Stops the reader, waits for it, and frees the ring. Messages left in the workers' diags are
  * dropped: they are about chunks after the one the calling thread stopped at. */
 static void ring_stop(ring_t *g)
 {
@@ -584,7 +777,8 @@ static void ring_stop(ring_t *g)
     pthread_cond_signal(&g->freed);
     pthread_mutex_unlock(&g->lock);
     pthread_join(g->thread, NULL);
-    lg_diag_destroy(&g->diag);
+    lg_diag_destroy(&g->reader.diag);
+    lg_diag_destroy(&g->helper.diag);
     pthread_cond_destroy(&g->freed);
     pthread_cond_destroy(&g->filled);
     pthread_mutex_destroy(&g->lock);
@@ -592,35 +786,45 @@ static void ring_stop(ring_t *g)
 }
 
 /* The calling thread's half: hands the chunks to the timeline in file order and tells progress,
- * until the end of the file or the first error. */
+ * until the end of the file or the first error. While the chunk it needs is not ready (the
+ * reader is on it), it reads and decodes the next unclaimed chunk itself, if a slot is free: the
+ * work of reading then goes to whichever thread has time for it, so that the wall time
+ * approaches half the work rather than the reader's share when that is the larger. */
 static lg_err_t consume(const reader_t *r, ring_t *g)
 {
     for (uint64_t n = 0;; n++) {
+        chunk_t *c = &g->chunk[n % RING_CHUNKS];
         pthread_mutex_lock(&g->lock);
-        if (g->produced <= n) {
+        while (!c->ready) {
+            uint64_t m;
+            if (claim(g, &m)) {
+                pthread_mutex_unlock(&g->lock);
+                read_claimed(g, &g->helper, m); /* returns with the lock held */
+                continue;
+            }
+            /* Chunk n is claimed (claims go in file order, and none is refused while n can
+             * still be needed), by the reader, which will make it ready. */
             g->consumer_sleeps = true;
-            while (!g->done && g->produced - n < RING_WAKE_CHUNKS)
-                pthread_cond_wait(&g->filled, &g->lock);
+            pthread_cond_wait(&g->filled, &g->lock);
             g->consumer_sleeps = false;
         }
         pthread_mutex_unlock(&g->lock);
-        const chunk_t *c = &g->chunk[n % RING_CHUNKS];
         if (c->err != LG_OK) {
-            /* The reader wrote its message before it handed the chunk over, and stopped. */
-            lg_diag_move(r->src->d, &g->diag);
+            /* The thread that read it wrote its message before it made the chunk ready. */
+            lg_diag_move(r->src->d, &c->by->diag);
             return c->err;
         }
-        LG_CHECK(hand_over(r, c->events, c->nevents, c->records, c->first, g->v11));
+        LG_CHECK(hand_over(r, c->events, c->nevents, NULL, c->first, g->v11, c->reserved));
         if (c->decoded < c->nrecords)
-            return refused(r, c->records + c->decoded * LG_WI_BIN_RECORD_BYTES,
-                           c->first + c->decoded, g->v11);
+            return refused(r, c->refused, c->first + c->decoded, g->v11);
         uint64_t end = (c->first + c->nrecords) * LG_WI_BIN_RECORD_BYTES;
         lg_source_progress(r->src, end, end == g->size);
         if (end == g->size)
             return LG_OK;
         pthread_mutex_lock(&g->lock);
+        c->ready = false;
         g->consumed = n + 1;
-        if (g->reader_sleeps && RING_CHUNKS - (g->produced - g->consumed) >= RING_WAKE_CHUNKS)
+        if (g->reader_sleeps && RING_CHUNKS - (g->claimed - g->consumed) >= RING_WAKE_CHUNKS)
             pthread_cond_signal(&g->freed);
         pthread_mutex_unlock(&g->lock);
     }
@@ -631,7 +835,7 @@ static lg_err_t consume(const reader_t *r, ring_t *g)
 static lg_err_t read_timeline(lg_source_t *src, lg_wi_bin_version_t version, const lg_wi_map_t *map,
                               lg_timeline_t *timeline)
 {
-    reader_t r = {src, map, timeline};
+    reader_t r = {src, map, timeline, 0};
     LG_CHECK(check_timeline(src));
     uint64_t size = src->size;
     /* Whole records the window holds from offset 0 (those the version detection read). */
@@ -644,11 +848,16 @@ static lg_err_t read_timeline(lg_source_t *src, lg_wi_bin_version_t version, con
         held -= held % LG_WI_BIN_RECORD_BYTES;
     }
     bool v11 = version == LG_WI_BIN_V1_1;
+    /* Room for every stream a record can name and every function of the profile, which the map
+     * resolves to: the timeline then takes the events without checking them one by one. Without
+     * the room (out of memory), nfuncs stays 0 and every event is checked as before. */
+    if (lg_timeline_reserve(timeline, v11 ? STREAMS_V11 : 1u, &r.nfuncs) != LG_OK)
+        r.nfuncs = 0;
     resolve_slot_t cache[RESOLVE_CACHE_SLOTS];
     resolve_cache_init(cache);
     ring_t ring;
     if (size >= atomic_load(&pipeline_min_bytes) && held < size &&
-        ring_start(&ring, src, map, v11, held, size)) {
+        ring_start(&ring, src, map, v11, r.nfuncs, held, size, cache)) {
         /* The records the detection read go first, while the reader starts on the rest. */
         size_t n = (size_t)(held / LG_WI_BIN_RECORD_BYTES);
         const uint8_t *data = lg_source_at(src, 0);

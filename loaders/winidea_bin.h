@@ -56,4 +56,9 @@ lg_err_t lg_wi_bin_read(const char *path, lg_wi_bin_version_t version, const lg_
  * are tested on small files. */
 uint64_t lg_i_wi_bin_set_pipeline_min(uint64_t bytes);
 
+/* Tests only: while idle is true, the reader thread of two reads no chunk, so that the calling
+ * thread reads them all (as it does when the chunk it needs is not ready); returns the previous
+ * setting. */
+bool lg_i_wi_bin_set_reader_idle(bool idle);
+
 #endif

@@ -759,12 +759,15 @@ static size_t mixed_events(lg_tl_event_t *ev)
         /* Equal times are common in real timelines (a Suspend and the callee's Entry). */
         uint32_t step = (uint32_t)(lg_test_rng() % 4);
         time[st] += roll == 99 ? -(int64_t)step * 5 : (int64_t)step;
-        ev[i] = (lg_tl_event_t){time[st], f, (uint16_t)st, (uint8_t)kind};
+        ev[i] = (lg_tl_event_t){time[st], f, LG_TL_KIND_STREAM(kind, st)};
     }
     return MIXED_EVENTS;
 }
 
-static void run_mixed(run_t *r, const lg_tl_event_t *ev, size_t n, bool batches, bool proximity)
+/* How run_mixed feeds the events. */
+enum { SINGLE, BATCHES, RESERVED };
+
+static void run_mixed(run_t *r, const lg_tl_event_t *ev, size_t n, int way, bool proximity)
 {
     run_start_counting(r, proximity);
     char name[16];
@@ -772,10 +775,18 @@ static void run_mixed(run_t *r, const lg_tl_event_t *ev, size_t n, bool batches,
         snprintf(name, sizeof name, "f%u", f);
         assert_int_equal(func_id(&r->p, name), f);
     }
+    bool batches = way != SINGLE;
+    if (way == RESERVED) {
+        uint32_t nfuncs;
+        assert_int_equal(lg_timeline_reserve(r->t, MIXED_STREAMS, &nfuncs), LG_OK);
+        assert_int_equal(nfuncs, MIXED_FUNCS);
+    }
     for (size_t i = 0; i < n;) {
         if (!batches) {
-            assert_int_equal(lg_timeline_event(r->t, ev[i].stream, ev[i].func,
-                                               (lg_tl_kind_t)ev[i].kind, ev[i].time_ns),
+            assert_int_equal(lg_timeline_event(r->t, ev[i].kind_stream >> LG_TL_KIND_BITS,
+                                               ev[i].func,
+                                               (lg_tl_kind_t)(ev[i].kind_stream & LG_TL_KIND_MASK),
+                                               ev[i].time_ns),
                              LG_OK);
             i++;
             continue;
@@ -783,7 +794,9 @@ static void run_mixed(run_t *r, const lg_tl_event_t *ev, size_t n, bool batches,
         size_t k = 1 + (size_t)(lg_test_rng() % 700), done;
         if (k > n - i)
             k = n - i;
-        assert_int_equal(lg_timeline_events(r->t, ev + i, k, &done), LG_OK);
+        assert_int_equal(way == RESERVED ? lg_timeline_events_reserved(r->t, ev + i, k, &done)
+                                         : lg_timeline_events(r->t, ev + i, k, &done),
+                         LG_OK);
         assert_int_equal(done, k);
         i += k;
     }
@@ -796,10 +809,14 @@ static void test_batches_match_single_events(void **state)
     lg_tl_event_t *ev = calloc(MIXED_EVENTS, sizeof *ev);
     assert_non_null(ev);
     size_t n = mixed_events(ev);
-    for (int proximity = 0; proximity < 2; proximity++) {
+    /* Batches, and batches the timeline has reserved room for, each without and with
+     * proximity, against single events. */
+    for (int k = 0; k < 4; k++) {
+        bool proximity = k / 2 == 1;
+        int way = k % 2 == 0 ? BATCHES : RESERVED;
         run_t one, many;
-        run_mixed(&one, ev, n, false, proximity);
-        run_mixed(&many, ev, n, true, proximity);
+        run_mixed(&one, ev, n, SINGLE, proximity);
+        run_mixed(&many, ev, n, way, proximity);
         /* Every repair happened, so both halves of the builder ran. */
         assert_true(one.stats.started_inside > 0 && one.stats.exit_not_top > 0 &&
                     one.stats.unmatched > 0 && one.stats.time_backwards > 0 &&
@@ -842,8 +859,8 @@ static void test_bad_arguments(void **state)
     assert_int_equal(lg_timeline_event(r.t, 0, f + 1, LG_TL_ENTRY, 0), LG_EINVAL);
     assert_int_equal(lg_timeline_stats(r.t)->events, 1);
     /* In a batch, a bad kind is refused where it stands, also on a stream with a frame open. */
-    const lg_tl_event_t batch[] = {{1, f, LG_TL_MAX_STREAMS - 1, LG_TL_SUSPEND},
-                                   {2, f, LG_TL_MAX_STREAMS - 1, 4}};
+    const lg_tl_event_t batch[] = {{1, f, LG_TL_KIND_STREAM(LG_TL_SUSPEND, LG_TL_MAX_STREAMS - 1)},
+                                   {2, f, LG_TL_KIND_STREAM(4, LG_TL_MAX_STREAMS - 1)}};
     size_t done;
     assert_int_equal(lg_timeline_events(r.t, batch, 2, &done), LG_EINVAL);
     assert_int_equal(done, 1);

@@ -5,12 +5,13 @@
  * state and an AUX signal) made through winidea_map.h, so the expected figures come from the
  * events written, worked out in the comments, not from the reader.
  *
- * A large file is read by two threads (winidea_bin.c). Every test runs three times: with the
- * default size from which two threads read, on one thread only, and on two threads for any size
- * (lg_i_wi_bin_set_pipeline_min). The tests of large files then check that both ways give the
- * same profile, and the same error at the same record, when the error lies chunks deep in the
- * file; they inject failures with the linker's --wrap (tests/CMakeLists.txt): a thread that
- * cannot be created, memory that runs out.
+ * A large file is read by two threads (winidea_bin.c). Every test runs four times: with the
+ * default size from which two threads read, on one thread only, on two threads for any size
+ * (lg_i_wi_bin_set_pipeline_min), and on two where the calling thread reads every chunk
+ * (lg_i_wi_bin_set_reader_idle: what it does when the chunk it needs is not ready). The tests of
+ * large files then check that every way gives the same profile, and the same error at the same
+ * record, when the error lies chunks deep in the file; they inject failures with the linker's
+ * --wrap (tests/CMakeLists.txt): a thread that cannot be created, memory that runs out.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -529,10 +530,15 @@ static void test_progress(void **state)
 
 /* ---- Large files: one thread or two ------------------------------------------------------ */
 
-/* Runs read on one thread (two: false) or on two threads whatever the size. */
-static void use_threads(bool two)
+/* The ways a file is read. */
+enum { ONE_THREAD, TWO_THREADS, CALLER_READS, WAYS };
+
+/* Runs read on one thread, or on two threads whatever the size, with the calling thread reading
+ * every chunk (CALLER_READS) or not. */
+static void use_threads(int way)
 {
-    lg_i_wi_bin_set_pipeline_min(two ? 0 : UINT64_MAX);
+    lg_i_wi_bin_set_pipeline_min(way != ONE_THREAD ? 0 : UINT64_MAX);
+    lg_i_wi_bin_set_reader_idle(way == CALLER_READS);
 }
 
 /* Records of the chunks the two threads pass (winidea_bin.c): 192 KiB. */
@@ -594,19 +600,26 @@ static void assert_same_run(const run_t *a, const run_t *b)
                             a->p.nproximity * sizeof *a->p.proximity);
 }
 
-/* Reads bytes as version v on one thread into *one and on two into *two. */
+/* Reads bytes as version v on one thread into *one and on two into *two; also on two with the
+ * calling thread reading every chunk, which must give the same as both. */
 static void run_both(run_t *one, run_t *two, const uint8_t *bytes, size_t size,
                      lg_wi_bin_version_t v)
 {
-    use_threads(false);
+    use_threads(ONE_THREAD);
     run_bytes(one, "t.BIN", bytes, size, v, NULL);
-    use_threads(true);
-    threads_asked = 0;
-    run_bytes(two, "t.BIN", bytes, size, v, NULL);
-    /* A file that the version detection read whole needs no thread. */
-    assert_int_equal(threads_asked,
-                     v != LG_WI_BIN_DETECT || size > (size_t)(4608u * 1024u) ? 1 : 0);
-    assert_same_run(one, two);
+    run_t caller;
+    for (int way = TWO_THREADS; way <= CALLER_READS; way++) {
+        use_threads(way);
+        threads_asked = 0;
+        run_t *r = way == TWO_THREADS ? two : &caller;
+        run_bytes(r, "t.BIN", bytes, size, v, NULL);
+        /* A file that the version detection read whole needs no thread. */
+        assert_int_equal(threads_asked,
+                         v != LG_WI_BIN_DETECT || size > (size_t)(4608u * 1024u) ? 1 : 0);
+        assert_same_run(one, r);
+    }
+    use_threads(TWO_THREADS);
+    run_destroy(&caller);
 }
 
 /* Files of one to many chunks, each layout, detected or given: both ways give the profile the
@@ -744,20 +757,21 @@ static void test_large_out_of_memory(void **state)
     snprintf(needle, sizeof needle,
              "t.BIN:0x%zx: record %zu: out of memory adding the Entry of handle 0x00000001",
              (n - 3) * LG_WI_BIN_RECORD_BYTES, n - 3);
-    run_t r[2];
-    for (int two = 0; two < 2; two++) {
-        use_threads(two);
-        run_start(&r[two]);
+    run_t r[WAYS];
+    for (int way = 0; way < WAYS; way++) {
+        use_threads(way);
+        run_start(&r[way]);
         const char *path = lg_test_write_file("t.BIN", bytes, n * LG_WI_BIN_RECORD_BYTES);
         refuse_small = true;
-        r[two].err = lg_wi_bin_read(path, LG_WI_BIN_DETECT, r[two].map, r[two].t, NULL, &r[two].d);
+        r[way].err = lg_wi_bin_read(path, LG_WI_BIN_DETECT, r[way].map, r[way].t, NULL, &r[way].d);
         refuse_small = false;
-        assert_fails(&r[two], LG_ENOMEM, needle);
-        assert_int_equal(lg_timeline_stats(r[two].t)->events, n - 3);
+        assert_fails(&r[way], LG_ENOMEM, needle);
+        assert_int_equal(lg_timeline_stats(r[way].t)->events, n - 3);
     }
-    assert_same_run(&r[0], &r[1]);
-    run_destroy(&r[0]);
-    run_destroy(&r[1]);
+    for (int way = 1; way < WAYS; way++)
+        assert_same_run(&r[0], &r[way]);
+    for (int way = 0; way < WAYS; way++)
+        run_destroy(&r[way]);
     free(bytes);
     free(recs);
 }
@@ -791,8 +805,8 @@ static void test_large_progress(void **state)
     (void)state;
     size_t size;
     uint8_t *bytes = repeat_one_core(60 * CHUNK / ONE_CORE_N, LG_WI_BIN_V1_1, &size);
-    for (int two = 0; two < 2; two++) {
-        use_threads(two);
+    for (int way = 0; way < WAYS; way++) {
+        use_threads(way);
         progress_check_t c = {pthread_self(), 0, 0, 0, true, true, 0};
         lg_load_options_t options = {.progress = check_progress, .progress_ctx = &c};
         run_t r;
@@ -824,8 +838,8 @@ static void test_large_shrinks(void **state)
              "t.BIN: the file ended at offset 0x%" PRIx64 " while being read: it shrank since it "
              "was opened",
              cut);
-    for (int two = 0; two < 2; two++) {
-        use_threads(two);
+    for (int way = 0; way < WAYS; way++) {
+        use_threads(way);
         progress_check_t c = {pthread_self(), 0, 0, 0, true, true, cut};
         lg_load_options_t options = {.progress = check_progress, .progress_ctx = &c};
         run_t r;
@@ -843,7 +857,7 @@ static void test_large_no_thread(void **state)
     (void)state;
     size_t size, n = 20 * CHUNK / ONE_CORE_N;
     uint8_t *bytes = repeat_one_core(n, LG_WI_BIN_V1_0, &size);
-    use_threads(true);
+    use_threads(TWO_THREADS);
     threads_asked = 0;
     refuse_threads = true;
     run_t r;
@@ -863,20 +877,28 @@ static int default_threads(void **state)
 {
     (void)state;
     lg_i_wi_bin_set_pipeline_min(LG_WI_BIN_PIPELINE_MIN_BYTES);
+    lg_i_wi_bin_set_reader_idle(false);
     return 0;
 }
 
 static int one_thread(void **state)
 {
     (void)state;
-    use_threads(false);
+    use_threads(ONE_THREAD);
     return 0;
 }
 
 static int two_threads(void **state)
 {
     (void)state;
-    use_threads(true);
+    use_threads(TWO_THREADS);
+    return 0;
+}
+
+static int caller_reads(void **state)
+{
+    (void)state;
+    use_threads(CALLER_READS);
     return 0;
 }
 
@@ -918,6 +940,8 @@ int main(void)
     failed += cmocka_run_group_tests_name("default", tests, default_threads, default_threads);
     failed += cmocka_run_group_tests_name("one thread", either_way, one_thread, default_threads);
     failed += cmocka_run_group_tests_name("two threads", either_way, two_threads, default_threads);
+    failed += cmocka_run_group_tests_name("two threads, the calling thread reading", either_way,
+                                          caller_reads, default_threads);
     failed += cmocka_run_group_tests_name("large files", large, NULL, default_threads);
     return failed;
 }
