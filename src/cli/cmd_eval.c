@@ -37,6 +37,8 @@ int lg_cli_cmd_eval(const lg_cli_options_t *o)
         proposed = o->lor;
     } else if (status == 0) {
         status = lg_cli_propose_order(o, &p, &d);
+        if (status == 0)
+            proposed = p.algorithm;
     }
     lg_cli_flush_diag(&d);
     lg_estimate_t before, after;

@@ -1,10 +1,12 @@
 /* order.h - the order lorgen proposes for a program, and the estimate that compares it with the
  * order the program has now.
  *
- * The proposal is the --algorithm's layout; for the default, "cliques", then placed in the cache
- * (unless --no-place) and kept only when the cache model predicts it to miss less than the
- * input order (unless --no-safeguard; safeguard.h). The other algorithms are kept as the
- * literature defines them, for comparison.
+ * The proposal is the --algorithm's layout ("cliques" then placed in the cache unless
+ * --no-place), kept only when the cache model does not predict it to miss more than the input
+ * order (unless --no-safeguard; safeguard.h). The default is "chains" ("cliques" above a million
+ * call arcs); when the safeguard refuses it, C3's layout is tried under the same safeguard before
+ * the input order is kept (order.c). The algorithms named with --algorithm are kept as the
+ * literature defines them, for comparison, and get no second choice.
  */
 #ifndef LG_CLI_ORDER_H
 #define LG_CLI_ORDER_H
@@ -23,7 +25,9 @@
 typedef struct lg_cli_proposal {
     lg_program_t prog;
     lg_layout_t layout;
-    lg_safeguard_t sg; /* verdict LG_SAFEGUARD_UNCHECKED until the safeguard runs */
+    lg_safeguard_t sg;     /* verdict LG_SAFEGUARD_UNCHECKED until the safeguard runs */
+    const char *algorithm; /* static name of the algorithm whose layout was proposed last (the
+                              input order may have been kept since: sg); NULL before */
     lg_lor_t lor;
 } lg_cli_proposal_t;
 
@@ -36,9 +40,11 @@ void lg_cli_proposal_destroy(lg_cli_proposal_t *p);
 int lg_cli_load_for_order(const lg_cli_options_t *o, const char *no_profile, const char *no_elf,
                           lg_cli_inputs_t *in, lg_diag_t *d);
 
-/* Computes the layout o asks for p->prog into p->layout; p->sg receives the safeguard's
- * predictions (left as it is when the safeguard does not run), which the report reuses. Warns
- * when the safeguard keeps the input order. Returns 0, or LG_EXIT_BAD_INPUT with the error in d. */
+/* Computes the layout o asks for p->prog into p->layout and names its algorithm in p->algorithm;
+ * p->sg receives the safeguard's predictions about it (left as it is when the safeguard does not
+ * run), which the report reuses. Warns when the safeguard keeps the input order, and notes when
+ * the default's second choice replaced its first. Returns 0, or LG_EXIT_BAD_INPUT with the error
+ * in d. */
 int lg_cli_propose_order(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_diag_t *d);
 
 /* What lg_cli_estimate_orders found. */

@@ -9,7 +9,11 @@
 # when the model sees no conflict misses in it, which it checks first (on the demo that keeps
 # both 4-way and 8-way caches); when lorgen says so, `lorgen eval` must find the input order
 # missing no less in a fully-associative cache of the same size, and a cache with fewer ways
-# must never be kept for that reason. (test_safeguard.c covers the loss rule on its own.)
+# must never be kept for that reason. When the default's chains are predicted to lose, lorgen
+# tries C3's order under the same check before it keeps the input order (src/cli/order.c): on
+# the demo that happens in the 2 KiB direct-mapped cache with 16-byte lines, where the .LOR must
+# then say c3, lorgen must say why, and the relinked program must print what the original does.
+# (test_safeguard.c covers the loss rule on its own, test_cli_order.c the second choice.)
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
@@ -19,7 +23,7 @@ step "build and profile the demo"
 make -s -C "$src/examples/demo" OUT="$out" RUN_ARGS="-r 5 -n 200 -s 7" all run >/dev/null
 [ -s "$out/trace.prf" ] || fail "no profile written"
 
-kept=0 proposed=0 no_conflicts=0
+kept=0 proposed=0 no_conflicts=0 second=0
 for geometry in 4096,1,32 8192,1,32 16384,2,32 32768,8,64 2048,1,16 4096,4,16; do
   IFS=, read -r size ways line <<<"$geometry"
   cache=(--cache-size "$size" --ways "$ways" --line-size "$line")
@@ -55,9 +59,26 @@ for geometry in 4096,1,32 8192,1,32 16384,2,32 32768,8,64 2048,1,16 4096,4,16; d
   else
     proposed=$((proposed + 1))
     grep -q '^clique ' "$out/o-$size-$ways.lor" || fail "$geometry: no cliques proposed"
+    if grep -q 'layout was predicted to miss more than the input order in this cache' \
+      "$out/o-$size-$ways.err"; then
+      grep -q 'the chains layout was predicted to miss more .* proposing the c3 layout' \
+        "$out/o-$size-$ways.err" || fail "$geometry: a second choice that is not c3's"
+      grep -q '^algorithm c3$' "$out/o-$size-$ways.lor" ||
+        fail "$geometry: lorgen said it proposed c3, the .LOR says otherwise"
+      ! grep -q 'kept the input order' "$out/o-$size-$ways.err" ||
+        fail "$geometry: c3 proposed, yet lorgen says it kept the input order"
+      make -s -C "$src/examples/demo" OUT="$out" relink LDSCRIPT="$out/o-$size-$ways.ld" \
+        >/dev/null 2>&1
+      diff <("$out/demo" -r 5 -n 200 -s 7) <("$out/demo-ordered" -r 5 -n 200 -s 7) >/dev/null ||
+        fail "$geometry: the program relinked in c3's order prints something else"
+      second=$((second + 1))
+    elif ! grep -q '^algorithm chains$' "$out/o-$size-$ways.lor"; then
+      fail "$geometry: the default proposed neither chains nor, after them, c3"
+    fi
   fi
 done
 [ "$kept" -ge 1 ] || fail "no cache kept the input order (4096,4,16 is expected to)"
 [ "$proposed" -ge 1 ] || fail "no cache got a new layout"
-echo "safeguard: $proposed layouts proposed, $kept kept the input order" \
-  "($no_conflicts for want of conflict misses)" >&2
+[ "$second" -ge 1 ] || fail "no cache got c3's layout after the chains (2048,1,16 is expected to)"
+echo "safeguard: $proposed layouts proposed ($second of them c3's after the chains)," \
+  "$kept kept the input order ($no_conflicts for want of conflict misses)" >&2
