@@ -73,22 +73,31 @@ int lg_cli_load_for_order(const lg_cli_options_t *o, const char *no_profile, con
 #define LG_DEFAULT_SECOND_ALGORITHM LG_ALGORITHM_C3
 
 /* The safeguard refused the default's layout (p->layout now keeps the input order, p->sg says
- * why): proposes LG_DEFAULT_SECOND_ALGORITHM's layout instead when the safeguard accepts it. */
+ * why): proposes LG_DEFAULT_SECOND_ALGORITHM's layout instead when the safeguard accepts it. The
+ * second pass's own diagnostics (an oversized function, say) reach d only when its layout is
+ * proposed or it failed: a layout nobody gets has nothing to warn about. */
 static int try_second(const lg_cli_options_t *o, lg_cli_proposal_t *p, const char *first,
                       lg_diag_t *d)
 {
     lg_layout_t second;
     lg_layout_init(&second);
     lg_safeguard_t sg = {.verdict = LG_SAFEGUARD_UNCHECKED};
-    if (lg_order(LG_DEFAULT_SECOND_ALGORITHM, &p->prog, &o->geometry, &second, d) != LG_OK ||
-        lg_safeguard_layout(&p->prog, &o->geometry, &second, &sg, d) != LG_OK) {
-        lg_layout_destroy(&second);
-        return LG_EXIT_BAD_INPUT;
-    }
-    if (sg.verdict != LG_SAFEGUARD_PROPOSED) {
+    lg_diag_t second_d;
+    lg_diag_init(&second_d);
+    bool failed = lg_order(LG_DEFAULT_SECOND_ALGORITHM, &p->prog, &o->geometry, &second,
+                           &second_d) != LG_OK ||
+                  lg_safeguard_layout(&p->prog, &o->geometry, &second, &sg, &second_d) != LG_OK;
+    if (!failed && sg.verdict != LG_SAFEGUARD_PROPOSED) {
+        lg_diag_destroy(&second_d);
         lg_layout_destroy(&second);
         tell_kept(&o->geometry, &p->sg);
         return 0;
+    }
+    lg_diag_move(d, &second_d);
+    lg_diag_destroy(&second_d);
+    if (failed) {
+        lg_layout_destroy(&second);
+        return LG_EXIT_BAD_INPUT;
     }
     lg_cli_message(LG_NOTE, "",
                    "the %s layout was predicted to miss more than the input order in this cache "
