@@ -3,6 +3,7 @@
 
     classic_order.py ph  --callgraph CG --elf ELF --callgrind PROFILE... --objects OBJ... -o LD
     classic_order.py hot --elf ELF --callgrind PROFILE... --objects OBJ... -o LD
+    classic_order.py cdsort --callgraph CG --elf ELF --callgrind PROFILE... --objects OBJ... -o LD
 
 ph:  plain Pettis-Hansen ("Profile guided code positioning", 1990) on the call counts of CG,
      lines "caller callee count" as `lorgen callgraph` writes them (a cold part's calls count as
@@ -16,8 +17,24 @@ ph:  plain Pettis-Hansen ("Profile guided code positioning", 1990) on the call c
      weight per byte with --chain-order density).
 hot: hot-first: every function that ran, by its self instructions per byte (callgrind's Ir at
      the function's own addresses), densest first.
+cdsort: cache-directed sort, lld's default call-graph sort since LLVM 18 (D152833, D152840), as
+     its published description states it, with its default parameters, on the call counts of
+     CG (the graph directed this time; self calls ignored). A function's count is the larger of
+     the calls into it and out of it. Every function starts as a chain of its own; two chains
+     with calls between them may be put end to end (X then Y, or Y then X, never split), and
+     the merge with the largest positive gain is made until none is left:
+       gain = dist_gain + FREQ_SCALE * freq_gain, divided by min(bytes(X), bytes(Y)) when >= 0
+       dist_gain = sum over the calls between X and Y of count * (d**-DIST_POWER -
+                   total_bytes**-DIST_POWER), d the distance from the middle of the caller to the
+                   callee's start (0 counts as 0.1)
+       freq_gain = score(X) + score(Y) - score(X then Y), score(C) = count(C) * miss(density),
+                   miss(density) = (1 - density * PAGE_BYTES / total_count) ** PAGE_ENTRIES
+                   (0 when the base reaches 0): the chance a page of C is not among the last
+                   PAGE_ENTRIES pages touched, if pages were touched at random by their counts
+     A chain holds at most MAX_CHAIN_FUNCTIONS functions. The chains are written densest first
+     (count per byte), ties by input order, as are the two ways of a merge.
 
-Placement, for both: the ordered functions go to an output section inserted before .text, so
+Placement, for all three: the ordered functions go to an output section inserted before .text, so
 they come first and everything else keeps GNU ld's default order:
     SECTIONS { .text.classic : { */obj.o(.text.f) ... } } INSERT BEFORE .text;
 Each pattern names the object, since static functions of the same name live in several objects.
@@ -44,6 +61,14 @@ import subprocess
 import sys
 
 COLD_PART = re.compile(r"\.cold(\.\d+)?$")
+
+# cdsort's parameters: LLVM's defaults (CDSortConfig in llvm/Transforms/Utils/CodeLayout.h).
+PAGE_ENTRIES = 16          # pages the modelled cache holds
+PAGE_BYTES = 2048          # bytes of one page
+DIST_POWER = 0.25          # how fast a call's worth falls with its distance
+FREQ_SCALE = 0.25          # weight of the page model against the distance term
+MAX_CHAIN_FUNCTIONS = 128  # functions in one chain, at most
+ZERO_DISTANCE = 0.1        # bytes a call to the very next byte counts as
 
 
 def readelf(flag, path):
@@ -222,6 +247,23 @@ def self_costs(profiles, elf, by_name):
             fn.self_cost += ir
 
 
+def read_arcs(path, by_name):
+    """{(caller, callee): calls} from lines "caller callee count" as `lorgen callgraph` writes
+    them. A cold part's calls count as its function's; self calls and functions that cannot be
+    placed are left out."""
+    arcs = {}
+    with open(path) as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) != 3:
+                continue
+            a, b = (COLD_PART.sub("", x) for x in fields[:2])
+            if a == b or a not in by_name or b not in by_name:
+                continue
+            arcs[(a, b)] = arcs.get((a, b), 0) + int(fields[2])
+    return arcs
+
+
 def pettis_hansen(edges, sizes, chain_order):
     """edges: {(a, b): weight} with a < b. Returns the chains, in output order, with weights."""
     original = dict(edges)
@@ -286,9 +328,94 @@ def pettis_hansen(edges, sizes, chain_order):
     return [(chains[c], joined[c]) for c in sorted(chains, key=lambda c: (-heat(c), c))]
 
 
+def cdsort(arcs, sizes, rank):
+    """arcs: {(caller, callee): calls}, no self calls; sizes: {name: bytes > 0}; rank: {name:
+    input order}. Returns the chains (lists of names) in output order."""
+    names = sorted({x for arc in arcs for x in arc}, key=lambda n: rank[n])
+    calls_in = dict.fromkeys(names, 0)
+    calls_out = dict.fromkeys(names, 0)
+    touching = {n: [] for n in names}  # name -> the arcs into or out of it
+    for (a, b), w in arcs.items():
+        calls_out[a] += w
+        calls_in[b] += w
+        touching[a].append((a, b, w))
+        touching[b].append((a, b, w))
+    count = {n: max(calls_in[n], calls_out[n]) for n in names}
+    total_count = sum(count.values()) or 1
+    floor = sum(sizes[n] for n in names) ** -DIST_POWER
+
+    def score(c, size):
+        base = 1 - (c / size) * PAGE_BYTES / total_count
+        return c * base ** PAGE_ENTRIES if base > 0 else 0.0
+
+    chain = {i: [n] for i, n in enumerate(names)}  # chain id -> names in order
+    chain_of = {n: i for i, n in enumerate(names)}
+    size = {i: sizes[n] for i, n in enumerate(names)}
+    weight = {i: count[n] for i, n in enumerate(names)}
+
+    def calls_between(x, y):
+        return [(a, b, w) for n in chain[x] for (a, b, w) in touching[n]
+                if chain_of[b if a == n else a] == y]
+
+    def dist_gain(first, second, between):
+        at, offset = {}, 0
+        for n in chain[first] + chain[second]:
+            at[n] = offset
+            offset += sizes[n]
+        return sum(w * (max(abs(at[a] + (sizes[a] + 1) // 2 - at[b]), ZERO_DISTANCE) ** -DIST_POWER
+                        - floor) for a, b, w in between)
+
+    def best_merge(x, y):
+        """(gain, first, second) of the better way to join chains x and y (x ranks first)."""
+        between = calls_between(x, y)
+        if len(chain[x]) + len(chain[y]) > MAX_CHAIN_FUNCTIONS or not between:
+            return None
+        freq = score(weight[x], size[x]) + score(weight[y], size[y]) - \
+            score(weight[x] + weight[y], size[x] + size[y])
+        best = None
+        for first, second in ((x, y), (y, x)):
+            gain = dist_gain(first, second, between) + FREQ_SCALE * freq
+            if gain >= 0:
+                gain /= min(size[x], size[y])
+            if best is None or gain > best[0]:
+                best = (gain, first, second)
+        return best
+
+    gains = {}  # (x, y), x's first function ranked first -> best_merge(x, y)
+
+    def pair(x, y):
+        return (x, y) if rank[chain[x][0]] < rank[chain[y][0]] else (y, x)
+
+    def refresh(x):
+        """Recomputes the gains of chain x with every chain it calls or is called by."""
+        neighbours = {chain_of[b if a == n else a] for n in chain[x] for (a, b, _) in touching[n]}
+        neighbours.discard(x)
+        for y in neighbours:
+            gains[pair(x, y)] = best_merge(*pair(x, y))
+
+    for i in list(chain):
+        refresh(i)
+    while True:
+        live = [(g[0], -rank[chain[k[0]][0]], -rank[chain[k[1]][0]], g[1], g[2])
+                for k, g in gains.items() if g is not None and g[0] > 0]
+        if not live:
+            break
+        _, _, _, first, second = max(live)
+        for k in [k for k in gains if first in k or second in k]:
+            del gains[k]
+        chain[first] = chain[first] + chain.pop(second)
+        size[first] += size.pop(second)
+        weight[first] += weight.pop(second)
+        for n in chain[first]:
+            chain_of[n] = first
+        refresh(first)
+    return sorted(chain.values(),
+                  key=lambda c: (-sum(count[n] for n in c) / sum(sizes[n] for n in c), rank[c[0]]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("kind", choices=["ph", "hot"])
+    ap.add_argument("kind", choices=["ph", "hot", "cdsort"])
     ap.add_argument("--callgraph", help="ph: the call counts, 'caller callee count' a line")
     ap.add_argument("--elf", required=True, help="the linked program the profiles ran")
     ap.add_argument("--callgrind", nargs="+", required=True, help="callgrind profiles of ELF")
@@ -297,8 +424,8 @@ def main():
                     help="ph: the order of the final chains")
     ap.add_argument("-o", "--output", required=True, help="the GNU ld script to write")
     args = ap.parse_args()
-    if args.kind == "ph" and not args.callgraph:
-        ap.error("ph needs --callgraph")
+    if args.kind in ("ph", "cdsort") and not args.callgraph:
+        ap.error("%s needs --callgraph" % args.kind)
 
     by_name = object_functions(args.objects)
     self_costs(args.callgrind, args.elf, by_name)
@@ -306,29 +433,31 @@ def main():
         del by_name[name]  # not hot code, wherever the profile saw it
 
     groups = []  # (comment, [Function]) in output order
+    def copies_of(name):
+        """The object functions of a call-graph name: the copies that ran, hottest first."""
+        copies = by_name[name]
+        if len(copies) > 1:
+            ran = [fn for fn in copies if fn.self_cost > 0]
+            copies = sorted(ran or copies, key=lambda fn: (-fn.self_cost, fn.obj))
+        return copies
+
+    if args.kind in ("ph", "cdsort"):
+        arcs = read_arcs(args.callgraph, by_name)
+        sizes = {name: sum(fn.size for fn in fns) for name, fns in by_name.items()}
     if args.kind == "ph":
         edges = {}
-        with open(args.callgraph) as f:
-            for line in f:
-                fields = line.split()
-                if len(fields) != 3:
-                    continue
-                # A cold part's calls are its function's calls.
-                a, b = (COLD_PART.sub("", x) for x in fields[:2])
-                if a == b or a not in by_name or b not in by_name:
-                    continue
-                key = (a, b) if a < b else (b, a)
-                edges[key] = edges.get(key, 0) + int(fields[2])
-        sizes = {name: sum(fn.size for fn in fns) for name, fns in by_name.items()}
+        for (a, b), w in arcs.items():
+            key = (a, b) if a < b else (b, a)
+            edges[key] = edges.get(key, 0) + w
         for i, (chain, w) in enumerate(pettis_hansen(edges, sizes, args.chain_order)):
-            fns = []
-            for name in chain:
-                copies = by_name[name]
-                if len(copies) > 1:
-                    ran = [fn for fn in copies if fn.self_cost > 0]
-                    copies = sorted(ran or copies, key=lambda fn: (-fn.self_cost, fn.obj))
-                fns += copies
+            fns = [fn for name in chain for fn in copies_of(name)]
             groups.append(("chain %d: %d functions, weight %d" % (i + 1, len(chain), w), fns))
+    elif args.kind == "cdsort":
+        rank = {name: i for i, name in enumerate(by_name)}  # the objects' order, then theirs
+        sizes = {name: max(1, size) for name, size in sizes.items()}
+        for i, chain in enumerate(cdsort(arcs, sizes, rank)):
+            fns = [fn for name in chain for fn in copies_of(name)]
+            groups.append(("chain %d: %d functions" % (i + 1, len(chain)), fns))
     else:
         ran = [fn for fns in by_name.values() for fn in fns if fn.self_cost > 0]
         ran.sort(key=lambda fn: (-fn.self_cost / fn.size, -fn.self_cost, fn.name, fn.obj))

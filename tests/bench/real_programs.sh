@@ -73,6 +73,11 @@
 #                         every ratio is to it).
 #   EXTRA_LAYOUTS="cliques-noplace pettis-hansen ..."  also lorgen-NAME: lorgen fed the .prf
 #                         with --algorithm NAME (NAME-noplace: with --no-place too), per geometry.
+#   CDSORT=1              also classic-cdsort: the cache-directed sort lld uses by default since
+#                         LLVM 18 (Debian 12's lld 14 does not have it), by classic_order.py on
+#                         the callgrind call counts. Reported, not counted among the classic
+#                         layouts of the targets (the issue names lld's default and C3,
+#                         Pettis-Hansen and hot-first).
 #   EXTRA_LORGEN=/path/to/lorgen  also lorgen2-prf and lorgen2-callgrind: another lorgen build's
 #                         default, to compare two builds in one run.
 #   SHIFTS="0 1024 2048 3072"  also link every layout with its code moved by each of these many
@@ -190,6 +195,7 @@ fi
 
 # Layouts. The fixed ones are one binary for all geometries; lorgen's are one per geometry.
 fixed_layouts=(gnu-default lld-default lld-c3 classic-ph classic-hot)
+[ "${CDSORT:-0}" = 0 ] || fixed_layouts+=(classic-cdsort)
 tuned_layouts=(lorgen-prf lorgen-callgrind)
 for x in ${EXTRA_LAYOUTS:-}; do
   [[ $x =~ ^[a-z0-9-]+$ ]] || { echo "EXTRA_LAYOUTS: bad name '$x'" >&2; exit 2; }
@@ -351,7 +357,7 @@ link_layouts() {
       "${objs[@]}" $libs
   fi
   local kind
-  for kind in ph hot; do
+  for kind in ph hot cdsort; do
     wanted "classic-$kind" || continue
     python3 "$root/tests/bench/classic_order.py" "$kind" --callgraph "$s/callgrind.cg" \
       --elf "$probe" -o "$s/classic-$kind.ld" --callgrind "$work"/train-*.callgrind \
