@@ -416,9 +416,9 @@ measure() {
       b=$(binary_of "$work" "$l" "$g")
       m=$(mean_misses "$work" "$eval_fn" "$b" "$g")
       # lorgen eval's estimate of this binary's own addresses, from the TRAIN profiles merged
-      # as the layouts merged them.
-      est=$("$lorgen" eval -q "${merge[@]}" --cache-size "$size" --ways "$ways" \
-        --line-size "$line" "${prfs[@]}" "$b" "$work"/obj/*.o | awk '/^ELF \(current\)/ { print $4 }')
+      # as the layouts merged them (prfs starts with the merge option).
+      est=$("$lorgen" eval -q --cache-size "$size" --ways "$ways" --line-size "$line" \
+        "${prfs[@]}" "$b" "$work"/obj/*.o | awk '/^ELF \(current\)/ { print $4 }')
       printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$l" "$g" "$m" "${est:--}" >>"$out"
     done
     echo "  ($name: I1=$g measured in $((SECONDS - start)) s)" >&2
