@@ -28,6 +28,7 @@ void lg_profile_destroy(lg_profile_t *p)
     lg_intmap_destroy(&p->edge_index);
     lg_intmap_destroy(&p->proximity_index);
     free(p->costs);
+    free(p->jumps);
     free(p->next_same_name);
     free(p->path);
     lg_strmap_destroy(&p->by_name);
@@ -223,6 +224,17 @@ lg_err_t lg_profile_set_object(lg_profile_t *p, uint32_t id, const char *object)
         return LG_OK;
     p->funcs[id].object = strdup(object);
     return p->funcs[id].object != NULL ? LG_OK : LG_ENOMEM;
+}
+
+lg_err_t lg_profile_add_jump(lg_profile_t *p, uint32_t func, uint64_t from, uint64_t to,
+                             uint64_t count)
+{
+    if (func >= p->nfuncs)
+        return LG_EINVAL;
+    if (!lg_grow((void **)&p->jumps, &p->jumps_cap, p->njumps + 1, sizeof *p->jumps))
+        return LG_ENOMEM;
+    p->jumps[p->njumps++] = (lg_pjump_t){func, from, to, count};
+    return LG_OK;
 }
 
 lg_err_t lg_profile_add_cost(lg_profile_t *p, uint32_t func, uint64_t position, uint64_t cost)

@@ -56,6 +56,18 @@ typedef struct lg_pcost {
     uint64_t cost;     /* in the unit of the profile's counter 1 (instructions, samples, ...) */
 } lg_pcost_t;
 
+/* A jump inside a function, from profiles that record them (callgrind --collect-jumps=yes with
+ * instruction positions): how often control went from one instruction to another other than by
+ * falling through. With the per-position costs it gives the order in which a large function's
+ * lines run, which decides how its lines conflict in the cache (optimizer/phase.h). Addresses
+ * as profiled, like lg_pcost_t positions. */
+typedef struct lg_pjump {
+    uint32_t func;  /* index into lg_profile_t.funcs: the function of the jumping instruction */
+    uint64_t from;  /* address of the jumping instruction */
+    uint64_t to;    /* address it jumped to */
+    uint64_t count; /* times the jump was taken */
+} lg_pjump_t;
+
 typedef enum lg_pos_kind {
     LG_POS_NONE = 0,    /* the profile has no per-position costs */
     LG_POS_ADDRESS = 1, /* instruction addresses */
@@ -93,6 +105,8 @@ typedef struct lg_profile {
     lg_pcost_t *costs; /* per-position costs, in the order added; may repeat a (func, position) */
     size_t ncosts, costs_cap;
     lg_pos_kind_t cost_positions;
+    lg_pjump_t *jumps; /* taken jumps, in the order read; only with LG_POS_ADDRESS positions */
+    size_t njumps, jumps_cap;
     const char *counter1_unit; /* static text naming counter 1 ("Ir", "samples", "ns"); or NULL */
 
     lg_strmap_t by_name; /* name -> index of the first function with that name */
@@ -123,6 +137,9 @@ lg_err_t lg_profile_set_object(lg_profile_t *p, uint32_t id, const char *object)
 
 /* Records cost at a position inside function func (see lg_pcost_t). */
 lg_err_t lg_profile_add_cost(lg_profile_t *p, uint32_t func, uint64_t position, uint64_t cost);
+/* Appends a taken jump of function func (see lg_pjump_t). LG_EINVAL for an unknown func. */
+lg_err_t lg_profile_add_jump(lg_profile_t *p, uint32_t func, uint64_t from, uint64_t to,
+                             uint64_t count);
 
 /* Finds the function whose name, link label and qualified name all equal the given ones (NULL and
  * "" are the same). Returns its index, or -1. O(1) expected for a unique name, O(k) for k

@@ -61,6 +61,7 @@ void lg_program_destroy(lg_program_t *p)
     free(p->arcs);
     free(p->refs);
     free(p->hotspots);
+    free(p->hotjumps);
     free(p->proximity);
     free(p->unbound);
     memset(p, 0, sizeof *p);

@@ -33,6 +33,9 @@
 #define LG_FN_ADDRESS_TAKEN 0x40u  /* an object's data or code takes the address of a function of
                                        its family (a function pointer table, a callback): it may be
                                        called from code that does not name it */
+#define LG_FN_PHASED 0x80u        /* its start was chosen inside the cache line (lg_fn_t.lead,
+                                       optimizer/phase.h): the linker script aligns it to the
+                                       line and pads lead bytes before it */
 
 typedef struct lg_fn {
     char *symbol;       /* ELF symbol name */
@@ -41,7 +44,9 @@ typedef struct lg_fn {
     char *source_file;  /* STT_FILE name for statics; NULL if unknown */
     uint64_t address;   /* address in the linked ELF; UINT64_MAX if only objects were read */
     uint64_t size;      /* bytes */
-    uint64_t align;     /* section alignment in bytes; 1 if unknown */
+    uint64_t align;     /* section alignment in bytes; 1 if unknown. LG_FN_PHASED: the line size */
+    uint64_t lead;      /* LG_FN_PHASED: bytes of padding between the aligned start and its
+                           code (its phase in the cache line); 0 otherwise */
     uint64_t hits;      /* summed over profiles (after any per-profile scaling) */
     uint64_t counter1_self, counter2_self; /* summed self counters */
     uint32_t input_order; /* rank in the input order (0 = first) */
@@ -61,6 +66,14 @@ typedef struct lg_hotspot {
     uint64_t offset; /* bytes from the function's start; < its size */
     uint64_t cost;   /* summed over profiles (after per-profile scaling) */
 } lg_hotspot_t;
+
+/* A taken jump inside a function (lg_pjump_t bound like the hotspots): offsets from its start. */
+typedef struct lg_hotjump {
+    uint32_t fn;    /* index into lg_program_t.fns */
+    uint64_t from;  /* offset of the jumping instruction; < the function's size */
+    uint64_t to;    /* offset it jumped to; < the function's size */
+    uint64_t count; /* summed over profiles (after per-profile scaling) */
+} lg_hotjump_t;
 
 typedef struct lg_unbound {
     char *name;   /* profiled name */
@@ -82,6 +95,8 @@ typedef struct lg_program {
     size_t nrefs;
     lg_hotspot_t *hotspots; /* sorted by (fn, offset), unique; empty without positions */
     size_t nhotspots;
+    lg_hotjump_t *hotjumps; /* sorted by (fn, from, to), unique; empty without jumps */
+    size_t nhotjumps;
     /* Temporal proximity from timelines: pairs (a < b) that ran close together in
      * time, summed over profiles; sorted, unique; empty without a timeline (or when the
      * loaders were told to skip them). */
@@ -99,6 +114,13 @@ typedef struct lg_program {
 static inline bool lg_fn_movable(const lg_fn_t *f)
 {
     return f->size > 0 && !(f->flags & (LG_FN_SHARED_SECTION | LG_FN_SECTION_UNKNOWN));
+}
+
+/* Bytes a function takes when laid out from a start aligned to its alignment: its code, and
+ * before it the lead padding of a phased function. */
+static inline uint64_t lg_fn_span(const lg_fn_t *f)
+{
+    return f->lead + f->size;
 }
 
 /* Why a function is not movable, as a clause for reports; "" when it is movable. */
