@@ -306,6 +306,11 @@ static const option_t options[] = {
      .help = "cliques: skip the cache-aware placement that moves each clique\n"
              "to the cache sets where it conflicts least with hotter ones",
      .apply = clear_flag, .field = FIELD(place)},
+    {.names = {"--no-phase"},
+     .help = "do not choose where inside a cache line the functions\n"
+             "larger than a cache way start (chosen by default from\n"
+             "callgrind's instruction costs and jumps, when given)",
+     .apply = clear_flag, .field = FIELD(phase)},
     {.names = {"--no-safeguard"},
      .help = "write the new layout even when the cache model\n"
              "predicts it to miss more than the linked ELF's order (by\n"
@@ -493,6 +498,7 @@ lg_cli_status_t lg_cli_parse(int argc, char **argv, lg_cli_options_t *o)
     o->normalize = true;
     o->algorithm = LG_DEFAULT_ALGORITHM;
     o->place = true;
+    o->phase = true;
     o->safeguard = true;
     o->inputs = calloc(argc > 0 ? (size_t)argc : 1, sizeof *o->inputs);
     if (o->inputs == NULL)

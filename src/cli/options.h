@@ -50,6 +50,7 @@ typedef struct lg_cli_options {
     const char *algorithm;  /* --algorithm, one of lg_algorithm_names */
     bool algorithm_given;   /* --algorithm was on the command line (order.c may pick otherwise) */
     bool place;             /* cache-aware placement after the cliques (--no-place) */
+    bool phase;             /* choose large functions' phase in the cache line (--no-phase) */
     bool safeguard;         /* keep the input order when predicted better (--no-safeguard) */
     const char *lor;        /* eval: the order to estimate (default: the one lorgen computes) */
     char *error;            /* LG_CLI_USAGE: what is wrong, without "lorgen: " */

@@ -123,6 +123,20 @@ int lg_cli_propose_order(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_dia
                        p->prog.narcs, LG_DEFAULT_CHAINS_MAX_ARCS);
     }
     bool cliques = strcmp(algorithm, LG_CLIQUE_ALGORITHM) == 0;
+    /* Before ordering: a phased function's padding is part of the bytes every algorithm and the
+     * placement lay out. The input order moves nothing, so it needs no phase. */
+    if (o->phase && strcmp(algorithm, LG_ALGORITHM_INPUT) != 0) {
+        if (lg_phase_choose(&p->prog, &o->geometry, &p->phase, d) != LG_OK)
+            return LG_EXIT_BAD_INPUT;
+        if (p->phase.phased > 0)
+            lg_cli_message(LG_NOTE, "",
+                           "%zu function(s) larger than a cache way start where in the cache "
+                           "line their own lines conflict least (a replay of %llu profiled "
+                           "instructions: %llu misses of their own instead of up to %llu)",
+                           p->phase.phased, (unsigned long long)p->phase.steps,
+                           (unsigned long long)p->phase.misses_chosen,
+                           (unsigned long long)p->phase.misses_worst);
+    }
     if (lg_order(algorithm, &p->prog, &o->geometry, &p->layout, d) != LG_OK)
         return LG_EXIT_BAD_INPUT;
     if (o->place && cliques && lg_place_for_cache(&p->prog, &o->geometry, &p->layout, d) != LG_OK)

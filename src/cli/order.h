@@ -17,6 +17,7 @@
 #include "layout.h"
 #include "lor.h"
 #include "options.h"
+#include "phase.h"
 #include "program.h"
 #include "safeguard.h"
 
@@ -25,9 +26,10 @@
 typedef struct lg_cli_proposal {
     lg_program_t prog;
     lg_layout_t layout;
-    lg_safeguard_t sg;     /* verdict LG_SAFEGUARD_UNCHECKED until the safeguard runs */
-    const char *algorithm; /* static name of the algorithm whose layout was proposed last (the
-                              input order may have been kept since: sg); NULL before */
+    lg_safeguard_t sg;      /* verdict LG_SAFEGUARD_UNCHECKED until the safeguard runs */
+    lg_phase_stats_t phase; /* what the phase choice did (zero when it did not run) */
+    const char *algorithm;  /* static name of the algorithm whose layout was proposed last (the
+                               input order may have been kept since: sg); NULL before */
     lg_lor_t lor;
 } lg_cli_proposal_t;
 
