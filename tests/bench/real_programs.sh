@@ -14,8 +14,9 @@
 #   - fetch its source with `apt-get source` through a private apt configuration (the system's
 #     apt configuration is not touched) and build it with -O2 -ffunction-sections, objects kept;
 #   - profile a TRAIN workload twice: with the example tracer (-finstrument-functions) into .prf
-#     files, and with callgrind (--dump-instr) on the plain build ("probe-link") into .callgrind
-#     files; one file per process the workload starts;
+#     files, and with callgrind (--dump-instr --collect-jumps: lorgen's phase choice replays the
+#     jumps) on the plain build ("probe-link") into .callgrind files; one file per process the
+#     workload starts;
 #   - link the same objects several ways and check that every layout gives the same EVAL output:
 #       gnu-default       GNU ld's own order
 #       lld-default       lld's own order (gcc -fuse-ld=lld)
@@ -267,7 +268,7 @@ EOF
 #!/bin/sh
 n=\$((\$(cat "$work/run-callgrind.count" 2>/dev/null || echo 0) + 1))
 echo \$n >"$work/run-callgrind.count"
-exec valgrind --tool=callgrind --dump-instr=yes --log-file=/dev/null \\
+exec valgrind --tool=callgrind --dump-instr=yes --collect-jumps=yes --log-file=/dev/null \\
   --callgrind-out-file=\$(printf '%s/train-%02d.callgrind' "$work" \$n) \\
   "$work/layouts/probe-link" "\$@"
 EOF
