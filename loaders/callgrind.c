@@ -17,8 +17,9 @@
  *                jfn) and objects (ob cob).
  *   subposition  one column of a cost line (instr, bb or line). "+N", "-N" and "*" are relative
  *                to the same column of the previous cost line of any kind (regular, call site,
- *                or the position line after a jump), as the readers do; the targets on calls=,
- *                jump= and jcnd= lines are checked but neither used nor remembered.
+ *                or the position line after a jump), as the readers do. The targets on calls=,
+ *                jump= and jcnd= lines are relative to the same values but never change them;
+ *                only a jump's instr target is used.
  *   function     (name, qualifier): the name as written without callgrind's recursion suffix
  *                ("f'2" is f), the qualifier the source file that fl= names when the fn= line
  *                is read, or the object (ob=) when callgrind did not know the file ("???"). A
@@ -27,12 +28,19 @@
  *   call         "calls=COUNT TARGET" and the cost line after it: COUNT calls from the current
  *                function to the function of the last cfn=, and their inclusive cost, measured
  *                at the call site. This cost is not the caller's self cost.
+ *   jump         "jump=COUNT TARGET" or "jcnd=FOLLOWED/EXECUTED TARGET" and the position line
+ *                after it (no costs): control went from that position to TARGET COUNT (or
+ *                FOLLOWED) times without a call, inside the current function as a rule (a jfn=
+ *                before it names the target's function when it is another).
  *
  * Model (docs/loaders/callgrind.md): edge weight = summed call counts; hits = calls into the
  * function, or 1 for a function that ran (self cost or calls made) without a recorded caller;
  * counter 1/2 = the first two events of the first "events:" line, self = its cost lines,
  * total = self + inclusive cost of its calls to other functions; per-position costs of counter 1
- * from the self cost lines, by instruction address when the file has them, else by line.
+ * from the self cost lines, by instruction address when the file has them, else by line; with
+ * instruction addresses, the jumps taken at least once, as (function, source address, target
+ * address, times taken), the function being the current fn= (binding drops the jumps whose
+ * target lies outside it).
  *
  * A part's "summary:" (in its header) and "totals:" (at its end) state the part's total cost per
  * event, which is the sum of its regular cost lines (call lines hold inclusive costs, counted
@@ -41,8 +49,11 @@
  * lines lost, is an error and not a smaller profile.
  *
  * Every failure is one error diagnostic "PATH:LINE: expected ..., found ..." and an empty profile.
+ * A calls= or jump line must be followed by its cost or position line: one that meets another
+ * kind of line, or the end of the file, is a file cut short or edited.
  * Memory grows with names, functions, edges and profiled positions: repeated pairs are summed as
- * they are read, never kept per line.
+ * they are read, never kept per line. Jumps are the exception: each jump line is kept as read
+ * (callgrind writes a jump once per function context and part) and binding sums them.
  *
  * Reference: Callgrind Format Specification, https://valgrind.org/docs/manual/cl-format.html
  * (valgrind callgrind/docs/cl-format.xml); the writer valgrind callgrind/dump.c.
@@ -136,13 +147,13 @@ typedef struct reader {
     /* Every distinct name, interned: the state below holds indices into names. */
     char **names;
     size_t nnames, names_cap;
-    lg_strmap_t name_index; /* name -> index; keys borrowed from names */
+    lg_strmap_t name_index;  /* name -> index; keys borrowed from names */
     lg_intmap_t ids[TABLES]; /* per table: id -> name index */
     size_t nids;             /* ids defined, all tables */
     lg_intmap_t func_of;     /* (function name, qualifier) -> index into out->funcs */
     lg_intmap_t position_no; /* position -> its number, in first-seen order */
     lg_intmap_t cost_of;     /* (function, position number) -> index into out->costs */
-    uint8_t *ran;           /* per function: 1 once it has run (cost or calls made) */
+    uint8_t *ran;            /* per function: 1 once it has run (cost or calls made) */
     size_t ran_cap;
 
     /* Header */
@@ -177,6 +188,13 @@ typedef struct reader {
     uint32_t callee_name, callee_qual; /* last cfn=, NONE before one */
     bool call_pending;                 /* a calls= line waits for its cost line */
     uint64_t call_count, call_line;
+    /* A jump= or jcnd= line waits for the position line that gives its source (jump_line). */
+    bool jump_pending;
+    bool jump_kept;        /* it is recorded then: instr positions, a target, taken > 0 */
+    const char *jump_key;  /* "jump" or "jcnd", for messages */
+    uint64_t jump_to;      /* the target's instr subposition */
+    uint64_t jump_count;   /* times taken */
+    uint64_t jump_line_no; /* line of the jump= or jcnd= */
 
     /* Warnings, reported once the whole file has loaded. */
     uint64_t unknown_lines, first_unknown_line;
@@ -287,7 +305,8 @@ static lg_err_t current_func(reader_t *r, uint32_t *id)
 
 /* Reads the value of a KEY=name line: "(N) name" defines id N in table, "(N)" refers back to
  * it, anything else is a name as written. value runs to the end of the line. */
-static lg_err_t read_name(reader_t *r, lg_span_t key, lg_span_t value, uint8_t table, uint32_t *index)
+static lg_err_t read_name(reader_t *r, lg_span_t key, lg_span_t value, uint8_t table,
+                          uint32_t *index)
 {
     char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     if (value.n >= 2 && value.s[0] == '(' && lg_is_digit(value.s[1])) {
@@ -404,6 +423,7 @@ static void reset_place(reader_t *r)
     r->ob = r->fl = r->file = NONE;
     r->fn_name = r->fn_qual = r->fn_file = r->func = r->fn_ob = NONE;
     r->cob = r->cfi = r->callee_name = r->callee_qual = r->callee_ob = NONE;
+    r->jump_pending = false;
     memset(r->last, 0, sizeof r->last);
 }
 
@@ -639,23 +659,34 @@ static lg_err_t subposition(reader_t *r, lg_span_t t, uint64_t last, uint64_t *v
     return LG_OK;
 }
 
-/* Checks the target subpositions of calls=, jump= and jcnd=: their syntax and how many there
- * are. They are not used: lorgen needs the caller's side only. */
-static lg_err_t check_targets(reader_t *r, lg_span_t key, lg_span_t rest, size_t most)
+/* Reads the target subpositions of calls=, jump= and jcnd=: checks their syntax and that there
+ * are at most as many as "positions:" lists. With instr, when the target has one, *instr gets
+ * it decoded like a cost line's (relative to the last values) and *has_instr is true; the last
+ * values do not change, as in callgrind's writer and every reader. instr may be NULL (calls=:
+ * lorgen needs the caller's side only). */
+static lg_err_t read_targets(reader_t *r, lg_span_t key, lg_span_t rest, bool *has_instr,
+                             uint64_t *instr)
 {
     lg_span_t tok;
     size_t n = 0;
+    if (has_instr != NULL)
+        *has_instr = false;
     while (lg_span_next_word(&rest, &tok)) {
-        char sign;
-        uint64_t ignored;
-        LG_CHECK(subposition_number(r, tok, &sign, &ignored));
+        if (instr != NULL && r->addr_col >= 0 && n == (size_t)r->addr_col) {
+            LG_CHECK(subposition(r, tok, r->last[n], instr));
+            *has_instr = true;
+        } else {
+            char sign;
+            uint64_t ignored;
+            LG_CHECK(subposition_number(r, tok, &sign, &ignored));
+        }
         n++;
     }
-    if (n > most)
+    if (n > r->npos)
         return FAIL(r, LG_EFORMAT,
                     "expected at most %zu target subpositions after %.*s=COUNT (positions: "
                     "%s), found %zu",
-                    most, (int)key.n, key.s, r->positions_text, n);
+                    r->npos, (int)key.n, key.s, r->positions_text, n);
     return LG_OK;
 }
 
@@ -669,7 +700,7 @@ static lg_err_t calls_line(reader_t *r, lg_span_t key, lg_span_t value)
     if (st != LG_NUMBER_OK)
         return FAIL(r, LG_EFORMAT, "call count '%s' %s", QUOTE(tok, q),
                     st == LG_NUMBER_BAD ? "is not a number" : "does not fit in 64 bits");
-    LG_CHECK(check_targets(r, key, rest, r->npos));
+    LG_CHECK(read_targets(r, key, rest, /* has_instr = */ NULL, /* instr = */ NULL));
     if (r->fn_name == NONE)
         return FAIL(r, LG_EFORMAT, "expected 'fn=' before calls=, found none in this part");
     if (r->callee_name == NONE)
@@ -681,9 +712,13 @@ static lg_err_t calls_line(reader_t *r, lg_span_t key, lg_span_t value)
 }
 
 /* jump=COUNT TARGET and jcnd=FOLLOWED/EXECUTED TARGET (the specification's "jcnd=EXECUTED
- * FOLLOWED TARGET" too): control flow inside functions, not calls. callgrind writes the
- * jump's source position on the next line, with no costs; that line is read as a cost line,
- * which keeps the subpositions in step and adds nothing. */
+ * FOLLOWED TARGET" too): control flow inside the function, taken COUNT or FOLLOWED times.
+ * callgrind writes the jump's source position on the next line, with no costs; that line is read
+ * as a cost line (it moves the subpositions on and adds no cost) and completes the jump
+ * (finish_jump), so the jump waits for it like calls= for its cost line. A jump is recorded with
+ * instr positions only, and when it was taken. A jfn= before it names the target's function when
+ * callgrind saw another one there (a longjmp, a tail jump): it is recorded all the same, by
+ * address, and binding keeps only jumps whose two ends lie in one function (hotspots.h). */
 static lg_err_t jump_line(reader_t *r, lg_span_t key, lg_span_t value, bool conditional)
 {
     char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
@@ -694,12 +729,42 @@ static lg_err_t jump_line(reader_t *r, lg_span_t key, lg_span_t value, bool cond
     const char *slash = conditional ? memchr(tok.s, '/', tok.n) : NULL;
     lg_span_t first = slash ? (lg_span_t){tok.s, (size_t)(slash - tok.s)} : tok;
     lg_span_t second = slash ? (lg_span_t){slash + 1, tok.n - first.n - 1} : (lg_span_t){"0", 1};
-    uint64_t v;
-    if (parse_number(first, &v) != LG_NUMBER_OK || parse_number(second, &v) != LG_NUMBER_OK)
+    uint64_t taken, executed;
+    if (parse_number(first, &taken) != LG_NUMBER_OK ||
+        parse_number(second, &executed) != LG_NUMBER_OK)
         return FAIL(r, LG_EFORMAT, "jump count '%s' in %.*s= is not a number", QUOTE(tok, q),
                     (int)key.n, key.s);
-    /* The specification's form of jcnd= has a second count before the target. */
-    return check_targets(r, key, rest, r->npos + (conditional && slash == NULL ? 1 : 0));
+    if (conditional && slash == NULL) {
+        /* The specification's form: the first number counted executions, the second says how
+         * often the jump was followed. */
+        if (!lg_span_next_word(&rest, &tok))
+            return FAIL(r, LG_EFORMAT,
+                        "expected the followed count after 'jcnd=EXECUTED', found nothing");
+        if (parse_number(tok, &taken) != LG_NUMBER_OK)
+            return FAIL(r, LG_EFORMAT, "followed count '%s' in jcnd= is not a number",
+                        QUOTE(tok, q));
+    }
+    bool has_target;
+    LG_CHECK(read_targets(r, key, rest, &has_target, &r->jump_to));
+    r->jump_pending = true;
+    r->jump_kept = has_target && taken > 0 && r->pos_kind != LG_POS_LINE;
+    r->jump_key = conditional ? "jcnd" : "jump";
+    r->jump_count = taken;
+    r->jump_line_no = r->src->line;
+    return LG_OK;
+}
+
+/* The position line after a jump: the jump's source, in the current function. */
+static lg_err_t finish_jump(reader_t *r)
+{
+    r->jump_pending = false;
+    if (!r->jump_kept)
+        return LG_OK;
+    uint32_t func;
+    LG_CHECK(current_func(r, &func));
+    if (lg_profile_add_jump(r->out, func, r->pos[r->addr_col], r->jump_to, r->jump_count) != LG_OK)
+        return FAIL(r, LG_ENOMEM, "out of memory adding a jump");
+    return LG_OK;
 }
 
 static lg_err_t spec_line(reader_t *r, lg_span_t key, lg_span_t value)
@@ -858,6 +923,8 @@ static lg_err_t cost_line(reader_t *r, lg_span_t line)
     for (size_t i = n; i < r->nevents; i++)
         r->values[i] = 0;
     memcpy(r->last, r->pos, sizeof r->last);
+    if (r->jump_pending)
+        LG_CHECK(finish_jump(r));
     return r->call_pending ? call_cost(r) : self_cost(r);
 }
 
@@ -887,6 +954,11 @@ static lg_err_t read_line(reader_t *r)
         return FAIL(r, LG_EFORMAT,
                     "expected a cost line after calls= on line %" PRIu64 ", found '%s'",
                     r->call_line, QUOTE(line, q));
+    if (r->jump_pending)
+        return FAIL(r, LG_EFORMAT,
+                    "expected the jump's source position line after %s= on line %" PRIu64
+                    ", found '%s'",
+                    r->jump_key, r->jump_line_no, QUOTE(line, q));
     size_t k = 0;
     while (k < n && is_key_char(s[k]))
         k++;
@@ -941,6 +1013,11 @@ static lg_err_t read_profile(reader_t *r)
     if (r->call_pending)
         return FAIL_AT(r, LG_EFORMAT, r->call_line,
                        "expected a cost line after calls=, found the end of the file");
+    if (r->jump_pending)
+        return FAIL_AT(r, LG_EFORMAT, r->jump_line_no,
+                       "expected the jump's source position line after %s=, found the end of "
+                       "the file",
+                       r->jump_key);
     if (!r->have_events)
         return lg_diag_fail(r->src->d, LG_EFORMAT, r->src->path,
                             "expected an 'events:' header line, found none in %" PRIu64 " lines",
@@ -955,6 +1032,13 @@ static lg_err_t read_profile(reader_t *r)
     out->has_call_edges = out->call_records > 0;
     out->counter1_unit = r->counter_names[0] != NULL ? unit_of(r->counter_names[0]) : NULL;
     out->cost_positions = out->ncosts > 0 ? r->pos_kind : LG_POS_NONE;
+    /* Jumps go with instruction addresses (lg_profile_t.jumps): a file whose costs are by line
+     * (its first part had no instr) or that has none keeps no jumps. */
+    if (out->cost_positions != LG_POS_ADDRESS) {
+        free(out->jumps);
+        out->jumps = NULL;
+        out->njumps = out->jumps_cap = 0;
+    }
     lg_profile_finish_edges(out);
     return LG_OK;
 }

@@ -662,6 +662,51 @@ static void test_positions_in_a_same_named_static_are_said_to_be_so(void **state
     lg_elfsyms_destroy(&elf);
 }
 
+/* The address of symbol name in the linked program. */
+static uint64_t address_of(const lg_elfsyms_t *elf, const char *name)
+{
+    for (size_t i = 0; i < elf->nsyms; i++)
+        if (strcmp(elf->syms[i].name, name) == 0)
+            return elf->syms[i].value;
+    print_message("no symbol %s\n", name);
+    fail();
+    return 0;
+}
+
+/* Jumps of two profiles bind to offsets in a_entry and are summed after scaling; a jump from
+ * a_entry into main is dropped. */
+static void test_jumps_of_two_profiles_are_summed(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    read_elf(&elf, (const char *const[]){"prog", NULL});
+    uint64_t a = address_of(&elf, "a_entry"), m = address_of(&elf, "main");
+    lg_profile_t prof[2];
+    for (int k = 0; k < 2; k++) {
+        lg_profile_init(&prof[k]);
+        prof[k].cost_positions = LG_POS_ADDRESS;
+        uint32_t id = add(&prof[k], "a_entry", NULL, NULL, 1);
+        assert_int_equal(lg_profile_add_cost(&prof[k], id, a, 10), LG_OK);
+        assert_int_equal(lg_profile_add_jump(&prof[k], id, a + 4, a, 3), LG_OK);
+        assert_int_equal(lg_profile_add_jump(&prof[k], id, a + 4, m, 8), LG_OK);
+    }
+    lg_bind_input_t in[] = {{&prof[0], 1.0}, {&prof[1], 2.0}};
+    lg_program_t prog;
+    lg_program_init(&prog);
+    assert_int_equal(lg_bind(in, 2, &elf, &prog, NULL), LG_OK);
+    const lg_fn_t *f = find(&prog, "a_entry", NULL);
+    assert_true(f->size > 4);
+    assert_int_equal(prog.nhotjumps, 1);
+    assert_int_equal(prog.hotjumps[0].fn, (uint32_t)(f - prog.fns));
+    assert_int_equal(prog.hotjumps[0].from, 4);
+    assert_int_equal(prog.hotjumps[0].to, 0);
+    assert_int_equal(prog.hotjumps[0].count, 3 + 2 * 3);
+    lg_program_destroy(&prog);
+    lg_profile_destroy(&prof[0]);
+    lg_profile_destroy(&prof[1]);
+    lg_elfsyms_destroy(&elf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -680,6 +725,7 @@ int main(void)
         cmocka_unit_test(test_functions_no_object_defines_are_a_warning),
         cmocka_unit_test(test_shared_library_functions_are_named_by_their_object),
         cmocka_unit_test(test_positions_in_a_same_named_static_are_said_to_be_so),
+        cmocka_unit_test(test_jumps_of_two_profiles_are_summed),
     };
     return cmocka_run_group_tests(tests, build_fixtures, NULL);
 }

@@ -39,8 +39,8 @@ static void load_bytes(lg_test_loaded_t *r, const char *data, size_t size)
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
     if (size == 0) {
-        r->err = lg_load_file(lg_callgrind_read, lg_test_write_file("empty.callgrind", "", 0), NULL, &r->p,
-                              &r->d);
+        r->err = lg_load_file(lg_callgrind_read, lg_test_write_file("empty.callgrind", "", 0), NULL,
+                              &r->p, &r->d);
         return;
     }
     r->err = lg_load_memory(lg_callgrind_read, data, size, MEM_PATH, NULL, &r->p, &r->d);
@@ -103,6 +103,23 @@ static void assert_edges_finished(const lg_profile_t *p)
         const lg_arc_t *a = &p->edges[i - 1], *b = &p->edges[i];
         assert_true(a->caller < b->caller || (a->caller == b->caller && a->callee < b->callee));
     }
+}
+
+/* Jump i of p is (function name, from, to, count); prints what it is first when not. */
+static void assert_jump(const lg_profile_t *p, size_t i, const char *name, uint64_t from,
+                        uint64_t to, uint64_t count)
+{
+    assert_true(i < p->njumps);
+    const lg_pjump_t *j = &p->jumps[i];
+    assert_true(j->func < p->nfuncs);
+    if (strcmp(p->funcs[j->func].name, name) != 0 || j->from != from || j->to != to ||
+        j->count != count)
+        print_message("jump %zu is %s 0x%" PRIx64 " -> 0x%" PRIx64 " x%" PRIu64 "\n", i,
+                      p->funcs[j->func].name, j->from, j->to, j->count);
+    assert_string_equal(p->funcs[j->func].name, name);
+    assert_int_equal(j->from, from);
+    assert_int_equal(j->to, to);
+    assert_int_equal(j->count, count);
 }
 
 /* ---- The real samples -------------------------------------------------------------------- */
@@ -352,6 +369,12 @@ static void check_compressed(const lg_test_loaded_t *r)
     assert_int_equal(edge(p, "helper", "util.c", "helper", "util.c"), 4);
     assert_int_equal(edge(p, "(below main)", "main.c", "main", "main.c"), 2);
     assert_int_equal(p->ncosts, 12);
+
+    /* 37 "jump=3 +8 +1": target 0x1012 + 8; 38 "* *": the source, still 0x1012 (the target did
+     * not move the columns on); 39 "jcnd=1/3 -4 *": 0x1012 - 4, taken once; 40 its source. */
+    assert_int_equal(p->njumps, 2);
+    assert_jump(p, 0, "main", 0x1012, 0x101a, 3);
+    assert_jump(p, 1, "main", 0x1012, 0x100e, 1);
 }
 
 static void test_compressed_fixture(void **state)
@@ -419,6 +442,16 @@ static void test_every_truncation(void **state)
                 assert_true(lg_test_diag_has(
                     &r.d, LG_ERROR,
                     MEM_PATH ":25: expected a cost line after calls=, found the end of the file"));
+            /* After line 37 ("jump=3 +8 +1") or 39 ("jcnd=1/3 -4 *") the file ends before the
+             * jump's source position line. */
+            if (lines == 37 || lines == 39) {
+                char want[128];
+                snprintf(want, sizeof want,
+                         MEM_PATH ":%zu: expected the jump's source position line after %s=, "
+                                  "found the end of the file",
+                         lines, lines == 37 ? "jump" : "jcnd");
+                assert_true(lg_test_diag_has(&r.d, LG_ERROR, want));
+            }
             /* Before "events:" (line 13) there is nothing to read costs with. */
             if (lines < 13)
                 assert_int_equal(r.err, LG_EFORMAT);
@@ -557,6 +590,98 @@ static void test_positions_variants(void **state)
     lg_test_loaded_destroy(&r);
 }
 
+/* jump= and jcnd= with instr positions, worked through by hand (line: effect):
+ *   4 f 0x1000: 5            5 "+4 * 20" 0x1004: 20
+ *   6 jcnd=16/20 -4: to 0x1004 - 4 = 0x1000, taken 16; 7 "* *": from 0x1004
+ *   8 jump=3 0x1010 (absolute hex): to 0x1010; 9 from 0x1004
+ *   10 "+8 2 7" 0x100c: 7
+ *   11 jump=5 +0x4: to 0x1010; 12 from 0x100c
+ *   13 jcnd=9 4 4100 (the specification's EXECUTED FOLLOWED form, absolute decimal target):
+ *      to 0x1004, taken 4; 15 from 0x100c (a comment line between)
+ *   16 jcnd=0/7 -8: never taken, not recorded; 17 its source
+ *   18-19 jfn= names g: the jump goes to 0x2000 in g, recorded all the same; 20 from 0x100c
+ *   21 "+4 * 1": 0x100c + 4 = 0x1010 (no target moved the columns on): 1
+ *   22 g 0x2000: 2           23 jump=6 -0x10: to 0x1ff0; 24 "+2 *": from 0x2002 */
+static void test_jumps(void **state)
+{
+    (void)state;
+    lg_test_loaded_t r;
+    load_text(&r, "positions: instr line\n"
+                  "events: Ir\n"
+                  "fn=f\n"
+                  "0x1000 1 5\n"
+                  "+4 * 20\n"
+                  "jcnd=16/20 -4 *\n"
+                  "* *\n"
+                  "jump=3 0x1010 2\n"
+                  "* *\n"
+                  "+8 2 7\n"
+                  "jump=5 +0x4 *\n"
+                  "* *\n"
+                  "jcnd=9 4 4100 *\n"
+                  "# the source position follows\n"
+                  "* *\n"
+                  "jcnd=0/7 -8 *\n"
+                  "* *\n"
+                  "jfn=(2) g\n"
+                  "jump=1 0x2000 9\n"
+                  "* *\n"
+                  "+4 * 1\n"
+                  "fn=(2)\n"
+                  "0x2000 9 2\n"
+                  "jump=6 -0x10 *\n"
+                  "+2 *\n");
+    lg_test_assert_loaded_clean(&r);
+    const lg_profile_t *p = &r.p;
+    assert_int_equal(p->cost_positions, LG_POS_ADDRESS);
+    assert_int_equal(p->njumps, 6);
+    assert_jump(p, 0, "f", 0x1004, 0x1000, 16);
+    assert_jump(p, 1, "f", 0x1004, 0x1010, 3);
+    assert_jump(p, 2, "f", 0x100c, 0x1010, 5);
+    assert_jump(p, 3, "f", 0x100c, 0x1004, 4);
+    assert_jump(p, 4, "f", 0x100c, 0x2000, 1);
+    assert_jump(p, 5, "g", 0x2002, 0x1ff0, 6);
+    /* The source position lines add no cost. */
+    const lg_pfunc_t *f = lg_test_func(p, "f", NULL);
+    assert_int_equal(f->counter1_self, 5 + 20 + 7 + 1);
+    assert_int_equal(lg_test_cost_at(p, f, 0x1010), 1);
+    assert_int_equal(costs_of(p, f), 4);
+    assert_int_equal(lg_test_func(p, "g", NULL)->counter1_self, 2);
+    lg_test_loaded_destroy(&r);
+}
+
+/* Jumps are kept only with instruction addresses: not with "positions: line", and not when the
+ * first part set the costs' positions to lines and a later one has instr. */
+static void test_jumps_without_addresses(void **state)
+{
+    (void)state;
+    lg_test_loaded_t r;
+    load_text(&r, "positions: line\nevents: Ir\nfn=f\n10 5\njump=3 +2\n*\n+1 4\n");
+    lg_test_assert_loaded_clean(&r);
+    assert_int_equal(r.p.cost_positions, LG_POS_LINE);
+    assert_int_equal(r.p.njumps, 0);
+    assert_null(r.p.jumps);
+    assert_int_equal(lg_test_cost_at(&r.p, lg_test_func(&r.p, "f", NULL), 11), 4);
+    lg_test_loaded_destroy(&r);
+
+    load_text(&r, "positions: line\nevents: Ir\nfn=f\n10 5\npart: 2\npositions: instr\n"
+                  "fn=f\n0x10 1\njump=3 +8\n*\n");
+    /* The warning says the second part's costs have no line position. */
+    assert_int_equal(r.err, LG_OK);
+    assert_int_equal(r.d.errors, 0);
+    assert_int_equal(r.d.warnings, 1);
+    assert_int_equal(r.p.cost_positions, LG_POS_LINE);
+    assert_int_equal(r.p.njumps, 0);
+    lg_test_loaded_destroy(&r);
+
+    /* A jump whose target lacks the instr column (fewer targets than positions) has no target. */
+    load_text(&r, "positions: line instr\nevents: Ir\nfn=f\n10 0x10 5\njump=3 +2\n* *\n");
+    lg_test_assert_loaded_clean(&r);
+    assert_int_equal(r.p.cost_positions, LG_POS_ADDRESS);
+    assert_int_equal(r.p.njumps, 0);
+    lg_test_loaded_destroy(&r);
+}
+
 /* Counts are summed saturating; costs may be hexadecimal. */
 static void test_large_numbers(void **state)
 {
@@ -654,6 +779,26 @@ static const bad_case_t bad_cases[] = {
      MEM_PATH ":3: jump count 'x' in jump= is not a number"},
     {"events: Ir\nfn=f\njcnd=1/ 1\n", LG_EFORMAT, MEM_PATH ":3: jump count '1/' in jcnd="},
     {"events: Ir\nfn=f\njump=\n", LG_EFORMAT, MEM_PATH ":3: expected a jump count after 'jump='"},
+    /* jumps: the source position line must follow, as a call's cost line does */
+    {"positions: instr\nevents: Ir\nfn=f\n0x10 1\njump=1 +4\n", LG_EFORMAT,
+     MEM_PATH ":5: expected the jump's source position line after jump=, found the end of the "
+              "file"},
+    {"positions: instr\nevents: Ir\nfn=f\n0x10 1\njcnd=1/2 +4\n\nfn=g\n0x20 1\n", LG_EFORMAT,
+     MEM_PATH ":7: expected the jump's source position line after jcnd= on line 5, found 'fn=g'"},
+    {"positions: instr\nevents: Ir\nfn=f\n0x10 1\njump=0 +4\npart: 2\n", LG_EFORMAT,
+     MEM_PATH ":6: expected the jump's source position line after jump= on line 5, found "
+              "'part: 2'"},
+    {"events: Ir\nfn=f\n1 1\njump=1 +4\ncfn=g\ncalls=1 1\n1 1\n", LG_EFORMAT,
+     MEM_PATH ":5: expected the jump's source position line after jump= on line 4, found 'cfn=g'"},
+    {"positions: instr\nevents: Ir\nfn=f\n0x10 1\njcnd=3\n* \n", LG_EFORMAT,
+     MEM_PATH ":5: expected the followed count after 'jcnd=EXECUTED', found nothing"},
+    {"positions: instr\nevents: Ir\nfn=f\n0x10 1\njcnd=3 +1 +4\n*\n", LG_EFORMAT,
+     MEM_PATH ":5: followed count '+1' in jcnd= is not a number"},
+    {"positions: instr\nevents: Ir\nfn=f\n0x10 1\njcnd=3 1 +4 +5\n*\n", LG_EFORMAT,
+     MEM_PATH ":5: expected at most 1 target subpositions after jcnd=COUNT (positions: instr), "
+              "found 2"},
+    {"positions: instr\nevents: Ir\nfn=f\n0x10 1\njump=1 -0x20\n*\n", LG_EFORMAT,
+     MEM_PATH ":5: subposition '-0x20' goes below 0 (previous value 16)"},
     /* names */
     {"events: Ir\nfn=(1) f\ncfn=(7)\n", LG_EFORMAT,
      MEM_PATH ":3: unknown name id (7) for cfn: no '(7) name' seen before"},
@@ -882,6 +1027,8 @@ int main(void)
         cmocka_unit_test(test_definitions_up_front),
         cmocka_unit_test(test_callee_file_scope),
         cmocka_unit_test(test_positions_variants),
+        cmocka_unit_test(test_jumps),
+        cmocka_unit_test(test_jumps_without_addresses),
         cmocka_unit_test(test_large_numbers),
         cmocka_unit_test(test_warnings),
         cmocka_unit_test(test_malformed),

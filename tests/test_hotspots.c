@@ -1,4 +1,5 @@
-/* test_hotspots.c - binding per-position costs to offsets inside functions (src/output/hotspots.h). */
+/* test_hotspots.c - binding per-position costs and jumps to offsets inside functions
+ * (src/output/hotspots.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -101,6 +102,97 @@ static void test_pie_load_bias_is_found(void **state)
     lg_program_destroy(&p);
 }
 
+/* Jumps of f, g and the unbound h at the given addresses plus bias (make_profile's functions). */
+static void add_jumps(lg_profile_t *prof, uint64_t bias)
+{
+    static const lg_pjump_t jumps[] = {
+        {0, 0x1040, 0x1000, 7}, /* f: a loop back to its start */
+        {0, 0x1040, 0x1080, 1}, /* same source, another target */
+        {0, 0x1010, 0x1040, 4},
+        {0, 0x1040, 0x1000, 3}, /* the first one again (another recursion level) */
+        {0, 0x10f0, 0x1100, 2}, /* target g's first byte: leaves f */
+        {1, 0x1178, 0x1100, 5}, /* g */
+        {1, 0x1180, 0x1100, 9}, /* source past g's end */
+        {2, 0x2000, 0x2004, 6}, /* unbound h */
+    };
+    for (size_t i = 0; i < sizeof jumps / sizeof jumps[0]; i++)
+        assert_int_equal(lg_profile_add_jump(prof, jumps[i].func, bias + jumps[i].from,
+                                             bias + jumps[i].to, jumps[i].count),
+                         LG_OK);
+}
+
+static void assert_hotjump(const lg_program_t *p, size_t i, uint32_t fn, uint64_t from, uint64_t to,
+                           uint64_t count)
+{
+    assert_true(i < p->nhotjumps);
+    assert_int_equal(p->hotjumps[i].fn, fn);
+    assert_int_equal(p->hotjumps[i].from, from);
+    assert_int_equal(p->hotjumps[i].to, to);
+    assert_int_equal(p->hotjumps[i].count, count);
+}
+
+/* Two profiles of the same jumps, one of a fixed-address run counted double, one of a PIE run:
+ * jumps inside one function become offsets under each profile's bias, the others are dropped,
+ * and repeats are summed within and across profiles. */
+static void test_jumps_bind_inside_their_function(void **state)
+{
+    (void)state;
+    lg_program_t p;
+    lg_profile_t fixed, pie;
+    make_linked(&p);
+    make_profile(&fixed, 0, LG_POS_ADDRESS);
+    add_jumps(&fixed, 0);
+    make_profile(&pie, 0x108000, LG_POS_ADDRESS);
+    add_jumps(&pie, 0x108000);
+    size_t cap = 0, jumps_cap = 0;
+    lg_hotspot_stats_t st;
+    assert_int_equal(lg_hotspots_bind(&p, &cap, &fixed, map_fg, 2.0, &st), LG_OK);
+    assert_int_equal(lg_hotspots_bind_jumps(&p, &jumps_cap, &fixed, map_fg, 2.0, &st), LG_OK);
+    assert_int_equal(st.jumps_bound, 5);
+    assert_int_equal(st.jumps_dropped, 3);
+    assert_int_equal(lg_hotspots_bind(&p, &cap, &pie, map_fg, 1.0, &st), LG_OK);
+    assert_int_equal(st.bias, 0x108000);
+    assert_int_equal(lg_hotspots_bind_jumps(&p, &jumps_cap, &pie, map_fg, 1.0, &st), LG_OK);
+    assert_int_equal(st.jumps_bound, 5);
+    assert_int_equal(st.jumps_dropped, 3);
+    assert_int_equal(p.nhotjumps, 10);
+    lg_hotspots_finish(&p);
+
+    /* Sorted by (fn, from, to), each count 2 * fixed + pie. */
+    assert_int_equal(p.nhotjumps, 4);
+    assert_hotjump(&p, 0, 0, 0x10, 0x40, 2 * 4 + 4);
+    assert_hotjump(&p, 1, 0, 0x40, 0x00, 2 * (7 + 3) + (7 + 3));
+    assert_hotjump(&p, 2, 0, 0x40, 0x80, 2 * 1 + 1);
+    assert_hotjump(&p, 3, 1, 0x78, 0x00, 2 * 5 + 5);
+    /* The costs bound as before. */
+    assert_int_equal(p.nhotspots, 3);
+    assert_int_equal(p.hotspots[1].cost, 70 + 35);
+    lg_profile_destroy(&fixed);
+    lg_profile_destroy(&pie);
+    lg_program_destroy(&p);
+}
+
+/* Repeated jumps sum without wrapping. */
+static void test_jump_counts_saturate(void **state)
+{
+    (void)state;
+    lg_program_t p;
+    lg_profile_t prof;
+    make_linked(&p);
+    make_profile(&prof, 0, LG_POS_ADDRESS);
+    assert_int_equal(lg_profile_add_jump(&prof, 0, 0x1040, 0x1000, UINT64_MAX - 1), LG_OK);
+    assert_int_equal(lg_profile_add_jump(&prof, 0, 0x1040, 0x1000, 5), LG_OK);
+    size_t cap = 0, jumps_cap = 0;
+    lg_hotspot_stats_t st;
+    assert_int_equal(lg_hotspots_bind(&p, &cap, &prof, map_fg, 1.0, &st), LG_OK);
+    assert_int_equal(lg_hotspots_bind_jumps(&p, &jumps_cap, &prof, map_fg, 1.0, &st), LG_OK);
+    lg_hotspots_finish(&p);
+    assert_int_equal(p.nhotjumps, 1);
+    assert_hotjump(&p, 0, 0, 0x40, 0x00, UINT64_MAX);
+    lg_profile_destroy(&prof);
+    lg_program_destroy(&p);
+}
+
 static void test_what_cannot_bind(void **state)
 {
     (void)state;
@@ -109,22 +201,32 @@ static void test_what_cannot_bind(void **state)
     size_t cap = 0;
     lg_hotspot_stats_t st;
 
-    /* Source lines are not offsets. */
+    /* Source lines are not offsets, and jumps with them are not either. */
+    size_t jumps_cap = 0;
     make_linked(&p);
     make_profile(&prof, 0, LG_POS_LINE);
+    add_jumps(&prof, 0);
     assert_int_equal(lg_hotspots_bind(&p, &cap, &prof, map_fg, 1.0, &st), LG_OK);
     assert_int_equal(p.nhotspots, 0);
     assert_int_equal(st.dropped, 6);
     assert_int_equal(st.dropped_cost, 57);
+    assert_int_equal(lg_hotspots_bind_jumps(&p, &jumps_cap, &prof, map_fg, 1.0, &st), LG_OK);
+    assert_int_equal(p.nhotjumps, 0);
+    assert_int_equal(st.jumps_bound, 0);
+    assert_int_equal(st.jumps_dropped, 8);
     lg_profile_destroy(&prof);
 
     /* Object files only: no addresses to compare with. */
     p.fns[0].address = p.fns[1].address = UINT64_MAX;
     make_profile(&prof, 0, LG_POS_ADDRESS);
+    add_jumps(&prof, 0);
     assert_int_equal(lg_hotspots_bind(&p, &cap, &prof, map_fg, 1.0, &st), LG_OK);
     assert_int_equal(p.nhotspots, 0);
     assert_int_equal(st.bound, 0);
     assert_int_equal(st.dropped, 6);
+    assert_int_equal(lg_hotspots_bind_jumps(&p, &jumps_cap, &prof, map_fg, 1.0, &st), LG_OK);
+    assert_int_equal(p.nhotjumps, 0);
+    assert_int_equal(st.jumps_dropped, 8);
     lg_profile_destroy(&prof);
 
     /* No costs at all: nothing to do. */
@@ -140,6 +242,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_positions_of_the_profiled_elf),
         cmocka_unit_test(test_pie_load_bias_is_found),
+        cmocka_unit_test(test_jumps_bind_inside_their_function),
+        cmocka_unit_test(test_jump_counts_saturate),
         cmocka_unit_test(test_what_cannot_bind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

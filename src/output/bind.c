@@ -757,12 +757,15 @@ static lg_err_t bind_proximity(lg_program_t *p, size_t *cap, const lg_profile_t 
     return LG_OK;
 }
 
-/* Per-position costs to hotspots (hotspots.h), with a note when some could not be used. */
-static lg_err_t bind_positions(binder_t *b, size_t *cap, const lg_profile_t *prof,
-                               const int64_t *map, double scale)
+/* Per-position costs to hotspots and jumps to hotjumps (hotspots.h), with a note when some costs
+ * could not be used. Jumps dropped go unsaid: most are the jumps of shared libraries' code, whose
+ * costs the notes below count already. */
+static lg_err_t bind_positions(binder_t *b, size_t *cap, size_t *jumps_cap,
+                               const lg_profile_t *prof, const int64_t *map, double scale)
 {
     lg_hotspot_stats_t st;
     LG_CHECK(lg_hotspots_bind(b->prog, cap, prof, map, scale, &st));
+    LG_CHECK(lg_hotspots_bind_jumps(b->prog, jumps_cap, prof, map, scale, &st));
     const char *path = prof->path ? prof->path : "";
     if (st.bound > 0 && st.bias != 0)
         lg_diag_add(b->d, LG_NOTE, path,
@@ -897,7 +900,7 @@ static void note_outside_program(binder_t *b, const lg_profile_t *prof, const in
 static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t ninputs)
 {
     lg_program_t *p = b->prog;
-    size_t unbound_cap = 0, arcs_cap = 0, hotspots_cap = 0, proximity_cap = 0;
+    size_t unbound_cap = 0, arcs_cap = 0, hotspots_cap = 0, hotjumps_cap = 0, proximity_cap = 0;
     lg_calls_stats_t calls = {0};
     for (size_t k = 0; k < ninputs; k++) {
         const lg_profile_t *prof = inputs[k].profile;
@@ -913,7 +916,7 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
         if (err == LG_OK)
             err = bind_proximity(p, &proximity_cap, prof, map, scale);
         if (err == LG_OK)
-            err = bind_positions(b, &hotspots_cap, prof, map, scale);
+            err = bind_positions(b, &hotspots_cap, &hotjumps_cap, prof, map, scale);
         if (err == LG_OK)
             note_outside_program(b, prof, map, scale);
         free(map);

@@ -1,4 +1,5 @@
-/* hotspots.c - per-position profile costs to offsets inside functions (rules in hotspots.h). */
+/* hotspots.c - per-position profile costs and jumps to offsets inside functions (rules in
+ * hotspots.h). */
 #include "hotspots.h"
 
 #include "mem.h"
@@ -112,6 +113,32 @@ lg_err_t lg_hotspots_bind(lg_program_t *p, size_t *cap, const lg_profile_t *prof
     return LG_OK;
 }
 
+lg_err_t lg_hotspots_bind_jumps(lg_program_t *p, size_t *cap, const lg_profile_t *prof,
+                                const int64_t *map, double scale, lg_hotspot_stats_t *stats)
+{
+    stats->jumps_bound = stats->jumps_dropped = 0;
+    /* Jumps are instruction addresses (loaders keep them only then); bias 0 without costs. */
+    if (prof->cost_positions != LG_POS_ADDRESS) {
+        stats->jumps_dropped = prof->njumps;
+        return LG_OK;
+    }
+    for (size_t i = 0; i < prof->njumps; i++) {
+        const lg_pjump_t *j = &prof->jumps[i];
+        uint64_t from, to;
+        if (map[j->func] < 0 || !lands(&p->fns[map[j->func]], j->from, stats->bias, &from) ||
+            !lands(&p->fns[map[j->func]], j->to, stats->bias, &to)) {
+            stats->jumps_dropped++;
+            continue;
+        }
+        if (!lg_grow((void **)&p->hotjumps, cap, p->nhotjumps + 1, sizeof *p->hotjumps))
+            return LG_ENOMEM;
+        p->hotjumps[p->nhotjumps++] =
+            (lg_hotjump_t){(uint32_t)map[j->func], from, to, lg_scale_count(j->count, scale)};
+        stats->jumps_bound++;
+    }
+    return LG_OK;
+}
+
 static int cmp_hotspot(const void *pa, const void *pb)
 {
     const lg_hotspot_t *a = pa, *b = pb;
@@ -120,8 +147,36 @@ static int cmp_hotspot(const void *pa, const void *pb)
     return (a->offset > b->offset) - (a->offset < b->offset);
 }
 
+static int cmp_hotjump(const void *pa, const void *pb)
+{
+    const lg_hotjump_t *a = pa, *b = pb;
+    if (a->fn != b->fn)
+        return a->fn < b->fn ? -1 : 1;
+    if (a->from != b->from)
+        return a->from < b->from ? -1 : 1;
+    return (a->to > b->to) - (a->to < b->to);
+}
+
+static void finish_jumps(lg_program_t *p)
+{
+    if (p->nhotjumps == 0)
+        return;
+    qsort(p->hotjumps, p->nhotjumps, sizeof *p->hotjumps, cmp_hotjump);
+    size_t out = 0;
+    for (size_t i = 0; i < p->nhotjumps; i++) {
+        lg_hotjump_t *last = out > 0 ? &p->hotjumps[out - 1] : NULL;
+        if (last != NULL && cmp_hotjump(last, &p->hotjumps[i]) == 0) {
+            last->count = lg_sat_add(last->count, p->hotjumps[i].count);
+            continue;
+        }
+        p->hotjumps[out++] = p->hotjumps[i];
+    }
+    p->nhotjumps = out;
+}
+
 void lg_hotspots_finish(lg_program_t *p)
 {
+    finish_jumps(p);
     if (p->nhotspots == 0)
         return;
     qsort(p->hotspots, p->nhotspots, sizeof *p->hotspots, cmp_hotspot);

@@ -1,5 +1,6 @@
 /* hotspots.h - bind a profile's per-position costs (instruction addresses) to offsets inside
- * the program's functions, so that placement sees where inside a large function its time goes.
+ * the program's functions, so that placement sees where inside a large function its time goes,
+ * and its jumps likewise, so that it sees in which order those places run.
  *
  * A position is an instruction address of the profiled run. It lands in a function when
  *   function address + bias <= position < function address + bias + size
@@ -11,6 +12,11 @@
  * smaller bias). Costs that land outside their function (another build was profiled) are dropped
  * and counted. Source-line positions need the debug line tables to become offsets; they are not
  * used yet and are counted as dropped.
+ *
+ * A jump binds under the same bias when both its source and its target land inside the function
+ * of its source (lg_hotjump_t): a jump that leaves it (a longjmp, a jump callgrind saw go into
+ * another function, another build) says nothing about the order inside one function and is
+ * dropped and counted, as are the jumps of unbound functions.
  */
 #ifndef LG_HOTSPOTS_H
 #define LG_HOTSPOTS_H
@@ -38,6 +44,8 @@ typedef struct lg_hotspot_stats {
      * share (LG_FN_AMBIGUOUS_NAME), such as same-named statics a profile without debug
      * information keeps as one function. */
     uint64_t dropped_shared_name_cost;
+    size_t jumps_bound;   /* jumps whose source and target landed inside its function */
+    size_t jumps_dropped; /* jumps of unbound functions, or with an end outside the function */
 } lg_hotspot_stats_t;
 
 /* Appends prof's per-position costs to p->hotspots (capacity *cap), for the profile functions
@@ -47,7 +55,15 @@ typedef struct lg_hotspot_stats {
 lg_err_t lg_hotspots_bind(lg_program_t *p, size_t *cap, const lg_profile_t *prof,
                           const int64_t *map, double scale, lg_hotspot_stats_t *stats);
 
-/* Sorts p->hotspots by (fn, offset) and sums repeated positions (saturating). */
+/* Appends prof's jumps to p->hotjumps (capacity *cap) as offsets, for the jumps whose source and
+ * target land inside the program function map[func] (>= 0), counts multiplied by scale. Call it
+ * after lg_hotspots_bind with the same profile and its stats: the bias is stats->bias, and it
+ * sets stats->jumps_bound and jumps_dropped. Returns LG_OK or LG_ENOMEM. O(jumps). */
+lg_err_t lg_hotspots_bind_jumps(lg_program_t *p, size_t *cap, const lg_profile_t *prof,
+                                const int64_t *map, double scale, lg_hotspot_stats_t *stats);
+
+/* Sorts p->hotspots by (fn, offset) and p->hotjumps by (fn, from, to), and sums repeated ones
+ * (saturating). O(n log n). */
 void lg_hotspots_finish(lg_program_t *p);
 
 #endif
