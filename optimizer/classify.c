@@ -9,13 +9,15 @@
 
 uint64_t lg_padded_size(const lg_fn_t *f)
 {
+    /* A phased function's lead is padding it brings with it wherever it goes: count it. */
+    uint64_t span = f->lead > UINT64_MAX - f->size ? UINT64_MAX : lg_fn_span(f);
     if (f->align <= LG_ALIGN_NO_PADDING)
-        return f->size;
-    uint64_t rem = f->size % f->align;
+        return span;
+    uint64_t rem = span % f->align;
     if (rem == 0)
-        return f->size;
+        return span;
     uint64_t add = f->align - rem;
-    return f->size > UINT64_MAX - add ? UINT64_MAX : f->size + add;
+    return span > UINT64_MAX - add ? UINT64_MAX : span + add;
 }
 
 static int u64_cmp(const void *pa, const void *pb)

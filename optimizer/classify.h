@@ -10,7 +10,8 @@
  *   candidate    executed and movable: what an ordering algorithm orders
  *   rank         (input_order, index in fns): the total order that breaks every remaining tie;
  *                lg_rank_key packs it into one integer
- *   padded size  a function's size rounded up to its alignment (align 0 or 1: no padding)
+ *   padded size  a function's span (its size, and before it a phased function's lead:
+ *                lg_fn_span) rounded up to its alignment (align 0 or 1: no padding)
  *   oversized    a candidate whose padded size exceeds the instruction cache
  */
 #ifndef LG_CLASSIFY_H
@@ -56,7 +57,8 @@ static inline uint32_t lg_rank_index(uint64_t key)
     return (uint32_t)(key & UINT32_MAX);
 }
 
-/* f's size rounded up to a multiple of its alignment, saturating at UINT64_MAX. */
+/* f's span (lg_fn_span: lead and size) rounded up to a multiple of its alignment, saturating at
+ * UINT64_MAX. */
 uint64_t lg_padded_size(const lg_fn_t *f);
 
 /* Classifies every function of prog, using the exact in and out totals of cg (built from prog

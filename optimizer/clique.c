@@ -9,7 +9,8 @@
  * Definitions:
  *   candidate          an executed function (hits > 0, or an arc of weight > 0 in or out, self arcs
  *                      included) that the linker can move (size > 0, section of its own)
- *   padded size        a function's size rounded up to its alignment (align 0 or 1: no padding)
+ *   padded size        a function's span (lg_fn_span: a phased function's lead, then its code)
+ *                      rounded up to its alignment (align 0 or 1: no padding)
  *   fill               a clique's bytes (lg_clique_t.bytes): where its last member ends when the
  *                      members are laid out in clique order from an address aligned for all of
  *                      them, each starting at its own alignment (lg_place_after in layout.h)

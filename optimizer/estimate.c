@@ -113,18 +113,24 @@ void lg_estimate_destroy(lg_estimate_t *e)
 /* ---- placements ------------------------------------------------------------------------ */
 
 /* Places function f at the next multiple of its alignment at or after *end (bytes from base)
- * and moves *end past it, as lg_place_after does; false when that passes UINT64_MAX. */
+ * and moves *end past it, as lg_place_after does; false when that passes UINT64_MAX. A phased
+ * function's code starts lead bytes after that; its alignment (the line size) counts from
+ * address 0, not from base, because the linker script's `. = ALIGN(line)` aligns the address
+ * itself (tests/e2e/phase.sh): where base is not line-aligned, that is where its phase holds. */
 static bool place(const lg_fn_t *f, uint64_t base, uint64_t *end, uint64_t *addr)
 {
     uint64_t a = f->align > 1 ? f->align : 1;
-    uint64_t rem = *end % a, pad = rem ? a - rem : 0;
+    uint64_t from = (f->flags & LG_FN_PHASED) ? base % a : 0; /* address 0's offset mod a */
+    uint64_t rem = (*end + from) % a, pad = rem ? a - rem : 0;
     if (pad > UINT64_MAX - *end)
         return false;
     uint64_t start = *end + pad;
-    if (f->size > UINT64_MAX - start || start + f->size > UINT64_MAX - base)
+    uint64_t span = lg_fn_span(f);
+    if (f->lead > UINT64_MAX - f->size || span > UINT64_MAX - start ||
+        start + span > UINT64_MAX - base)
         return false;
-    *addr = base + start;
-    *end = start + f->size;
+    *addr = base + start + f->lead;
+    *end = start + span;
     return true;
 }
 

@@ -48,7 +48,9 @@
  *                   (Gloy & Smith); code that never runs near the placed code costs nothing
  *                   wherever it lands, however hot both are
  *   natural offset  where the linker puts the clique with nothing inserted: its members laid
- *                   out with lg_place_after from the end of what precedes it
+ *                   out with lg_place_after from the end of what precedes it, each taking its
+ *                   span (lg_fn_span): a phased function's code starts lead bytes after its
+ *                   aligned start, and that is where its lines are counted from
  *   gap             bytes inserted before a clique to move it: g = start - end of what precedes
  *   candidates      the natural offset (gap 0) and every start S >= end that is a multiple of
  *                   G with S - end < Wsz, where G = max(line size, the clique's largest
@@ -197,7 +199,7 @@ typedef struct line_walk {
 /* A cold movable function available as filler, with what a pick checks, so that scanning the
  * pool reads the pool alone (the 1M-function benchmark scans about 15M entries). */
 typedef struct pool_entry {
-    uint64_t size;  /* bytes */
+    uint64_t size;  /* bytes it takes laid out: its span (lg_fn_span) */
     uint64_t align; /* bytes, as in lg_fn_t */
     uint64_t rank;  /* input_order in the high half, function index in the low half */
     uint32_t fn;
@@ -219,8 +221,9 @@ typedef struct pool {
  * miss every time on a large program; the members of a clique sit side by side, in clique
  * order. */
 typedef struct member {
-    uint64_t size;  /* bytes */
+    uint64_t size;  /* bytes of code */
     uint64_t align; /* bytes, as in lg_fn_t */
+    uint64_t lead;  /* bytes between its aligned start and its code, as in lg_fn_t */
     uint64_t hits;
     uint64_t heat; /* see "heat" */
 } member_t;
@@ -307,13 +310,14 @@ static bool is_pow2_u64(uint64_t x)
     return x != 0 && (x & (x - 1)) == 0;
 }
 
-/* Offsets of the members of c laid out from `start`; returns where the last one ends. */
+/* Offsets of the members' code laid out from `start` (a phased member's code lead bytes after
+ * its aligned start); returns where the last one ends. */
 static uint64_t lay_out(const work_t *w, const lg_clique_t *c, uint64_t start, uint64_t *pos)
 {
     const member_t *m = members_of(w, c);
     uint64_t end = start;
     for (size_t k = 0; k < c->nfns; k++) {
-        pos[k] = align_up(end, m[k].align);
+        pos[k] = align_up(end, m[k].align) + m[k].lead;
         end = pos[k] + m[k].size;
     }
     return end;
@@ -546,7 +550,7 @@ static lg_err_t pool_build(work_t *w, const lg_layout_t *l)
         const lg_fn_t *f = &w->prog->fns[x];
         if (lg_fn_movable(f))
             w->pool.e[w->pool.n++] =
-                (pool_entry_t){f->size, f->align, ((uint64_t)f->input_order << 32) | x, x};
+                (pool_entry_t){lg_fn_span(f), f->align, ((uint64_t)f->input_order << 32) | x, x};
     }
     qsort(w->pool.e, w->pool.n, sizeof *w->pool.e, pool_cmp);
     return LG_OK;
@@ -636,7 +640,7 @@ static lg_err_t plan_commit(work_t *w)
         uint32_t x = w->pool.e[w->picks[i]].fn;
         const lg_fn_t *f = &w->prog->fns[x];
         c->fns[c->nfns++] = x;
-        c->bytes = lg_place_after(c->bytes, f->size, f->align);
+        c->bytes = lg_place_after(c->bytes, lg_fn_span(f), f->align);
         c->hits = lg_sat_add(c->hits, f->hits);
         w->filler_bytes += f->size;
         w->used[x] = true;
@@ -866,7 +870,8 @@ static lg_err_t check_layout(const lg_program_t *p, const lg_layout_t *l, uint64
             uint32_t i = cl->fns[k];
             err = check_index(p, seen, i, "clique", c, d);
             if (err == LG_OK) {
-                span = lg_sat_add(span, lg_sat_add(p->fns[i].size, unit_align(p->fns[i].align)));
+                span = lg_sat_add(span,
+                                  lg_sat_add(lg_fn_span(&p->fns[i]), unit_align(p->fns[i].align)));
                 if (unit_align(p->fns[i].align) > max_align)
                     max_align = unit_align(p->fns[i].align);
             }
@@ -875,8 +880,8 @@ static lg_err_t check_layout(const lg_program_t *p, const lg_layout_t *l, uint64
     for (size_t k = 0; k < l->ncold && err == LG_OK; k++) {
         err = check_index(p, seen, l->cold[k], "cold entry", k, d);
         if (err == LG_OK)
-            span = lg_sat_add(
-                span, lg_sat_add(p->fns[l->cold[k]].size, unit_align(p->fns[l->cold[k]].align)));
+            span = lg_sat_add(span, lg_sat_add(lg_fn_span(&p->fns[l->cold[k]]),
+                                               unit_align(p->fns[l->cold[k]].align)));
     }
     for (size_t k = 0; k < l->nexcluded && err == LG_OK; k++)
         err = check_index(p, seen, l->excluded[k], "excluded entry", k, d);
@@ -983,7 +988,7 @@ static lg_err_t gather_members(work_t *w, const lg_layout_t *l)
         w->first_member[c] = n;
         for (size_t k = 0; k < l->cliques[c].nfns; k++) {
             const lg_fn_t *f = &p->fns[l->cliques[c].fns[k]];
-            w->member[n++] = (member_t){f->size, f->align, f->hits, f->counter1_self};
+            w->member[n++] = (member_t){f->size, f->align, f->lead, f->hits, f->counter1_self};
             w->counters |= f->counter1_self > 0;
         }
     }
@@ -1095,7 +1100,8 @@ lg_err_t lg_place_for_cache(const lg_program_t *prog, const lg_geometry_t *geo, 
     for (size_t c = 0; c < layout->ncliques; c++) {
         const lg_clique_t *cl = &layout->cliques[c];
         for (size_t k = 0; k < cl->nfns; k++)
-            span = lg_place_after(span, prog->fns[cl->fns[k]].size, prog->fns[cl->fns[k]].align);
+            span = lg_place_after(span, lg_fn_span(&prog->fns[cl->fns[k]]),
+                                  prog->fns[cl->fns[k]].align);
     }
     if (span <= way) {
         layout->section_align = way;

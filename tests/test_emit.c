@@ -273,6 +273,57 @@ static void test_lld_list(void **state)
     lg_lor_destroy(&lor);
 }
 
+/* A phased function gets `. = ALIGN(line)` and its lead before its pattern in every GNU ld form
+ * (no padding line for phase 0); the name lists cannot hold it and say how many lost theirs. */
+static void test_phased_functions(void **state)
+{
+    (void)state;
+    lg_lor_t lor;
+    sample(&lor);
+    lor.fns[0].flags |= LG_FN_PHASED;
+    lor.fns[0].lead = 16;
+    lor.fns[2].flags |= LG_FN_PHASED; /* phase 0 */
+    memout_t m;
+    assert_int_equal(lg_emit_ld_include(&lor, mem_open(&m), NULL), LG_OK);
+    const char *text = mem_close(&m);
+    assert_non_null(strstr(text, "\n/* phase +16 in the 32-byte cache line */\n. = ALIGN(32);\n"
+                                 ". = . + 16;\n*(.text.hot.hot)\n"));
+    assert_non_null(strstr(text, "\n/* phase +0 in the 32-byte cache line */\n. = ALIGN(32);\n"
+                                 ":*a.o(.text.helper)\n"));
+    /* The unphased ones as before. */
+    assert_non_null(strstr(text, "\n*(.text.hot.hot)\n*(.text.guess "));
+    assert_non_null(strstr(text, "\n:*a.o(.text.helper)\n*libz.a:b.o(.text.helper)\n"));
+    free(m.text);
+    assert_int_equal(lg_emit_ld_script(&lor, mem_open(&m), NULL), LG_OK);
+    text = mem_close(&m);
+    assert_non_null(strstr(text, "\n    . = ALIGN(32);\n    . = . + 16;\n    *(.text.hot.hot)\n"));
+    free(m.text);
+    assert_int_equal(lg_emit_ld_ordering(&lor, mem_open(&m), NULL), LG_OK);
+    text = mem_close(&m);
+    assert_non_null(strstr(text, "\n  . = ALIGN(32);\n  . = . + 16;\n  *(.text.hot.hot)\n"));
+    free(m.text);
+
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_emit_gold_sections(&lor, mem_open(&m), &d), LG_OK);
+    free((char *)mem_close(&m));
+    assert_true(lg_test_diag_has(&d, LG_NOTE,
+                                 "gold's ordering file cannot hold the phase in the cache line "
+                                 "chosen for 2 functions: they keep their place in the order, not "
+                                 "their phase (use a GNU ld script for them)"));
+    assert_false(lg_test_diag_has(&d, LG_NOTE, "padding and alignment"));
+    lg_diag_destroy(&d);
+    lg_diag_init(&d);
+    lor.fns[2].flags &= ~LG_FN_PHASED;
+    assert_int_equal(lg_emit_lld_symbols(&lor, mem_open(&m), &d), LG_OK);
+    free((char *)mem_close(&m));
+    assert_true(lg_test_diag_has(&d, LG_NOTE,
+                                 "lld's ordering file cannot hold the phase in the cache line "
+                                 "chosen for 1 function: it keeps its place"));
+    lg_diag_destroy(&d);
+    lg_lor_destroy(&lor);
+}
+
 /* ---- Names that reach a linker ------------------------------------------------------------- */
 
 /* One clique of functions in the given sections (exact, from objects), objects optional. */
@@ -652,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_section_ordering_form),
         cmocka_unit_test(test_gold_list),
         cmocka_unit_test(test_lld_list),
+        cmocka_unit_test(test_phased_functions),
         cmocka_unit_test(test_ld_section_names_quoted_and_escaped),
         cmocka_unit_test(test_ld_inferred_names_escaped),
         cmocka_unit_test(test_ld_object_patterns),

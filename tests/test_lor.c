@@ -159,6 +159,14 @@ static const struct {
     {"lorgen-lor 1\ncache size=1000 line=32\n", "bad.lor:2: unusable cache geometry"},
     {"lorgen-lor 1\nclique one\n", "bad.lor:2: expected 'clique NUMBER key=value...'"},
     {"lorgen-lor 1\n\0\n", "bad.lor:2: expected text, found a NUL byte"},
+    {"lorgen-lor 1\ncache size=8192 line=32 ways=1\nclique 1\n fn a phase=32\n",
+     "bad.lor:4: expected phase= below the 32-byte line of the cache statement, found 32"},
+    {"lorgen-lor 1\nclique 1\n fn a phase=+16\n",
+     "bad.lor:3: expected a whole number for phase, found '+16'"},
+    {"lorgen-lor 1\nclique 1\n fn a phase=\n", "bad.lor:3: expected a whole number for phase"},
+    /* The cache statement may follow the functions: the phase is checked against it. */
+    {"lorgen-lor 1\nclique 1\n fn a phase=16\ncache size=4096 line=16 ways=1\n",
+     "bad.lor:3: expected phase= below the 16-byte line of the cache statement, found 16"},
 };
 
 /* Found by fuzzing (tests/fuzz/regressions/lor/quoted-key-roundtrip): a key that is not a word
@@ -522,6 +530,130 @@ static void test_deleted_line_moves_later_cliques(void **state)
     lg_program_destroy(&prog);
 }
 
+/* A phased function: the program and layout the phase choice leaves (b at +16 in the 32-byte
+ * line, c at 0), written with phase= and read back; checked against the program as the ELF gives
+ * it (unphased, 16-aligned), it is clean, its clique bytes count the lead, and the layout gives
+ * the program its phases back. */
+static void phased_program(lg_program_t *prog)
+{
+    lg_program_init(prog);
+    push_fn(prog, "a", ".text.a", "x.o", 50, 16, 0);
+    push_fn(prog, "b", ".text.b", "x.o", 100, 16, 0);
+    push_fn(prog, "c", ".text.c", "y.o", 40, 16, 0);
+}
+
+static void test_phase_round_trip_and_check(void **state)
+{
+    (void)state;
+    lg_program_t chosen, elf;
+    phased_program(&chosen);
+    phased_program(&elf);
+    chosen.fns[1].flags |= LG_FN_PHASED;
+    chosen.fns[1].align = 32;
+    chosen.fns[1].lead = 16;
+    chosen.fns[2].flags |= LG_FN_PHASED;
+    chosen.fns[2].align = 32;
+    /* a at 0..50; b's line at 64, its code at 80..180; c's line at 192 after the 12-byte pad. */
+    uint32_t c1[] = {0, 1}, c2[] = {2};
+    lg_clique_t cliques[] = {{.fns = c1, .nfns = 2, .bytes = 180, .hits = 0},
+                             {.fns = c2, .nfns = 1, .bytes = 40, .pad_before = 12}};
+    lg_layout_t layout;
+    lg_layout_init(&layout);
+    layout.geometry = (lg_geometry_t){8192, 32, 1};
+    layout.algorithm = "cliques";
+    layout.cliques = cliques;
+    layout.ncliques = 2;
+    layout.section_align = 8192;
+    lg_lor_t lor, back;
+    lg_lor_init(&lor);
+    assert_int_equal(lg_lor_from_layout(&chosen, &layout, &lor), LG_OK);
+    size_t len;
+    char *text = write_to_string(&lor, &len);
+    assert_non_null(strstr(text, "  fn b size=100 hits=0 phase=16 section=.text.b"));
+    assert_non_null(strstr(text, "  fn c size=40 hits=0 phase=0 section=.text.c"));
+    assert_null(strstr(text, "  fn a size=50 hits=0 phase="));
+
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_lor_init(&back);
+    assert_int_equal(lg_lor_parse(text, len, "ph.lor", &back, &d), LG_OK);
+    assert_int_equal(back.fns[1].lead, 16);
+    assert_true(back.fns[1].flags & LG_FN_PHASED);
+    assert_int_equal(back.fns[2].lead, 0);
+    assert_true(back.fns[2].flags & LG_FN_PHASED);
+    assert_false(back.fns[0].flags & LG_FN_PHASED);
+    size_t len2;
+    char *again = write_to_string(&back, &len2);
+    assert_int_equal(len, len2);
+    assert_memory_equal(text, again, len);
+
+    assert_int_equal(lg_lor_check(&back, &elf, "ph.lor", &d), LG_OK);
+    lg_test_diag_dump(&d);
+    assert_int_equal(d.count, 0); /* bytes= and pad= agree with the leads: no placement note */
+    assert_int_equal(back.cliques[0].bytes, 180);
+    assert_int_equal(back.fns[1].align, 32);
+    assert_int_equal(back.fns[0].align, 16);
+    lg_layout_t out;
+    lg_layout_init(&out);
+    assert_int_equal(lg_lor_to_layout(&back, &elf, &out, &d), LG_OK);
+    assert_true(elf.fns[1].flags & LG_FN_PHASED);
+    assert_int_equal(elf.fns[1].lead, 16);
+    assert_int_equal(elf.fns[1].align, 32);
+    assert_true(elf.fns[2].flags & LG_FN_PHASED);
+    assert_int_equal(elf.fns[2].lead, 0);
+    assert_false(elf.fns[0].flags & LG_FN_PHASED);
+    lg_layout_destroy(&out);
+    free(text);
+    free(again);
+    lg_lor_destroy(&back);
+    lg_lor_destroy(&lor);
+
+    /* A section aligned to 64, more than the line: aligned to 64, phase 0 is all it can have. */
+    elf.fns[1].align = 64;
+    elf.fns[1].flags = 0;
+    const char *wide = "lorgen-lor 1\ncache size=8192 line=32 ways=1\n"
+                       "clique 1\n fn b phase=0\n";
+    lg_lor_init(&back);
+    assert_int_equal(lg_lor_parse(wide, strlen(wide), "w.lor", &back, &d), LG_OK);
+    assert_int_equal(lg_lor_check(&back, &elf, "w.lor", &d), LG_OK);
+    assert_int_equal(back.fns[0].align, 64);
+    lg_lor_destroy(&back);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&chosen);
+    lg_program_destroy(&elf);
+}
+
+/* A phase the section's alignment cannot give: the linker would round it up. */
+static void test_phase_against_section_alignment(void **state)
+{
+    (void)state;
+    lg_program_t elf;
+    phased_program(&elf);
+    const char *text = "lorgen-lor 1\ncache size=8192 line=64 ways=1\n"
+                       "clique 1\n fn a phase=48\n fn b phase=8\n fn c phase=40\n";
+    lg_lor_t lor;
+    lg_lor_init(&lor);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_lor_parse(text, strlen(text), "s.lor", &lor, &d), LG_OK);
+    assert_int_equal(lg_lor_check(&lor, &elf, "s.lor", &d), LG_EINVAL);
+    assert_true(lg_test_diag_has(&d, LG_ERROR,
+                                 "s.lor:5: expected phase= a multiple of the 16-byte alignment of "
+                                 "section .text.b, found 8: the linker would start 'b' at phase "
+                                 "16 instead"));
+    assert_true(lg_test_diag_has(&d, LG_ERROR,
+                                 "s.lor:6: expected phase= a multiple of the 16-byte"
+                                 " alignment of section .text.c, found 40: the "
+                                 "linker would start 'c' at phase 48 instead"));
+    assert_false(lg_test_diag_has(&d, LG_ERROR, "s.lor:4:"));
+    assert_true(lg_test_diag_has(&d, LG_ERROR,
+                                 "s.lor: 2 function(s) have a phase= that their "
+                                 "section alignment cannot give"));
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&elf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -536,6 +668,8 @@ int main(void)
         cmocka_unit_test(test_same_named_objects_bind_by_path),
         cmocka_unit_test(test_wrong_edits_are_errors),
         cmocka_unit_test(test_deleted_line_moves_later_cliques),
+        cmocka_unit_test(test_phase_round_trip_and_check),
+        cmocka_unit_test(test_phase_against_section_alignment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -107,7 +107,7 @@ static uint64_t fresh_bytes(const lg_program_t *p, const uint32_t *fns, size_t n
 {
     uint64_t end = 0;
     for (size_t k = 0; k < n; k++)
-        end = lg_place_after(end, p->fns[fns[k]].size, p->fns[fns[k]].align);
+        end = lg_place_after(end, lg_fn_span(&p->fns[fns[k]]), p->fns[fns[k]].align);
     return end;
 }
 
@@ -199,8 +199,9 @@ static const char *clique_names(const lg_program_t *p, const lg_layout_t *l, siz
     return names(p, l->cliques[c].fns, l->cliques[c].nfns);
 }
 
-/* Section offsets as the linker script places them: from 0 (aligned to section_align), per
- * clique pad_before bytes and then its members with lg_place_after; every function no clique
+/* Section offsets of the functions' code as the linker script places them: from 0 (aligned to
+ * section_align), per clique pad_before bytes and then its members with lg_place_after of their
+ * spans (a phased function's code lead bytes after its aligned start); every function no clique
  * holds gets UINT64_MAX. */
 static void offsets(const lg_program_t *p, const lg_layout_t *l, uint64_t *off)
 {
@@ -212,8 +213,8 @@ static void offsets(const lg_program_t *p, const lg_layout_t *l, uint64_t *off)
         for (size_t k = 0; k < l->cliques[c].nfns; k++) {
             const lg_fn_t *f = &p->fns[l->cliques[c].fns[k]];
             uint64_t a = f->align > 1 ? f->align : 1;
-            off[l->cliques[c].fns[k]] = (end + a - 1) / a * a;
-            end = lg_place_after(end, f->size, f->align);
+            off[l->cliques[c].fns[k]] = (end + a - 1) / a * a + f->lead;
+            end = lg_place_after(end, lg_fn_span(f), f->align);
         }
     }
 }
@@ -994,6 +995,89 @@ static void test_random_programs_keep_the_invariants(void **state)
     }
 }
 
+/* Marks function i phased: aligned to the line, its code lead bytes after that (as the phase
+ * choice, optimizer/phase.h, records it). */
+static void make_phased(lg_program_t *p, uint32_t i, uint64_t line, uint64_t lead)
+{
+    lg_fn_t *f = &p->fns[i];
+    f->flags |= LG_FN_PHASED;
+    f->align = f->align > line ? f->align : line;
+    f->lead = lead;
+}
+
+static void test_phased_function_lead_is_counted(void **state)
+{
+    (void)state;
+    /* b is phased at +16 in the 32-byte line: its code at 528 after a (0..499), its clique 512
+     * bytes (16 of lead, 496 of code), so c's natural offset is 1024, on a's sets. Counted
+     * without the lead, b would end at 1008 and c would start there. */
+    const fn_spec_t fns[] = {
+        {"a", 500, 4, 3, 3000, 0}, {"b", 496, 4, 2, 2000, 0}, {"c", 128, 4, 1, 1200, 0},
+        {"z300", 300, 1, 0, 0, 0}, {"z212", 212, 1, 0, 0, 0},
+    };
+    lg_program_t p;
+    MAKE(&p, fns);
+    make_phased(&p, 1, LINE, 16);
+    lg_geometry_t g = geometry(1024, 1);
+    lg_layout_t l;
+    make_layout(&p, g, "a|b|c", "z300 z212", "", &l);
+    assert_int_equal(l.cliques[1].bytes, 512);
+    uint64_t off[5];
+    offsets(&p, &l, off);
+    assert_int_equal(off[1], 528);
+    assert_int_equal(off[2], 1024);
+    place_ok(&p, g, &l, NULL);
+    offsets(&p, &l, off);
+    assert_int_equal(off[1], 528);
+    assert_int_equal(off[1] % LINE, 16);
+    assert_true(off[2] >= 1024); /* after b's code, wherever placement moved it */
+    for (size_t c = 0; c < l.ncliques; c++)
+        if (l.cliques[c].nfns == 1 && l.cliques[c].fns[0] == 1)
+            assert_int_equal(l.cliques[c].bytes, 512);
+#ifdef HAVE_ESTIMATE
+    /* The estimate places it where the linker does, from a base that is not line-aligned too:
+     * the script's `. = ALIGN(32)` aligns the address, not the offset. */
+    uint64_t addr[5];
+    assert_int_equal(lg_addresses_from_layout(&p, &l, 0x10000, addr, NULL), LG_OK);
+    assert_int_equal(addr[1], 0x10000 + off[1]);
+    l.section_align = 0;
+    assert_int_equal(lg_addresses_from_layout(&p, &l, 0x10010, addr, NULL), LG_OK);
+    assert_int_equal(addr[1] % LINE, 16);
+#endif
+    lg_layout_destroy(&l);
+    lg_program_destroy(&p);
+}
+
+static void test_phased_programs_keep_the_invariants(void **state)
+{
+    (void)state;
+    /* The random program of the invariants test with every fifth function phased, at 0 or
+     * +16 in the 32-byte line: clique bytes, offsets and padding count the leads. */
+    const lg_geometry_t geos[] = {{2048, LINE, 1}, {8192, LINE, 1}, {4096, LINE, 2}};
+    lg_program_t p;
+    make_random_program(&p, 3000, 8, 600, true, true, 0x9e3779b97f4a7c15ull);
+    size_t phased = 0;
+    for (uint32_t i = 0; i < p.nfns; i += 5)
+        if (p.fns[i].size > 0) {
+            make_phased(&p, i, LINE, (i / 5) % 2 ? 16 : 0);
+            phased++;
+        }
+    assert_true(phased > 0);
+    for (size_t gi = 0; gi < sizeof geos / sizeof geos[0]; gi++) {
+        lg_layout_t l;
+        cliques_then_place(&p, geos[gi], &l, NULL);
+        uint64_t *off = malloc(p.nfns * sizeof *off);
+        assert_non_null(off);
+        offsets(&p, &l, off);
+        for (uint32_t i = 0; i < p.nfns; i += 5)
+            if (off[i] != UINT64_MAX && (p.fns[i].flags & LG_FN_PHASED))
+                assert_int_equal(off[i] % LINE, p.fns[i].lead);
+        free(off);
+        lg_layout_destroy(&l);
+    }
+    lg_program_destroy(&p);
+}
+
 /* ---- the estimated misses --------------------------------------------------------------- */
 
 #ifdef HAVE_ESTIMATE
@@ -1011,14 +1095,14 @@ static uint64_t estimated_misses(const lg_program_t *p, const lg_layout_t *l, lg
     for (size_t c = 0; c < l->ncliques; c++) {
         end += l->cliques[c].pad_before;
         for (size_t k = 0; k < l->cliques[c].nfns; k++)
-            end = lg_place_after(end, p->fns[l->cliques[c].fns[k]].size,
+            end = lg_place_after(end, lg_fn_span(&p->fns[l->cliques[c].fns[k]]),
                                  p->fns[l->cliques[c].fns[k]].align);
     }
     for (size_t i = 0; i < p->nfns; i++) {
         if (addr[i] == UINT64_MAX) {
             uint64_t a = p->fns[i].align > 1 ? p->fns[i].align : 1;
-            addr[i] = (end + a - 1) / a * a;
-            end = lg_place_after(end, p->fns[i].size, p->fns[i].align);
+            addr[i] = (end + a - 1) / a * a + p->fns[i].lead;
+            end = lg_place_after(end, lg_fn_span(&p->fns[i]), p->fns[i].align);
         }
         addr[i] += TEXT_BASE;
     }
@@ -1109,6 +1193,8 @@ int main(void)
         cmocka_unit_test(test_geometry_without_placement),
         cmocka_unit_test(test_errors_leave_the_layout_unchanged),
         cmocka_unit_test(test_random_programs_keep_the_invariants),
+        cmocka_unit_test(test_phased_function_lead_is_counted),
+        cmocka_unit_test(test_phased_programs_keep_the_invariants),
 #ifdef HAVE_ESTIMATE
         cmocka_unit_test(test_placement_lowers_the_estimated_misses),
 #endif

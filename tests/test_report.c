@@ -170,6 +170,48 @@ static void test_json_report(void **state)
     fixture_destroy(&f);
 }
 
+/* A phased function: the text report gives its phase beside its section, the JSON report its
+ * phase (null for the others), and both give the offset of its code, lead included. */
+static void test_phase_in_reports(void **state)
+{
+    (void)state;
+    fixture_t f;
+    MAKE(&f.prog, fns, arcs);
+    uint32_t callee = fn_index(fns, NELEMS(fns), "callee");
+    f.prog.fns[callee].flags |= LG_FN_PHASED;
+    f.prog.fns[callee].align = 16;
+    f.prog.fns[callee].lead = 8;
+    lg_layout_init(&f.layout);
+    lg_geometry_t geo = {256, 16, 2};
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_order("cliques", &f.prog, &geo, &f.layout, &d), LG_OK);
+    f.in = (lg_report_input_t){.prog = &f.prog, .layout = &f.layout, .max_rows = 10};
+    memout_t m;
+    assert_int_equal(lg_report_write(&f.in, mem_open(&m)), LG_OK);
+    char *text = mem_close(&m);
+    assert_non_null(strstr(text, " .text.callee (phase +8 in the 16-byte line)\n"));
+    assert_null(strstr(text, ".text.main (phase"));
+    free(text);
+    assert_int_equal(lg_report_write_json(&f.in, mem_open(&m), &d), LG_OK);
+    text = mem_close(&m);
+    const char *row = strstr(text, "{\"name\": \"callee\", \"offset\": ");
+    assert_non_null(row);
+    unsigned long offset = strtoul(row + strlen("{\"name\": \"callee\", \"offset\": "), NULL, 10);
+    assert_int_equal(offset % 16, 8);
+    assert_non_null(strstr(row, "\"size\": 48, \"hits\": 800"));
+    assert_non_null(strstr(row, ", \"phase\": 8}"));
+    /* Where the estimate places it: its code, at the phase in its line. */
+    const char *at = strstr(row, "\"new_address\": \"0x");
+    assert_non_null(at);
+    assert_int_equal(strtoul(at + strlen("\"new_address\": \"0x"), NULL, 16) % 16, 8);
+    assert_non_null(strstr(text, "{\"name\": \"main\", "));
+    assert_non_null(strstr(strstr(text, "{\"name\": \"main\", "), "\"phase\": null}"));
+    free(text);
+    lg_diag_destroy(&d);
+    fixture_destroy(&f);
+}
+
 static void test_html_report(void **state)
 {
     (void)state;
@@ -542,6 +584,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_string_escaping),
         cmocka_unit_test(test_json_report),
+        cmocka_unit_test(test_phase_in_reports),
         cmocka_unit_test(test_html_report),
         cmocka_unit_test(test_sort_rows_keeps_all),
         cmocka_unit_test(test_graphml_reads_back),

@@ -28,7 +28,8 @@ typedef struct lg_geometry {
 } lg_geometry_t;
 
 /* Where a function of `size` bytes and alignment `align` (0 or 1: none) ends when placed after
- * `offset` bytes of a section laid out from an address aligned to every member's alignment. */
+ * `offset` bytes of a section laid out from an address aligned to every member's alignment. For
+ * a function, size is its span (lg_fn_span), so that a phased function's lead is counted. */
 static inline uint64_t lg_place_after(uint64_t offset, uint64_t size, uint64_t align)
 {
     uint64_t a = align > 1 ? align : 1;
@@ -52,9 +53,10 @@ lg_err_t lg_geometry_check(const lg_geometry_t *g, lg_diag_t *d);
 typedef struct lg_clique {
     uint32_t *fns; /* indexes into lg_program_t.fns, in link order */
     size_t nfns;
-    uint64_t bytes; /* sum of sizes with alignment padding, as laid out from a fresh start */
-    uint64_t hits;  /* sum of the members' hits */
-    uint32_t flags; /* LG_CLIQUE_* */
+    uint64_t bytes;      /* sum of spans (lg_fn_span) with alignment padding, as laid out from a
+                            fresh start */
+    uint64_t hits;       /* sum of the members' hits */
+    uint32_t flags;      /* LG_CLIQUE_* */
     uint64_t pad_before; /* bytes of padding the linker script inserts before this clique, when
                             no filler code could reach the offset chosen for it; 0 usually */
 } lg_clique_t;

@@ -129,6 +129,20 @@ static char *pattern_text(const lg_lor_fn_t *f, bool qualify, lg_diag_t *d, lg_e
     return NULL;
 }
 
+/* The lines before a phased function's pattern: its code starts lead bytes into a cache line.
+ * ALIGN inside an output section aligns the address, not the offset in the section (GNU ld 2.40,
+ * tests/e2e/phase.sh), so this holds wherever the section starts. The input section's own
+ * alignment applies after the padding; lg_lor_check made sure it divides the lead. */
+static void write_phase(const lg_lor_t *lor, const lg_lor_fn_t *f, const char *indent, FILE *out)
+{
+    uint32_t line = lor->geometry.line_size;
+    fprintf(out, "%s/* phase +%" PRIu64 " in the %" PRIu32 "-byte cache line */\n", indent, f->lead,
+            line);
+    fprintf(out, "%s. = ALIGN(%" PRIu32 ");\n", indent, line);
+    if (f->lead > 0)
+        fprintf(out, "%s. = . + %" PRIu64 ";\n", indent, f->lead);
+}
+
 static lg_err_t write_body(const lg_lor_t *lor, const char *indent, FILE *out, lg_diag_t *d)
 {
     bool *qualify = calloc(lor->nfns ? lor->nfns : 1, sizeof *qualify);
@@ -153,10 +167,13 @@ static lg_err_t write_body(const lg_lor_t *lor, const char *indent, FILE *out, l
             uint32_t first;
             if (texts[i] == NULL)
                 continue;
-            if (!lg_strmap_put(&written, texts[i], (uint32_t)i, &first))
+            if (!lg_strmap_put(&written, texts[i], (uint32_t)i, &first)) {
                 err = LG_ENOMEM;
-            else if (first == i)
+            } else if (first == i) {
+                if (lor->fns[i].flags & LG_FN_PHASED)
+                    write_phase(lor, &lor->fns[i], indent, out);
                 fprintf(out, "%s%s\n", indent, texts[i]);
+            }
         }
     }
     lg_strmap_destroy(&written);

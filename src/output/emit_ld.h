@@ -23,6 +23,9 @@
  * (linkname.h), so no name can add a script command or match another section; a function no
  * pattern can name is left out with a warning. Pinned functions (entry code, sections outside
  * .text) are left out, and a pattern already written is not repeated.
+ *
+ * A phased function (phase= in the .LOR) is preceded by `. = ALIGN(LINE);` and, for a phase
+ * above 0, `. = . + PHASE;`, so that its code starts PHASE bytes into a cache line.
  */
 #ifndef LG_EMIT_LD_H
 #define LG_EMIT_LD_H

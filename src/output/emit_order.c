@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Says once that the cache placement's padding and alignment do not reach this linker. */
+/* Says once that the cache placement's padding and alignment do not reach this linker, and once
+ * how many functions lose the phase chosen for them in the cache line (phase=): a list of names
+ * has no room for the `. = ALIGN(line); . = . + phase;` a GNU ld script puts before them. */
 static void note_lost_placement(const lg_lor_t *lor, const char *linker, lg_diag_t *d)
 {
     bool padded = lor->section_align > 1;
@@ -19,6 +21,17 @@ static void note_lost_placement(const lg_lor_t *lor, const char *linker, lg_diag
                     "placement chose: the order is kept, the cache offsets are not (use a GNU "
                     "ld script for them)",
                     linker);
+    size_t phased = 0;
+    for (size_t i = 0; i < lor->nfns; i++)
+        phased += (lor->fns[i].flags & LG_FN_PHASED) && !(lor->fns[i].flags & LG_LOR_FN_PINNED);
+    if (phased > 0)
+        lg_diag_add(d, LG_NOTE, "",
+                    "%s's ordering file cannot hold the phase in the cache line chosen for %zu "
+                    "%s in the order, not %s phase (use a GNU ld script for %s)",
+                    linker, phased,
+                    phased == 1 ? "function: it keeps its place"
+                                : "functions: they keep their place",
+                    phased == 1 ? "its" : "their", phased == 1 ? "it" : "them");
 }
 
 /* Writes line for name unless name was written before; false when memory ran out. */

@@ -11,8 +11,9 @@
  * gold's lines escape wildcard bytes as one-character classes; a name neither can hold (a
  * newline; for lld also white space at either end or a leading '#') is left out with a warning.
  * Both leave out pinned functions (linkname.h) and names already written. Neither list can say
- * where a clique starts in the cache: the padding and alignment the placement chose are lost,
- * and a note says so.
+ * where a clique starts in the cache, nor where a phased function (phase=) starts in its cache
+ * line: the padding and alignment the placement chose, and the phases, are lost, and a note
+ * says so (for the phases, with how many functions lost theirs).
  */
 #ifndef LG_EMIT_ORDER_H
 #define LG_EMIT_ORDER_H

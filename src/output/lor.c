@@ -94,6 +94,7 @@ lg_err_t lg_lor_from_layout(const lg_program_t *prog, const lg_layout_t *layout,
                 .size = fn->size,
                 .hits = fn->hits,
                 .align = fn->align,
+                .lead = (fn->flags & LG_FN_PHASED) ? fn->lead : 0,
                 .flags = fn->flags,
                 .clique = (uint32_t)c,
             };
@@ -229,6 +230,9 @@ lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out)
             fputs("  fn ", out);
             write_token(out, f->symbol);
             fprintf(out, " size=%" PRIu64 " hits=%" PRIu64, f->size, f->hits);
+            /* Written at 0 too: the key itself says "aligned to the line". */
+            if (f->flags & LG_FN_PHASED)
+                fprintf(out, " phase=%" PRIu64, f->lead);
             if (f->section != NULL)
                 write_key(out, "section", f->section);
             if (f->object != NULL)
@@ -468,6 +472,14 @@ static lg_err_t parse_fn(lg_lor_t *lor, size_t *fns_cap, lg_strmap_t *seen, char
                 free_fn(&f);
                 return bad_number(ctx, tok[i], value);
             }
+        } else if (strcmp(tok[i], "phase") == 0) {
+            /* Checked against the line size once the whole file is read (check_phases): the
+             * cache statement may come later. */
+            if (!parse_u64(value, &f.lead)) {
+                free_fn(&f);
+                return bad_number(ctx, tok[i], value);
+            }
+            f.flags |= LG_FN_PHASED;
         } else if (strcmp(tok[i], "section") == 0 && *value != '\0') {
             free(f.section);
             f.section = lg_strdup_opt(value, &ok);
@@ -653,6 +665,23 @@ static lg_err_t read_statement(const char *text, size_t len, size_t *pos, char *
     return LG_OK;
 }
 
+/* A phase is a place inside the cache line: every phase= must be below the line size of the
+ * file's cache statement (or of the default geometry when it has none). */
+static lg_err_t check_phases(const lg_lor_t *lor, line_ctx_t *ctx)
+{
+    for (size_t i = 0; i < lor->nfns; i++) {
+        const lg_lor_fn_t *f = &lor->fns[i];
+        if (!(f->flags & LG_FN_PHASED) || f->lead < lor->geometry.line_size)
+            continue;
+        ctx->line = f->line;
+        return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                            "expected phase= below the %" PRIu32
+                            "-byte line of the cache statement, found %" PRIu64,
+                            lor->geometry.line_size, f->lead);
+    }
+    return LG_OK;
+}
+
 lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *lor,
                       lg_diag_t *d)
 {
@@ -685,6 +714,8 @@ lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *
     if (err == LG_OK && !have_version)
         err = lg_diag_fail(d, LG_EFORMAT, path,
                            "expected 'lorgen-lor VERSION', found no content (empty file?)");
+    if (err == LG_OK)
+        err = check_phases(lor, &ctx);
     free(buf);
     lg_strmap_destroy(&seen);
     if (err != LG_OK) {
@@ -866,6 +897,25 @@ static void file_mismatch(const lg_program_t *prog, const lg_strmap_t *by_symbol
                 by_object ? f->object : f->source);
 }
 
+/* Aligns f, phased, to the line, or to its section's alignment fn->align when that is larger.
+ * False, with an error, when its phase is not a multiple of the section's alignment: the linker
+ * aligns the input section after the script's padding, so the code would start further on. */
+static bool phase_fits(const lg_lor_t *lor, lg_lor_fn_t *f, const lg_fn_t *fn, const char *where,
+                       lg_diag_t *d)
+{
+    uint64_t section_align = fn->align > 1 ? fn->align : 1;
+    uint64_t line = lor->geometry.line_size;
+    f->align = section_align > line ? section_align : line;
+    if (f->lead % section_align == 0)
+        return true;
+    lg_diag_add(d, LG_ERROR, where,
+                "expected phase= a multiple of the %" PRIu64 "-byte alignment of section %s, "
+                "found %" PRIu64 ": the linker would start '%s' at phase %" PRIu64 " instead",
+                section_align, fn->section, f->lead, f->symbol,
+                (f->lead + section_align - 1) / section_align * section_align % line);
+    return false;
+}
+
 lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path, lg_diag_t *d)
 {
     lg_strmap_t by_symbol, objects;
@@ -881,7 +931,7 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
             err = LG_ENOMEM;
     }
     check_counts(lor, path, d);
-    size_t unknown = 0;
+    size_t unknown = 0, bad_phases = 0;
     char where[4096];
     for (size_t i = 0; i < lor->nfns && err == LG_OK; i++) {
         lg_lor_fn_t *f = &lor->fns[i];
@@ -946,6 +996,8 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
                         f->symbol, f->size, fn->size);
         f->size = fn->size;
         f->align = fn->align;
+        if ((f->flags & LG_FN_PHASED) && !phase_fits(lor, f, fn, where, d))
+            bad_phases++;
         f->flags |= fn->flags & (LG_FN_SHARED_SECTION | LG_FN_LOCAL | LG_FN_AMBIGUOUS_NAME);
         bool ok = true;
         if (f->section == NULL) {
@@ -972,7 +1024,9 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
         lg_lor_clique_t *cl = &lor->cliques[c];
         uint64_t bytes = 0, hits = 0;
         for (size_t i = cl->first; i < cl->first + cl->count; i++) {
-            bytes = lg_place_after(bytes, lor->fns[i].size, lor->fns[i].align);
+            /* A phase's lead is laid out as lg_fn_span counts it, so bytes= agree. */
+            bytes = lg_place_after(bytes, lg_sat_add(lor->fns[i].lead, lor->fns[i].size),
+                                   lor->fns[i].align);
             hits = lg_sat_add(hits, lor->fns[i].hits);
         }
         snprintf(where, sizeof where, "%s:%zu", path, cl->line);
@@ -995,14 +1049,18 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
                            "%zu function(s) named in the .LOR are not in the ELF inputs, or not "
                            "in the file it says",
                            unknown);
+    if (err == LG_OK && bad_phases > 0)
+        err = lg_diag_fail(d, LG_EINVAL, path,
+                           "%zu function(s) have a phase= that their section alignment cannot "
+                           "give",
+                           bad_phases);
     lg_strmap_destroy(&by_symbol);
     lg_strmap_destroy(&objects);
     free(next);
     return err;
 }
 
-lg_err_t lg_lor_to_layout(const lg_lor_t *lor, const lg_program_t *prog, lg_layout_t *out,
-                          lg_diag_t *d)
+lg_err_t lg_lor_to_layout(const lg_lor_t *lor, lg_program_t *prog, lg_layout_t *out, lg_diag_t *d)
 {
     lg_strmap_t by_symbol;
     lg_strmap_init(&by_symbol);
@@ -1038,6 +1096,12 @@ lg_err_t lg_lor_to_layout(const lg_lor_t *lor, const lg_program_t *prog, lg_layo
             if (!listed[k])
                 oc->fns[oc->nfns++] = (uint32_t)k;
             listed[k] = true;
+            const lg_lor_fn_t *f = &lor->fns[i];
+            if (f->flags & LG_FN_PHASED) {
+                prog->fns[k].flags |= LG_FN_PHASED;
+                prog->fns[k].align = f->align;
+                prog->fns[k].lead = f->lead;
+            }
         }
     }
     for (size_t i = 0; i < prog->nfns && err == LG_OK; i++)

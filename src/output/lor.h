@@ -14,6 +14,8 @@
  *   clique 1 bytes=1184 hits=20010 functions=2
  *     fn GetLastNode size=64 hits=10000 section=.text.GetLastNode object=list.o
  *     fn BuildList size=96 hits=10 section=.text.BuildList inferred
+ *   clique 2 bytes=2064 hits=500 functions=1 oversized
+ *     fn match size=2048 hits=500 phase=16 section=.text.match object=match.o
  *   cold 123
  */
 #ifndef LG_LOR_H
@@ -46,7 +48,10 @@ typedef struct lg_lor_fn {
     char *source;  /* source file of a static (the ELF's STT_FILE); NULL when unknown */
     uint64_t size; /* bytes; 0 when the file does not say */
     uint64_t hits;
-    uint64_t align; /* bytes, 1 when unknown; not written to the file */
+    uint64_t align; /* bytes, 1 when unknown; not written to the file. LG_FN_PHASED: the line
+                       size, or the section's alignment when larger (set by lg_lor_check) */
+    uint64_t lead;  /* LG_FN_PHASED (phase=): bytes between its line-aligned start and its code,
+                       below the line size; 0 otherwise */
     uint32_t flags; /* LG_FN_* from program.h */
     uint32_t clique; /* index into lg_lor_t.cliques */
     size_t line;    /* line in the .LOR file it was read from; 0 when computed */
@@ -100,28 +105,33 @@ lg_err_t lg_lor_from_layout(const lg_program_t *prog, const lg_layout_t *layout,
 
 /* Builds the layout a checked .LOR describes (lg_lor_check first): its cliques with their
  * flags and padding, then every function it does not list in input order as cold. Fills out
- * (initialised by the caller). Fails with LG_EINVAL when a listed function is not in prog. */
-lg_err_t lg_lor_to_layout(const lg_lor_t *lor, const lg_program_t *prog, lg_layout_t *out,
-                          lg_diag_t *d);
+ * (initialised by the caller). A function the .LOR phases (phase=) gets its phase in prog:
+ * LG_FN_PHASED, its lead, and the alignment lg_lor_check gave it. Fails with LG_EINVAL when a
+ * listed function is not in prog. */
+lg_err_t lg_lor_to_layout(const lg_lor_t *lor, lg_program_t *prog, lg_layout_t *out, lg_diag_t *d);
 
 /* Writes the text form. Returns LG_EIO if the stream reports an error. */
 lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out);
 
 /* Parses the text form; path names the input in diagnostics ("app.lor:12: ..."). Unknown keys
  * and flags are warnings (forward compatibility); an unknown statement (`fnn`: a typo would drop
- * a function), a missing or newer version line, a fn outside a clique, a repeated function, or
- * a malformed number is an error. On error lor is left empty. */
+ * a function), a missing or newer version line, a fn outside a clique, a repeated function, a
+ * malformed number, or a phase= not below the line size of the cache statement is an error. On
+ * error lor is left empty. */
 lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *lor,
                       lg_diag_t *d);
 
 /* Checks a .LOR against the program it is applied to and completes it: every function must exist
  * (unknown names are errors) in the object and source file the .LOR names (another file, or an
- * object that is not among the object files given, is an error); sections and objects are filled
- * in from the program where the file omits them; sizes that changed and cliques that no longer
- * fit the cache are warnings; stated clique sizes are recomputed. Functions of the program that
- * share their section with others are warned about: they move with their whole section. A clique
- * whose functions= is not its number of fn lines is a warning; the first one that no longer
- * starts at the cache offset placement chose (section align=, pad=, bytes=) gets a note. */
+ * object that is not among the object files given, is an error); sections, objects and
+ * alignments are filled in from the program where the file omits them (a phased function is
+ * aligned to the line, or to its section's alignment when larger, and a phase= that is not a
+ * multiple of its section's alignment, which the linker would round up, is an error); sizes that
+ * changed and cliques that no longer fit the cache are warnings; stated clique sizes are
+ * recomputed, phases' leads included. Functions of the program that share their section with
+ * others are warned about: they move with their whole section. A clique whose functions= is not
+ * its number of fn lines is a warning; the first one that no longer starts at the cache offset
+ * placement chose (section align=, pad=, bytes=) gets a note. */
 lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path, lg_diag_t *d);
 
 /* How well a .LOR's object= names the object a function came from: 3 the same path, 2 one path

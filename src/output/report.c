@@ -271,7 +271,14 @@ static lg_err_t write_members(const lg_report_input_t *in, const lg_report_model
                 offsets[order[i].index], fn->size, fn->hits, lg_report_pct(fn->hits, cl->hits), fw,
                 lg_report_pct(fw, cl_weight));
         put_name(out, fn->section, 0);
-        fputs((fn->flags & LG_FN_SECTION_INFERRED) ? " (inferred)\n" : "\n", out);
+        if (fn->flags & LG_FN_SECTION_INFERRED)
+            fputs(" (inferred)", out);
+        /* Its offset is its code's: the phase says why that is not where alignment alone
+         * would put it. */
+        if (fn->flags & LG_FN_PHASED)
+            fprintf(out, " (phase +%" PRIu64 " in the %" PRIu32 "-byte line)", fn->lead,
+                    in->layout->geometry.line_size);
+        fputc('\n', out);
     }
     if (shown < n)
         fprintf(out, "  [%zu more: %" PRIu64 " bytes, %" PRIu64 " hits, %" PRIu64 " %s]\n",

@@ -148,6 +148,16 @@ static void put_address(json_t *j, const char *name, const uint64_t *addr, uint3
     fprintf(j->out, "\"0x%" PRIx64 "\"", addr[fn]);
 }
 
+/* A phased function's phase (lg_fn_t.lead: bytes from its line's start to its code); null for
+ * one whose start lorgen left to the linker's alignment. */
+static void put_phase(json_t *j, const lg_fn_t *fn)
+{
+    if (fn->flags & LG_FN_PHASED)
+        put_uint(j, "phase", fn->lead);
+    else
+        put_null(j, "phase");
+}
+
 static void write_inputs(json_t *j, const lg_report_input_t *in)
 {
     json_open(j, "inputs", '{', false);
@@ -299,6 +309,7 @@ static lg_err_t write_cliques(json_t *j, const lg_report_input_t *in, lg_report_
             put_bool(j, "section_inferred", (fn->flags & LG_FN_SECTION_INFERRED) != 0);
             put_address(j, "address", before, f);
             put_address(j, "new_address", after, f);
+            put_phase(j, fn);
             json_close(j, '}');
         }
         json_close(j, ']');

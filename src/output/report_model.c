@@ -85,8 +85,8 @@ void lg_report_clique_offsets(const lg_program_t *prog, const lg_clique_t *cl, u
     uint64_t end = 0;
     for (size_t i = 0; i < cl->nfns; i++) {
         const lg_fn_t *fn = &prog->fns[cl->fns[i]];
-        end = lg_place_after(end, fn->size, fn->align);
-        offsets[i] = end - fn->size;
+        end = lg_place_after(end, lg_fn_span(fn), fn->align);
+        offsets[i] = end - fn->size; /* its code: after a phased function's lead */
     }
 }
 
