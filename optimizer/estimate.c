@@ -114,23 +114,21 @@ void lg_estimate_destroy(lg_estimate_t *e)
 
 /* Places function f at the next multiple of its alignment at or after *end (bytes from base)
  * and moves *end past it, as lg_place_after does; false when that passes UINT64_MAX. A phased
- * function's code starts lead bytes after that; its alignment (the line size) counts from
- * address 0, not from base, because the linker script's `. = ALIGN(line)` aligns the address
- * itself (tests/e2e/phase.sh): where base is not line-aligned, that is where its phase holds. */
+ * function starts at the first address at or after that lies lead bytes past a multiple of its
+ * alignment (the line size), counted from address 0, not from base, because the linker script
+ * pads to the address itself (tests/e2e/phase.sh): where base is not line-aligned, that is where
+ * its phase holds. */
 static bool place(const lg_fn_t *f, uint64_t base, uint64_t *end, uint64_t *addr)
 {
     uint64_t a = f->align > 1 ? f->align : 1;
-    uint64_t from = (f->flags & LG_FN_PHASED) ? base % a : 0; /* address 0's offset mod a */
-    uint64_t rem = (*end + from) % a, pad = rem ? a - rem : 0;
-    if (pad > UINT64_MAX - *end)
+    if (*end > UINT64_MAX - base || base + *end > UINT64_MAX - a)
         return false;
-    uint64_t start = *end + pad;
-    uint64_t span = lg_fn_span(f);
-    if (f->lead > UINT64_MAX - f->size || span > UINT64_MAX - start ||
-        start + span > UINT64_MAX - base)
+    uint64_t start = (f->flags & LG_FN_PHASED) ? lg_start_after(base + *end, a, f->lead) - base
+                                               : lg_start_after(*end, a, 0);
+    if (f->size > UINT64_MAX - start || start + f->size > UINT64_MAX - base)
         return false;
-    *addr = base + start + f->lead;
-    *end = start + span;
+    *addr = base + start;
+    *end = start + f->size;
     return true;
 }
 

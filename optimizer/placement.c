@@ -48,9 +48,9 @@
  *                   (Gloy & Smith); code that never runs near the placed code costs nothing
  *                   wherever it lands, however hot both are
  *   natural offset  where the linker puts the clique with nothing inserted: its members laid
- *                   out with lg_place_after from the end of what precedes it, each taking its
- *                   span (lg_fn_span): a phased function's code starts lead bytes after its
- *                   aligned start, and that is where its lines are counted from
+ *                   out with lg_place_after from the end of what precedes it; a phased function
+ *                   at the first offset lead bytes past a multiple of its alignment
+ *                   (lg_start_after), where its lines are counted from
  *   gap             bytes inserted before a clique to move it: g = start - end of what precedes
  *   candidates      the natural offset (gap 0) and every start S >= end that is a multiple of
  *                   G with S - end < Wsz, where G = max(line size, the clique's largest
@@ -310,14 +310,14 @@ static bool is_pow2_u64(uint64_t x)
     return x != 0 && (x & (x - 1)) == 0;
 }
 
-/* Offsets of the members' code laid out from `start` (a phased member's code lead bytes after
- * its aligned start); returns where the last one ends. */
+/* Offsets of the members' code laid out from `start` (a phased member's code at the first offset
+ * lead bytes past a multiple of its alignment); returns where the last one ends. */
 static uint64_t lay_out(const work_t *w, const lg_clique_t *c, uint64_t start, uint64_t *pos)
 {
     const member_t *m = members_of(w, c);
     uint64_t end = start;
     for (size_t k = 0; k < c->nfns; k++) {
-        pos[k] = align_up(end, m[k].align) + m[k].lead;
+        pos[k] = lg_start_after(end, m[k].align, m[k].lead);
         end = pos[k] + m[k].size;
     }
     return end;
@@ -640,7 +640,7 @@ static lg_err_t plan_commit(work_t *w)
         uint32_t x = w->pool.e[w->picks[i]].fn;
         const lg_fn_t *f = &w->prog->fns[x];
         c->fns[c->nfns++] = x;
-        c->bytes = lg_place_after(c->bytes, lg_fn_span(f), f->align);
+        c->bytes = lg_start_after(c->bytes, f->align, f->lead) + f->size;
         c->hits = lg_sat_add(c->hits, f->hits);
         w->filler_bytes += f->size;
         w->used[x] = true;
@@ -1100,8 +1100,8 @@ lg_err_t lg_place_for_cache(const lg_program_t *prog, const lg_geometry_t *geo, 
     for (size_t c = 0; c < layout->ncliques; c++) {
         const lg_clique_t *cl = &layout->cliques[c];
         for (size_t k = 0; k < cl->nfns; k++)
-            span = lg_place_after(span, lg_fn_span(&prog->fns[cl->fns[k]]),
-                                  prog->fns[cl->fns[k]].align);
+            span = lg_start_after(span, prog->fns[cl->fns[k]].align, prog->fns[cl->fns[k]].lead) +
+                   prog->fns[cl->fns[k]].size;
     }
     if (span <= way) {
         layout->section_align = way;

@@ -107,7 +107,7 @@ static uint64_t fresh_bytes(const lg_program_t *p, const uint32_t *fns, size_t n
 {
     uint64_t end = 0;
     for (size_t k = 0; k < n; k++)
-        end = lg_place_after(end, lg_fn_span(&p->fns[fns[k]]), p->fns[fns[k]].align);
+        end = lg_start_after(end, p->fns[fns[k]].align, p->fns[fns[k]].lead) + p->fns[fns[k]].size;
     return end;
 }
 

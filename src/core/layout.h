@@ -27,13 +27,21 @@ typedef struct lg_geometry {
     uint32_t ways;       /* 1 = direct-mapped */
 } lg_geometry_t;
 
-/* Where a function of `size` bytes and alignment `align` (0 or 1: none) ends when placed after
- * `offset` bytes of a section laid out from an address aligned to every member's alignment. For
- * a function, size is its span (lg_fn_span), so that a phased function's lead is counted. */
-static inline uint64_t lg_place_after(uint64_t offset, uint64_t size, uint64_t align)
+/* Where code with alignment `align` (0 or 1: none) that must start `lead` bytes past a multiple
+ * of it (lead < align; 0 unless the function is phased, program.h) starts when placed at or after
+ * `offset`: the first such offset, so that a function already at its phase gets no padding. */
+static inline uint64_t lg_start_after(uint64_t offset, uint64_t align, uint64_t lead)
 {
     uint64_t a = align > 1 ? align : 1;
-    return (offset + a - 1) / a * a + size;
+    return offset + (lead % a + a - offset % a) % a;
+}
+
+/* Where a function of `size` bytes and alignment `align` (0 or 1: none) ends when placed after
+ * `offset` bytes of a section laid out from an address aligned to every member's alignment. A
+ * phased function: lg_start_after with its lead, plus its size. */
+static inline uint64_t lg_place_after(uint64_t offset, uint64_t size, uint64_t align)
+{
+    return lg_start_after(offset, align, 0) + size;
 }
 
 /* Checks that the geometry is usable; records why not. */

@@ -129,18 +129,23 @@ static char *pattern_text(const lg_lor_fn_t *f, bool qualify, lg_diag_t *d, lg_e
     return NULL;
 }
 
-/* The lines before a phased function's pattern: its code starts lead bytes into a cache line.
- * ALIGN inside an output section aligns the address, not the offset in the section (GNU ld 2.40,
- * tests/e2e/phase.sh), so this holds wherever the section starts. The input section's own
- * alignment applies after the padding; lg_lor_check made sure it divides the lead. */
+/* The lines before a phased function's pattern: its code starts lead bytes into a cache line,
+ * at the first such address (no padding when it is there already, as the optimizer counted).
+ * Inside an output section `.` is an offset in the section, and so is ABSOLUTE(.), but ALIGN
+ * aligns the address (GNU ld 2.40, tests/e2e/phase.sh): ALIGN(line) - . is the address's distance
+ * to the next line, so adding the lead and keeping the rest of a line gives the padding wherever
+ * the section starts. The input section's own alignment applies after the padding;
+ * lg_lor_check made sure it divides the lead. */
 static void write_phase(const lg_lor_t *lor, const lg_lor_fn_t *f, const char *indent, FILE *out)
 {
     uint32_t line = lor->geometry.line_size;
     fprintf(out, "%s/* phase +%" PRIu64 " in the %" PRIu32 "-byte cache line */\n", indent, f->lead,
             line);
-    fprintf(out, "%s. = ALIGN(%" PRIu32 ");\n", indent, line);
-    if (f->lead > 0)
-        fprintf(out, "%s. = . + %" PRIu64 ";\n", indent, f->lead);
+    if (f->lead == 0)
+        fprintf(out, "%s. = ALIGN(%" PRIu32 ");\n", indent, line);
+    else
+        fprintf(out, "%s. = . + ((ALIGN(%" PRIu32 ") - . + %" PRIu64 ") & %" PRIu32 ");\n", indent,
+                line, f->lead, line - 1);
 }
 
 static lg_err_t write_body(const lg_lor_t *lor, const char *indent, FILE *out, lg_diag_t *d)

@@ -1024,9 +1024,9 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
         lg_lor_clique_t *cl = &lor->cliques[c];
         uint64_t bytes = 0, hits = 0;
         for (size_t i = cl->first; i < cl->first + cl->count; i++) {
-            /* A phase's lead is laid out as lg_fn_span counts it, so bytes= agree. */
-            bytes = lg_place_after(bytes, lg_sat_add(lor->fns[i].lead, lor->fns[i].size),
-                                   lor->fns[i].align);
+            /* A phased function starts at its phase, as the optimizer laid it out. */
+            bytes = lg_sat_add(lg_start_after(bytes, lor->fns[i].align, lor->fns[i].lead),
+                               lor->fns[i].size);
             hits = lg_sat_add(hits, lor->fns[i].hits);
         }
         snprintf(where, sizeof where, "%s:%zu", path, cl->line);

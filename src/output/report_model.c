@@ -85,8 +85,9 @@ void lg_report_clique_offsets(const lg_program_t *prog, const lg_clique_t *cl, u
     uint64_t end = 0;
     for (size_t i = 0; i < cl->nfns; i++) {
         const lg_fn_t *fn = &prog->fns[cl->fns[i]];
-        end = lg_place_after(end, lg_fn_span(fn), fn->align);
-        offsets[i] = end - fn->size; /* its code: after a phased function's lead */
+        offsets[i] =
+            lg_start_after(end, fn->align, fn->lead); /* a phased one's code at its phase */
+        end = offsets[i] + fn->size;
     }
 }
 
@@ -212,8 +213,9 @@ static void weigh(const lg_report_input_t *in, lg_report_model_t *m)
     for (size_t i = 0; i < in->nprofiles; i++) {
         const lg_profile_t *p = in->profiles[i].profile;
         for (size_t k = 0; k < p->nfuncs; k++)
-            m->profile_weight = lg_sat_add(
-                m->profile_weight, lg_scale_count(p->funcs[k].counter1_self, in->profiles[i].scale));
+            m->profile_weight =
+                lg_sat_add(m->profile_weight,
+                           lg_scale_count(p->funcs[k].counter1_self, in->profiles[i].scale));
     }
 }
 

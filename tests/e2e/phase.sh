@@ -70,7 +70,7 @@ grep -q "lld's ordering file cannot hold the phase in the cache line chosen for 
   script.err || { cat script.err >&2; fail "no note that lld loses the phases"; }
 grep -q '^  fn ph_big size=[0-9]* hits=0 phase=16 ' again.lor || fail "again.lor lost phase=16"
 grep -q '^  fn ph_tail size=[0-9]* hits=0 phase=0 ' again.lor || fail "again.lor lost phase=0"
-awk '/\. = ALIGN\(32\);/ { a = NR } /\. = \. \+ 16;/ && NR == a + 1 { p = NR }
+awk '/\. = \. \+ \(\(ALIGN\(32\) - \. \+ 16\) & 31\);/ { p = NR }
      /\*\(\.text\.ph_big\)/ && NR == p + 1 { ok = 1 } END { exit !ok }' ph.ld ||
   { cat ph.ld >&2; fail "ph.ld does not align and pad before ph_big"; }
 
