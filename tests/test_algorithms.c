@@ -128,7 +128,7 @@ static void check_invariants(const lg_program_t *p, const lg_layout_t *l, const 
             assert_true(movable(f));
             hits += f->hits;
             psum += padded(f);
-            end = lg_place_after(end, lg_fn_span(f), f->align);
+            end = lg_start_after(end, f->align, f->lead) + f->size;
             oversized |= padded(f) > cache;
             /* The order of the whole sequence, across clique boundaries. */
             uint32_t before = k > 0 ? cl->fns[k - 1] : prev_last;
@@ -155,7 +155,7 @@ static void check_invariants(const lg_program_t *p, const lg_layout_t *l, const 
             if (c + 1 < l->ncliques && !oversized &&
                 !(l->cliques[c + 1].flags & LG_CLIQUE_OVERSIZED)) {
                 const lg_fn_t *g = &p->fns[l->cliques[c + 1].fns[0]];
-                assert_true(lg_place_after(cl->bytes, lg_fn_span(g), g->align) > cache);
+                assert_true(lg_start_after(cl->bytes, g->align, g->lead) + g->size > cache);
             }
         } else {
             assert_true(cl->nfns == 1 || psum <= MAX_CHAIN_BYTES);
@@ -438,10 +438,11 @@ static void test_input_packs_with_alignment_and_isolates_oversized(void **state)
 static void test_phased_functions_take_their_lead(void **state)
 {
     (void)state;
-    /* b is phased at +16 in a 32-byte line: after a (0..10) it starts at 32 + 16 and ends at
-     * 68, past the 64-byte cache, so it opens a clique of 36 bytes; counted without its lead it
-     * would have ended at 52, inside the first clique. big's 40 bytes and 32 of lead are
-     * more than the cache: oversized, though its code alone is not. */
+    /* b is phased at +16 in a 32-byte line: after a (0..10) it starts at the first offset 16
+     * past a line, 16, not a line later, and ends at 36, inside the first clique. big, at +24,
+     * would start at 56 after b and end past the 64-byte cache: it opens a clique, where from 0
+     * it starts at 24 and ends at 64, so it fits; at +28 it ends at 68, more than the cache:
+     * oversized, though its code alone is not. */
     const fn_spec_t fns[] = {
         {"a", 10, 16, 1, 0},
         {"b", 20, 32, 1, LG_FN_PHASED},
@@ -451,21 +452,21 @@ static void test_phased_functions_take_their_lead(void **state)
     lg_program_t p;
     MAKE_NO_ARCS(&p, fns);
     p.fns[1].lead = 16;
-    p.fns[2].lead = 32 - 8; /* ends 64 bytes after its aligned start: still fits */
+    p.fns[2].lead = 24; /* ends 64 bytes after a line's start: still fits */
     bool *exec = executed_set(&p);
     lg_diag_t d;
     lg_diag_init(&d);
     lg_layout_t l;
     order_ok(LG_ALGORITHM_INPUT, &p, 64, &l, &d);
-    assert_string_equal(layout_text(&p, &l), "a | b | big | c");
-    assert_int_equal(l.cliques[1].bytes, 36);
-    assert_int_equal(l.cliques[2].bytes, 64);
-    assert_int_equal(l.cliques[2].flags, 0);
+    assert_string_equal(layout_text(&p, &l), "a b | big | c");
+    assert_int_equal(l.cliques[0].bytes, 36);
+    assert_int_equal(l.cliques[1].bytes, 64);
+    assert_int_equal(l.cliques[1].flags, 0);
     check_invariants(&p, &l, LG_ALGORITHM_INPUT, 64, exec);
     lg_layout_destroy(&l);
-    p.fns[2].lead = 28; /* 68 bytes from its aligned start: oversized */
+    p.fns[2].lead = 28; /* ends 68 bytes after a line's start: oversized */
     order_ok(LG_ALGORITHM_INPUT, &p, 64, &l, &d);
-    assert_int_equal(l.cliques[2].flags, LG_CLIQUE_OVERSIZED);
+    assert_int_equal(l.cliques[1].flags, LG_CLIQUE_OVERSIZED);
     assert_true(lg_test_diag_has(&d, LG_WARNING, "input pass: function big"));
     check_invariants(&p, &l, LG_ALGORITHM_INPUT, 64, exec);
     lg_layout_destroy(&l);
@@ -962,7 +963,7 @@ static uint64_t laid_out(const lg_program_t *p, const uint32_t *fns, size_t n)
 {
     uint64_t end = 0;
     for (size_t i = 0; i < n; i++)
-        end = lg_place_after(end, lg_fn_span(&p->fns[fns[i]]), p->fns[fns[i]].align);
+        end = lg_start_after(end, p->fns[fns[i]].align, p->fns[fns[i]].lead) + p->fns[fns[i]].size;
     return end;
 }
 

@@ -214,7 +214,7 @@ static void offsets(const lg_program_t *p, const lg_layout_t *l, uint64_t *off)
             const lg_fn_t *f = &p->fns[l->cliques[c].fns[k]];
             uint64_t a = f->align > 1 ? f->align : 1;
             off[l->cliques[c].fns[k]] = (end + a - 1) / a * a + f->lead;
-            end = lg_place_after(end, lg_fn_span(f), f->align);
+            end = lg_start_after(end, f->align, f->lead) + f->size;
         }
     }
 }
@@ -1094,15 +1094,16 @@ static uint64_t estimated_misses(const lg_program_t *p, const lg_layout_t *l, lg
     uint64_t end = 0;
     for (size_t c = 0; c < l->ncliques; c++) {
         end += l->cliques[c].pad_before;
-        for (size_t k = 0; k < l->cliques[c].nfns; k++)
-            end = lg_place_after(end, lg_fn_span(&p->fns[l->cliques[c].fns[k]]),
-                                 p->fns[l->cliques[c].fns[k]].align);
+        for (size_t k = 0; k < l->cliques[c].nfns; k++) {
+            const lg_fn_t *f = &p->fns[l->cliques[c].fns[k]];
+            end = lg_start_after(end, f->align, f->lead) + f->size;
+        }
     }
     for (size_t i = 0; i < p->nfns; i++) {
         if (addr[i] == UINT64_MAX) {
             uint64_t a = p->fns[i].align > 1 ? p->fns[i].align : 1;
             addr[i] = (end + a - 1) / a * a + p->fns[i].lead;
-            end = lg_place_after(end, lg_fn_span(&p->fns[i]), p->fns[i].align);
+            end = lg_start_after(end, p->fns[i].align, p->fns[i].lead) + p->fns[i].size;
         }
         addr[i] += TEXT_BASE;
     }
