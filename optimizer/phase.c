@@ -194,11 +194,14 @@ static int by_cost_desc(const void *a, const void *b)
     return x->fn < y->fn ? -1 : x->fn > y->fn;
 }
 
-/* The functions phase.h considers, with their ranges of hotspots and jumps. */
-static lg_err_t collect(const lg_program_t *p, uint64_t way, candidate_fn_t **out, size_t *nout)
+/* The functions phase.h considers, with their ranges of hotspots and jumps; *total receives the
+ * summed cost of every function's hotspots. */
+static lg_err_t collect(const lg_program_t *p, uint64_t way, candidate_fn_t **out, size_t *nout,
+                        uint64_t *total)
 {
     *out = NULL;
     *nout = 0;
+    *total = 0;
     size_t cap = 0, h = 0, j = 0;
     while (h < p->nhotspots) {
         uint32_t fn = p->hotspots[h].fn;
@@ -206,6 +209,7 @@ static lg_err_t collect(const lg_program_t *p, uint64_t way, candidate_fn_t **ou
         uint64_t cost = 0;
         while (h1 < p->nhotspots && p->hotspots[h1].fn == fn)
             cost = lg_sat_add(cost, p->hotspots[h1++].cost);
+        *total = lg_sat_add(*total, cost);
         while (j < p->nhotjumps && p->hotjumps[j].fn < fn)
             j++;
         size_t j1 = j;
@@ -224,7 +228,8 @@ static lg_err_t collect(const lg_program_t *p, uint64_t way, candidate_fn_t **ou
         h = h1;
         j = j1;
     }
-    qsort(*out, *nout, sizeof **out, by_cost_desc);
+    if (*nout > 1) /* qsort's array may not be NULL, even for no elements */
+        qsort(*out, *nout, sizeof **out, by_cost_desc);
     return LG_OK;
 }
 
@@ -237,7 +242,8 @@ lg_err_t lg_phase_choose(lg_program_t *p, const lg_geometry_t *g, lg_phase_stats
     uint64_t way = g->cache_size / g->ways;
     candidate_fn_t *cands;
     size_t ncands;
-    LG_CHECK(collect(p, way, &cands, &ncands));
+    uint64_t total;
+    LG_CHECK(collect(p, way, &cands, &ncands, &total));
     stats->considered = ncands;
     if (ncands == 0) {
         free(cands);
@@ -283,8 +289,9 @@ lg_err_t lg_phase_choose(lg_program_t *p, const lg_geometry_t *g, lg_phase_stats
                 worst = c;
         }
         uint64_t saved = misses[worst] - misses[best];
+        double saved_in_profile = (double)saved * (double)cands[i].cost / (double)steps;
         if ((double)saved < LG_PHASE_MIN_SAVED_SHARE * (double)misses[worst] ||
-            (double)saved * 1e6 < (double)LG_PHASE_MIN_SAVED_PER_MILLION * (double)steps)
+            saved_in_profile * 1e6 < (double)LG_PHASE_MIN_SAVED_PER_MILLION * (double)total)
             continue;
         f->flags |= LG_FN_PHASED;
         f->align = g->line_size;
