@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End to end: a function whose phase in the cache line a .LOR sets (phase=) starts that many
-# bytes into a line in the linked program. lorgen script writes `. = ALIGN(LINE); . = . + PHASE;`
+# bytes into a line in the linked program. lorgen script pads to the first address at that phase
 # before its input section; GNU ld aligns the address there, not the offset in the output
 # section, which the freestanding link proves by starting .text 16 bytes past a line boundary.
 # The hosted link (-T INSERT script) must run and print what the plain build printed, with every
