@@ -267,6 +267,8 @@ lg_err_t lg_phase_choose(lg_program_t *p, const lg_geometry_t *g, lg_phase_stats
         if (ncand < 2)
             continue;
         uint64_t steps = cands[i].cost < LG_PHASE_WALK_STEPS ? cands[i].cost : LG_PHASE_WALK_STEPS;
+        if (steps == 0) /* positions without cost: nothing ran to replay */
+            continue;
         if (steps > budget) {
             stats->skipped_budget++;
             continue;

@@ -96,8 +96,9 @@ static void test_the_other_phase_when_the_loop_moves(void **state)
     lg_program_destroy(&p);
 }
 
-/* A function no larger than a way cannot conflict with itself; one without jumps has no order
- * to replay; an unmovable one cannot be padded; a phased one (from a .LOR) keeps its phase. */
+/* A function no larger than a way cannot conflict with itself; one without jumps, or whose
+ * positions carry no cost, has no run to replay; an unmovable one cannot be padded; a phased one
+ * (from a .LOR) keeps its phase. */
 static void test_left_alone(void **state)
 {
     (void)state;
@@ -123,6 +124,15 @@ static void test_left_alone(void **state)
     st = choose_ok(&p, &tiny);
     assert_int_equal(st.considered, 0);
     assert_int_equal(p.fns[1].lead, 0);
+    lg_program_destroy(&p);
+
+    static const lg_hotspot_t costless[] = {{1, 24, 0}, {1, 264, 0}};
+    MAKE_NO_ARCS(&p, loop_fns);
+    set_flow(&p, costless, NELEMS(costless), loop_jumps, NELEMS(loop_jumps));
+    st = choose_ok(&p, &tiny);
+    assert_int_equal(st.phased, 0);
+    assert_int_equal(st.steps, 0);
+    assert_false(p.fns[1].flags & LG_FN_PHASED);
     lg_program_destroy(&p);
 
     MAKE_NO_ARCS(&p, loop_fns);
