@@ -83,8 +83,8 @@ void lg_estimate_destroy(lg_estimate_t *e);
  * functions when linking layout at base, as the linker-script writer lays it out: the start
  * rounded up to layout->section_align (when > 1), then per clique in link order its pad_before
  * bytes and its functions, each at the next multiple of its alignment (lg_place_after; a
- * phased function's at the next address that is a multiple of the line size, and its code
- * lead bytes after it: its address is the code's, lg_fn_span bytes taken); then
+ * phased function at the first address lead bytes past a multiple of the line size,
+ * lg_start_after on the address); then
  * every function no clique holds (cold, excluded, and any other) in input order, the same way.
  * Filler cliques (LG_CLIQUE_FILLER) are placed like the others. Every function gets an address.
  * base is where the ordered code would start (lg_addresses_text_base gives a natural one).

@@ -223,7 +223,7 @@ typedef struct pool {
 typedef struct member {
     uint64_t size;  /* bytes of code */
     uint64_t align; /* bytes, as in lg_fn_t */
-    uint64_t lead;  /* bytes between its aligned start and its code, as in lg_fn_t */
+    uint64_t lead;  /* its phase in the line, as in lg_fn_t (lg_start_after) */
     uint64_t hits;
     uint64_t heat; /* see "heat" */
 } member_t;

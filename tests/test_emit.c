@@ -274,8 +274,8 @@ static void test_lld_list(void **state)
     lg_lor_destroy(&lor);
 }
 
-/* A phased function gets `. = ALIGN(line)` and its lead before its pattern in every GNU ld form
- * (no padding line for phase 0); the name lists cannot hold it and say how many lost theirs. */
+/* A phased function gets the padding to its phase before its pattern in every GNU ld form
+ * (`. = ALIGN(line)` for phase 0); the name lists cannot hold it and say how many lost theirs. */
 static void test_phased_functions(void **state)
 {
     (void)state;

@@ -200,8 +200,8 @@ static const char *clique_names(const lg_program_t *p, const lg_layout_t *l, siz
 }
 
 /* Section offsets of the functions' code as the linker script places them: from 0 (aligned to
- * section_align), per clique pad_before bytes and then its members with lg_place_after of their
- * spans (a phased function's code lead bytes after its aligned start); every function no clique
+ * section_align), per clique pad_before bytes and then its members, each at lg_start_after of
+ * its alignment and phase; every function no clique
  * holds gets UINT64_MAX. */
 static void offsets(const lg_program_t *p, const lg_layout_t *l, uint64_t *off)
 {

@@ -61,8 +61,8 @@ lg_err_t lg_geometry_check(const lg_geometry_t *g, lg_diag_t *d);
 typedef struct lg_clique {
     uint32_t *fns; /* indexes into lg_program_t.fns, in link order */
     size_t nfns;
-    uint64_t bytes;      /* sum of spans (lg_fn_span) with alignment padding, as laid out from a
-                            fresh start */
+    uint64_t bytes;      /* its members laid out from a fresh start (lg_start_after: alignment
+                            and phase padding included) */
     uint64_t hits;       /* sum of the members' hits */
     uint32_t flags;      /* LG_CLIQUE_* */
     uint64_t pad_before; /* bytes of padding the linker script inserts before this clique, when

@@ -34,8 +34,8 @@
                                        its family (a function pointer table, a callback): it may be
                                        called from code that does not name it */
 #define LG_FN_PHASED 0x80u        /* its start was chosen inside the cache line (lg_fn_t.lead,
-                                       optimizer/phase.h): the linker script aligns it to the
-                                       line and pads lead bytes before it */
+                                       optimizer/phase.h): the linker script pads to the first
+                                       address lead bytes past a line (lg_start_after) */
 
 typedef struct lg_fn {
     char *symbol;       /* ELF symbol name */
@@ -45,8 +45,8 @@ typedef struct lg_fn {
     uint64_t address;   /* address in the linked ELF; UINT64_MAX if only objects were read */
     uint64_t size;      /* bytes */
     uint64_t align;     /* section alignment in bytes; 1 if unknown. LG_FN_PHASED: the line size */
-    uint64_t lead;      /* LG_FN_PHASED: bytes of padding between the aligned start and its
-                           code (its phase in the cache line); 0 otherwise */
+    uint64_t lead;      /* LG_FN_PHASED: its phase, the bytes from a line's start to its code
+                           (lg_start_after places it); 0 otherwise */
     uint64_t hits;      /* summed over profiles (after any per-profile scaling) */
     uint64_t counter1_self, counter2_self; /* summed self counters */
     uint32_t input_order; /* rank in the input order (0 = first) */
@@ -116,8 +116,9 @@ static inline bool lg_fn_movable(const lg_fn_t *f)
     return f->size > 0 && !(f->flags & (LG_FN_SHARED_SECTION | LG_FN_SECTION_UNKNOWN));
 }
 
-/* Bytes a function takes when laid out from a start aligned to its alignment: its code, and
- * before it the lead padding of a phased function. */
+/* The most bytes a function takes from a start aligned to its alignment: its code, and before
+ * it at most lead bytes to reach a phased function's phase. Sizes for packing; where exact
+ * offsets count, lg_start_after places the code. */
 static inline uint64_t lg_fn_span(const lg_fn_t *f)
 {
     return f->lead + f->size;

@@ -9,7 +9,7 @@
 
 /* Says once that the cache placement's padding and alignment do not reach this linker, and once
  * how many functions lose the phase chosen for them in the cache line (phase=): a list of names
- * has no room for the `. = ALIGN(line); . = . + phase;` a GNU ld script puts before them. */
+ * has no room for the padding to the phase a GNU ld script puts before them. */
 static void note_lost_placement(const lg_lor_t *lor, const char *linker, lg_diag_t *d)
 {
     bool padded = lor->section_align > 1;

@@ -50,8 +50,8 @@ typedef struct lg_lor_fn {
     uint64_t hits;
     uint64_t align; /* bytes, 1 when unknown; not written to the file. LG_FN_PHASED: the line
                        size, or the section's alignment when larger (set by lg_lor_check) */
-    uint64_t lead;  /* LG_FN_PHASED (phase=): bytes between its line-aligned start and its code,
-                       below the line size; 0 otherwise */
+    uint64_t lead;  /* LG_FN_PHASED (phase=): bytes from a line's start to its code, below the
+                       line size; 0 otherwise */
     uint32_t flags; /* LG_FN_* from program.h */
     uint32_t clique; /* index into lg_lor_t.cliques */
     size_t line;    /* line in the .LOR file it was read from; 0 when computed */

@@ -122,8 +122,8 @@ uint64_t lg_report_rows_weight(const lg_report_row_t *rows, size_t n);
 double lg_report_pct(uint64_t part, uint64_t whole);
 
 /* Byte offset of each member's code from clique c's start, as the linker lays it out
- * (lg_place_after of each lg_fn_span from offset 0; a phased function's code lead bytes after
- * its aligned start): offsets[i] for cl->fns[i]. */
+ * (lg_start_after of each function from offset 0: the next multiple of its alignment, a phased
+ * function's the first offset at its phase): offsets[i] for cl->fns[i]. */
 void lg_report_clique_offsets(const lg_program_t *prog, const lg_clique_t *cl, uint64_t *offsets);
 
 /* Fills order (cl->nfns entries) with the clique's members sorted by weight (lg_report_fn_weight)
