@@ -194,6 +194,108 @@ static void test_same_named_statics_bind_by_object_path(void **state)
     lg_program_destroy(&prog);
 }
 
+/* The .LOR of the phase cases: the default 32-byte line, and b (the second row) phased at
+ * lead bytes into it. */
+static void phase_b(lg_lor_t *lor, uint64_t lead)
+{
+    lor->geometry = (lg_geometry_t){LG_CACHE_SIZE_DEFAULT, LG_LINE_SIZE_DEFAULT, LG_WAYS_DEFAULT};
+    lor->fns[1].flags |= LG_FN_PHASED;
+    lor->fns[1].lead = lead;
+}
+
+static void b_at_16(lg_lor_t *lor, lg_program_t *prog)
+{
+    (void)prog;
+    phase_b(lor, 16);
+}
+
+static void b_at_0(lg_lor_t *lor, lg_program_t *prog)
+{
+    (void)prog;
+    phase_b(lor, 0);
+}
+
+/* No phase asked: only the 32-byte line, so that an address off every line start would show. */
+static void line_only(lg_lor_t *lor, lg_program_t *prog)
+{
+    (void)prog;
+    lor->geometry = (lg_geometry_t){LG_CACHE_SIZE_DEFAULT, LG_LINE_SIZE_DEFAULT, LG_WAYS_DEFAULT};
+}
+
+static void test_phased_at_its_phase_passes(void **state)
+{
+    (void)state;
+    /* b at 0x1010: 16 bytes into its 32-byte line, as phase=16 asks. */
+    const uint64_t addr[] = {0x1000, 0x1010, 0x2000, 0x2010, 0x3000, 0x4000};
+    const char *const names[] = {"a", "b"};
+    lg_linkcheck_t c;
+    run(names, 2, addr, &c, b_at_16);
+    assert_int_equal(c.rows[1].status, LG_LANDED_IN_ORDER);
+    assert_false(c.rows[1].off_phase);
+    assert_string_equal(c.rows[1].reason, "");
+    assert_int_equal(c.in_order, 2);
+    assert_int_equal(c.failed, 0);
+    assert_int_equal(c.off_phase, 0);
+    lg_linkcheck_destroy(&c);
+}
+
+static void test_off_its_phase_names_both_phases(void **state)
+{
+    (void)state;
+    /* b in order right after a, but at 0x1010 (phase 16) where phase=0 asks for a line start. */
+    const uint64_t addr[] = {0x1000, 0x1010, 0x2000, 0x2010, 0x3000, 0x4000};
+    const char *const names[] = {"a", "b"};
+    lg_linkcheck_t c;
+    run(names, 2, addr, &c, b_at_0);
+    assert_int_equal(c.rows[0].status, LG_LANDED_IN_ORDER);
+    assert_int_equal(c.rows[1].status, LG_LANDED_OFF_PHASE);
+    assert_string_equal(lg_landing_name(c.rows[1].status), "off phase");
+    assert_true(c.rows[1].off_phase);
+    assert_int_equal(c.rows[1].address, 0x1010);
+    assert_non_null(strstr(c.rows[1].reason, "off its phase: it starts at phase 16 in the 32-byte "
+                                             "line, the order asks phase=0"));
+    assert_int_equal(c.in_order, 1);
+    assert_int_equal(c.failed, 1);
+    assert_int_equal(c.off_phase, 1);
+    lg_linkcheck_destroy(&c);
+}
+
+static void test_out_of_order_and_off_phase_says_both(void **state)
+{
+    (void)state;
+    /* a, b, c asked; b landed after c, at 0x5008 (phase 8) where phase=16 asks. */
+    const uint64_t addr[] = {0x1000, 0x5008, 0x1010, 0x2000, 0x3000, 0x4000};
+    const char *const names[] = {"a", "b", "c"};
+    lg_linkcheck_t c;
+    run(names, 3, addr, &c, b_at_16);
+    assert_int_equal(c.rows[1].status, LG_LANDED_ELSEWHERE);
+    assert_true(c.rows[1].off_phase);
+    assert_non_null(strstr(c.rows[1].reason, "out of sequence"));
+    assert_non_null(strstr(c.rows[1].reason, "off its phase: it starts at phase 8 in the 32-byte "
+                                             "line, the order asks phase=16"));
+    assert_int_equal(c.failed, 1);
+    assert_int_equal(c.off_phase, 1);
+    lg_linkcheck_destroy(&c);
+}
+
+static void test_unphased_at_any_address_is_not_reported(void **state)
+{
+    (void)state;
+    /* b at 0x1013, 19 bytes into a line: without phase= nothing asks where in the line. */
+    const uint64_t addr[] = {0x1000, 0x1013, 0x2000, 0x2010, 0x3000, 0x4000};
+    const char *const names[] = {"a", "b"};
+    lg_linkcheck_t c;
+    run(names, 2, addr, &c, line_only);
+    for (size_t r = 0; r < 2; r++) {
+        assert_int_equal(c.rows[r].status, LG_LANDED_IN_ORDER);
+        assert_false(c.rows[r].off_phase);
+        assert_null(strstr(c.rows[r].reason, "phase"));
+    }
+    assert_int_equal(c.failed, 0);
+    assert_int_equal(c.off_phase, 0);
+    lg_linkcheck_destroy(&c);
+}
+
 static void test_objects_only_is_an_error(void **state)
 {
     (void)state;
@@ -229,6 +331,10 @@ int main(void)
         cmocka_unit_test(test_pattern_matched_nothing),
         cmocka_unit_test(test_objects_only_is_an_error),
         cmocka_unit_test(test_same_named_statics_bind_by_object_path),
+        cmocka_unit_test(test_phased_at_its_phase_passes),
+        cmocka_unit_test(test_off_its_phase_names_both_phases),
+        cmocka_unit_test(test_out_of_order_and_off_phase_says_both),
+        cmocka_unit_test(test_unphased_at_any_address_is_not_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -81,7 +81,8 @@ int lg_cli_cmd_script(const lg_cli_options_t *o)
 }
 
 /* lorgen check: reads the relinked ELF back and says, per function of the .LOR, whether it
- * landed in the asked order. Rows go to standard output, then one summary line. */
+ * landed in the asked order (and at its phase= in the cache line). Rows go to standard output,
+ * then one summary line. */
 int lg_cli_cmd_check(const lg_cli_options_t *o)
 {
     if (o->ninputs < 2)
@@ -113,9 +114,14 @@ int lg_cli_cmd_check(const lg_cli_options_t *o)
                    row->output_section ? row->output_section : "-", lp.lor.fns[row->fn].symbol,
                    *row->reason ? ": " : "", row->reason);
         }
-        printf("lorgen check: %zu of %zu functions landed in the asked order, %zu did not, %zu "
+        /* A phase is part of the asked place: a function off it did not land as asked. */
+        char phases[64] = "";
+        if (check.off_phase > 0)
+            snprintf(phases, sizeof phases, " (%zu off %s phase)", check.off_phase,
+                     check.off_phase > 1 ? "their" : "its");
+        printf("lorgen check: %zu of %zu functions landed in the asked order, %zu did not%s, %zu "
                "left in place or moved with another\n",
-               check.in_order, check.nrows, check.failed, check.pinned);
+               check.in_order, check.nrows, check.failed, phases, check.pinned);
         if (check.failed > 0)
             status = LG_EXIT_NOT_IN_ORDER;
     }

@@ -12,7 +12,8 @@
 /* Exit statuses (the manual page lists them). */
 #define LG_EXIT_BAD_INPUT 1 /* bad input, or an output that could not be written */
 #define LG_EXIT_USAGE 2     /* bad command line */
-/* lorgen check: the linked ELF does not hold the functions in the order the .LOR asks. */
+/* lorgen check: the linked ELF does not hold the functions in the order, or at the phases in
+ * the cache line, that the .LOR asks. */
 #define LG_EXIT_NOT_IN_ORDER 3
 
 /* Sets what lg_cli_message and lg_cli_verbose show from now on (lg_cli_options_t.verbosity). */

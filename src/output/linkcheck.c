@@ -6,6 +6,7 @@
  *   - take the longest run of found functions whose addresses rise in .LOR order: those are in
  *     sequence, the rest are out of place and get a reason
  *   - between two neighbours of that run, any other function is a gap
+ *   - a function the .LOR phases must start its phase's bytes past a multiple of the line
  */
 #include "linkcheck.h"
 
@@ -24,7 +25,7 @@
 #define NOT_FOUND_ADDRESS UINT64_MAX
 
 static const char *const landing_names[] = {"in order", "pinned",    "together", "not found",
-                                            "no match", "elsewhere", "gap"};
+                                            "no match", "elsewhere", "gap",      "off phase"};
 
 const char *lg_landing_name(lg_landing_t status)
 {
@@ -382,6 +383,40 @@ static lg_err_t judge(checker_t *c, const size_t *found, size_t nfound)
     return LG_OK;
 }
 
+/* A phased function's code must start lead bytes past a multiple of the cache line: the GNU ld
+ * scripts pad to there, and a link without that padding (another script, gold's or lld's list)
+ * puts it wherever the code before it ends. Its row's address is where its code starts (bind
+ * clears ARM's Thumb bit), so address % line is the phase it got. A function otherwise in order
+ * becomes off phase; one already failed keeps its status, so its reason gets the phase as well. */
+static lg_err_t judge_phases(checker_t *c, const size_t *found, size_t nfound)
+{
+    uint64_t line = c->lor->geometry.line_size;
+    if (line == 0) /* a .LOR made in code without a cache statement: no line to be in */
+        return LG_OK;
+    for (size_t i = 0; i < nfound; i++) {
+        size_t r = found[i];
+        const lg_lor_fn_t *f = &c->lor->fns[r];
+        lg_landed_t *row = &c->out->rows[r];
+        uint64_t at = row->address % line;
+        if (!(f->flags & LG_FN_PHASED) || at == f->lead)
+            continue;
+        row->off_phase = true;
+        if (row->status == LG_LANDED_IN_ORDER)
+            LG_CHECK(set_row(row, LG_LANDED_OFF_PHASE,
+                             "off its phase: it starts at phase %" PRIu64 " in the %" PRIu64
+                             "-byte line, the order asks phase=%" PRIu64
+                             " (the padding before it was lost: linked without lorgen's GNU ld "
+                             "script, or from gold's or lld's list, which cannot hold a phase)",
+                             at, line, f->lead));
+        else
+            LG_CHECK(set_row(row, row->status,
+                             "%s; and off its phase: it starts at phase %" PRIu64 " in the %" PRIu64
+                             "-byte line, the order asks phase=%" PRIu64,
+                             row->reason, at, line, f->lead));
+    }
+    return LG_OK;
+}
+
 lg_err_t lg_linkcheck_run(const lg_lor_t *lor, const lg_program_t *linked, const lg_elfsyms_t *elf,
                           lg_linkcheck_t *out, lg_diag_t *d)
 {
@@ -413,6 +448,8 @@ lg_err_t lg_linkcheck_run(const lg_lor_t *lor, const lg_program_t *linked, const
         err = sort_by_address(&c);
         if (err == LG_OK)
             err = judge(&c, found, nfound);
+        if (err == LG_OK)
+            err = judge_phases(&c, found, nfound);
     }
     for (size_t r = 0; err == LG_OK && r < out->nrows; r++) {
         lg_landing_t s = out->rows[r].status;
@@ -422,6 +459,7 @@ lg_err_t lg_linkcheck_run(const lg_lor_t *lor, const lg_program_t *linked, const
             out->pinned++;
         else
             out->failed++;
+        out->off_phase += out->rows[r].off_phase;
     }
     lg_strmap_destroy(&c.moving_names);
     free(c.fn_of);

@@ -13,8 +13,11 @@
  *   elsewhere  out of place although the pattern names its section: an earlier rule of the
  *              linker script took it, or the linker ignored the order
  *   gap        in sequence, but another function sits between it and the previous one
+ *   off phase  in order, but the .LOR gives it a phase (phase=P) and it does not start P bytes
+ *              past a multiple of the cache line: the padding before it was lost
  * "In sequence" is decided on the longest run of listed functions whose addresses rise in .LOR
- * order, so one misplaced function is blamed alone instead of every one after it.
+ * order, so one misplaced function is blamed alone instead of every one after it. A phased
+ * function that is out of order and off its phase keeps its order status; its reason says both.
  */
 #ifndef LG_LINKCHECK_H
 #define LG_LINKCHECK_H
@@ -36,6 +39,7 @@ typedef enum lg_landing {
     LG_LANDED_NO_MATCH = 4,
     LG_LANDED_ELSEWHERE = 5,
     LG_LANDED_GAP = 6,
+    LG_LANDED_OFF_PHASE = 7,
 } lg_landing_t;
 
 typedef struct lg_landed {
@@ -44,14 +48,16 @@ typedef struct lg_landed {
     uint64_t address;     /* in the linked ELF; UINT64_MAX when not found */
     char *output_section; /* where it landed; NULL when unknown */
     char *reason;         /* one clause for people; "" when in order */
+    bool off_phase;       /* phased in the .LOR, and address % line is not its phase */
 } lg_landed_t;
 
 typedef struct lg_linkcheck {
     lg_landed_t *rows; /* one per .LOR function, in .LOR order */
     size_t nrows;
-    size_t in_order; /* rows in order */
-    size_t pinned;   /* rows pinned or together: not asked to move on their own */
-    size_t failed;   /* rows not found, no match, elsewhere or gap */
+    size_t in_order;  /* rows in order */
+    size_t pinned;    /* rows pinned or together: not asked to move on their own */
+    size_t failed;    /* rows not found, no match, elsewhere, gap or off phase */
+    size_t off_phase; /* rows off their phase, whatever their status: all of them failed */
 } lg_linkcheck_t;
 
 void lg_linkcheck_init(lg_linkcheck_t *c);
@@ -59,8 +65,9 @@ void lg_linkcheck_init(lg_linkcheck_t *c);
 void lg_linkcheck_destroy(lg_linkcheck_t *c);
 
 /* Checks lor (with lg_linkname_resolve marks) against linked, the program bound from the
- * relinked ELF and, optionally, its objects (elf: the symbols it was bound from). Fills out
- * (initialised by the caller). Fails with LG_EINVAL when elf holds no linked ELF. */
+ * relinked ELF and, optionally, its objects (elf: the symbols it was bound from). A function with
+ * a phase= is judged against the line size of lor's cache statement. Fills out (initialised by
+ * the caller). Fails with LG_EINVAL when elf holds no linked ELF. */
 lg_err_t lg_linkcheck_run(const lg_lor_t *lor, const lg_program_t *linked, const lg_elfsyms_t *elf,
                           lg_linkcheck_t *out, lg_diag_t *d);
 
