@@ -6,6 +6,8 @@
 # The hosted link (-T INSERT script) must run and print what the plain build printed, with every
 # function still linked; gold's and lld's lists cannot hold a phase and lorgen says how many
 # functions lost theirs; a phase the line or the section's alignment cannot give is an error.
+# lorgen check reads the phases back: at them it passes, and with the padding left out of the
+# script it names the function off its phase, both phases, and exits 3.
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
@@ -87,7 +89,49 @@ start=$(section_field ph-ordered .text.lorgen 3)
 echo "   .text.lorgen starts at 0x$start (phase $((16#$start % 32)) in a 32-byte line)" >&2
 "$lorgen" check ph.lor ph-ordered obj/*.o >check.txt ||
   { cat check.txt >&2; fail "lorgen check says the order did not take effect"; }
+for f in ph_big ph_tail; do
+  grep -q "^in order   0x[0-9a-f]* *\.text\.lorgen   $f\$" check.txt ||
+    { cat check.txt >&2; fail "lorgen check gave no 'in order' row for $f at its phase"; }
+done
+summary='lorgen check: 5 of 5 functions landed in the asked order, 0 did not, 0 left in place'
+grep -qx "$summary or moved with another" check.txt ||
+  { cat check.txt >&2; fail "lorgen check's summary is not 5 of 5 in order"; }
 check_order ph-ordered nm ph.lor
+
+step "the padding to ph_big's phase left out of the script: lorgen check says it is off (exit 3)"
+pad='. = . + ((ALIGN(32) - . + 16) & 31);'
+grep -vF "$pad" ph.ld >nophase.ld
+[ $(($(wc -l <ph.ld) - $(wc -l <nophase.ld))) -eq 1 ] ||
+  fail "nophase.ld: expected the one padding line of ph.ld removed"
+gcc obj/*.o -Wl,-T,nophase.ld -o ph-nophase
+off=$(($(address_of ph-nophase nm ph_big) % 32))
+if [ "$off" -eq 16 ]; then
+  # ph_small happened to end where ph_big's 16-byte alignment gives phase 16 anyway: 16 bytes
+  # more before ph_big's section move it to the start of the next line.
+  awk '/\*\(\.text\.ph_big\)/ { print "    . = . + 16;" } { print }' nophase.ld >nophase16.ld
+  mv nophase16.ld nophase.ld
+  gcc obj/*.o -Wl,-T,nophase.ld -o ph-nophase
+  off=$(($(address_of ph-nophase nm ph_big) % 32))
+fi
+[ "$off" -ne 16 ] || fail "ph-nophase: ph_big is still at phase 16, the negative case needs another"
+at=$(printf '0x%x' "$(address_of ph-nophase nm ph_big)")
+echo "   ph-nophase: ph_big at $at: phase $off in the 32-byte line, the .LOR asks 16" >&2
+./ph-nophase >nophase.out
+cmp -s base.out nophase.out || fail "the program linked without the phase prints a different result"
+check_order ph-nophase nm ph.lor
+set +e
+"$lorgen" check ph.lor ph-nophase obj/*.o >check-nophase.txt
+rc=$?
+set -e
+[ "$rc" -eq 3 ] || { cat check-nophase.txt >&2; fail "lorgen check exited $rc, expected 3"; }
+row="off phase  $at *\.text\.lorgen   ph_big: off its phase: it starts at phase $off in the"
+grep -qx "$row 32-byte line, the order asks phase=16 (.*)" check-nophase.txt ||
+  { cat check-nophase.txt >&2; fail "lorgen check did not name ph_big at $at, phases $off and 16"; }
+[ "$(grep -c '^in order ' check-nophase.txt)" -eq 4 ] ||
+  { cat check-nophase.txt >&2; fail "lorgen check: expected the 4 other functions in order"; }
+summary='lorgen check: 4 of 5 functions landed in the asked order, 1 did not (1 off its phase)'
+grep -qx "$summary, 0 left in place or moved with another" check-nophase.txt ||
+  { cat check-nophase.txt >&2; fail "lorgen check's summary does not count ph_big off its phase"; }
 
 if have valgrind; then
   step "lorgen eval --lor replays the phased order"
