@@ -170,8 +170,9 @@ static void test_json_report(void **state)
     fixture_destroy(&f);
 }
 
-/* A phased function: the text report gives its phase beside its section, the JSON report its
- * phase (null for the others), and both give the offset of its code, lead included. */
+/* A phased function: the text and HTML reports give its phase beside its section (not for the
+ * others), the JSON report its phase (null for the others), and all give the offset of its code,
+ * lead included. */
 static void test_phase_in_reports(void **state)
 {
     (void)state;
@@ -207,6 +208,21 @@ static void test_phase_in_reports(void **state)
     assert_int_equal(strtoul(at + strlen("\"new_address\": \"0x"), NULL, 16) % 16, 8);
     assert_non_null(strstr(text, "{\"name\": \"main\", "));
     assert_non_null(strstr(strstr(text, "{\"name\": \"main\", "), "\"phase\": null}"));
+    free(text);
+    assert_int_equal(lg_report_write_html(&f.in, mem_open(&m), &d), LG_OK);
+    text = mem_close(&m);
+    /* In callee's row of its clique's members, the last cell: its section, then its phase. */
+    row = strstr(text, "<tr><td>callee</td><td class=\"n\">");
+    assert_non_null(row);
+    offset = strtoul(row + strlen("<tr><td>callee</td><td class=\"n\">"), NULL, 10);
+    assert_int_equal(offset % 16, 8);
+    const char *end = strstr(row, "</tr>");
+    assert_non_null(end);
+    const char *cell = strstr(row, "<td>.text.callee (phase +8 in the 16-byte line)</td></tr>");
+    assert_ptr_equal(cell + strlen("<td>.text.callee (phase +8 in the 16-byte line)</td>"), end);
+    assert_int_equal(count(text, "(phase +"), 1);
+    assert_non_null(strstr(text, "<td>.text.main</td></tr>"));
+    assert_null(strstr(text, ".text.main (phase"));
     free(text);
     lg_diag_destroy(&d);
     fixture_destroy(&f);

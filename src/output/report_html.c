@@ -534,7 +534,8 @@ static void write_clique_table(const lg_report_input_t *in, const lg_report_mode
           "<th data-type=\"num\">bytes</th><th data-type=\"num\">cache</th>"
           "<th data-type=\"num\">hits</th><th data-type=\"num\">share</th>"
           "<th data-type=\"num\" id=\"weight-head\">weight</th>"
-          "<th data-type=\"num\">share</th><th data-type=\"num\">calls inside</th><th data-type=\"num\">calls across</th>"
+          "<th data-type=\"num\">share</th><th data-type=\"num\">calls inside</th><th "
+          "data-type=\"num\">calls across</th>"
           "<th data-type=\"text\">hottest function</th><th data-type=\"text\">notes</th>"
           "</tr></thead>\n<tbody>\n",
           out);
@@ -666,16 +667,22 @@ static lg_err_t write_clique_details(const lg_report_input_t *in, lg_report_mode
                     lg_report_fn_weight(m, fn),
                     lg_report_pct(lg_report_fn_weight(m, fn), m->clique_weight[c]));
             put_text(out, fn->section);
-            fputs((fn->flags & LG_FN_SECTION_INFERRED) ? " (inferred)</td></tr>\n" : "</td></tr>\n",
-                  out);
+            if (fn->flags & LG_FN_SECTION_INFERRED)
+                fputs(" (inferred)", out);
+            /* As in the text report: its offset is its code's, and the phase says why that is
+             * not where alignment alone would put it. Only numbers: nothing to escape. */
+            if (fn->flags & LG_FN_PHASED)
+                fprintf(out, " (phase +%" PRIu64 " in the %" PRIu32 "-byte line)", fn->lead,
+                        layout->geometry.line_size);
+            fputs("</td></tr>\n", out);
         }
         fputs("</tbody></table>\n", out);
         free(offsets);
         lg_report_row_t *rows = m->rows + m->first[c];
         size_t nin = m->ninside[c], nrows = m->first[c + 1] - m->first[c];
         LG_CHECK(write_edge_list(in, rows, nin, false, "calls inside", out));
-        LG_CHECK(write_edge_list(in, rows + nin, nrows - nin, true, "calls across its boundary",
-                                 out));
+        LG_CHECK(
+            write_edge_list(in, rows + nin, nrows - nin, true, "calls across its boundary", out));
         fputs("</details>\n", out);
     }
     fputs("</section>\n", out);
