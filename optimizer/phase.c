@@ -3,178 +3,32 @@
 
 #include "cachesim.h"
 #include "mem.h"
+#include "walk.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* One executed instruction of the function walked. */
-typedef struct node {
-    uint64_t offset;    /* from the function's start */
-    double fall, exit;  /* weights of falling through to the next node and of leaving */
-    double jumps;       /* summed weight of its taken jumps */
-    double total;       /* fall + exit + jumps */
-    size_t first, njmp; /* its jumps: targets[first .. first + njmp) */
-} node_t;
-
-/* The walk of one function: its nodes, jump targets and weights, entry weights cumulated. */
-typedef struct walk {
-    node_t *nodes;
-    size_t n;
-    uint32_t *target;  /* node index of each jump, grouped by source node */
-    double *weight;    /* its weight */
-    double *entry_cum; /* cumulative entry weights, entry_cum[n - 1] the total */
-} walk_t;
-
-static void walk_free(walk_t *w)
-{
-    free(w->nodes);
-    free(w->target);
-    free(w->weight);
-    free(w->entry_cum);
-    memset(w, 0, sizeof *w);
-}
-
-/* The node at offset, or SIZE_MAX when no executed instruction starts there. */
-static size_t node_at(const walk_t *w, uint64_t offset)
-{
-    size_t lo = 0, hi = w->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (w->nodes[mid].offset < offset)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < w->n && w->nodes[lo].offset == offset ? lo : SIZE_MAX;
-}
-
-static double positive(double x)
-{
-    return x > 0.0 ? x : 0.0;
-}
-
-/* Builds the graph of phase.h from the function's hotspots [hs, hs + nh) and hotjumps
- * [js, js + nj) (both sorted by offset). false when out of memory. */
-static bool walk_build(walk_t *w, const lg_hotspot_t *hs, size_t nh, const lg_hotjump_t *js,
-                       size_t nj)
-{
-    memset(w, 0, sizeof *w);
-    w->nodes = calloc(nh ? nh : 1, sizeof *w->nodes);
-    w->target = calloc(nj ? nj : 1, sizeof *w->target);
-    w->weight = calloc(nj ? nj : 1, sizeof *w->weight);
-    w->entry_cum = calloc(nh ? nh : 1, sizeof *w->entry_cum);
-    double *count = calloc(nh ? nh : 1, sizeof *count), *in = calloc(nh ? nh : 1, sizeof *in);
-    if (!w->nodes || !w->target || !w->weight || !w->entry_cum || !count || !in) {
-        free(count);
-        free(in);
-        walk_free(w);
-        return false;
-    }
-    w->n = nh;
-    for (size_t k = 0; k < nh; k++) {
-        w->nodes[k].offset = hs[k].offset;
-        count[k] = (double)hs[k].cost;
-    }
-    /* Jumps come sorted by source, so each node's jumps are contiguous in target[]. */
-    size_t m = 0;
-    for (size_t i = 0; i < nj; i++) {
-        size_t from = node_at(w, js[i].from), to = node_at(w, js[i].to);
-        if (from == SIZE_MAX || to == SIZE_MAX || js[i].count == 0)
-            continue;
-        node_t *s = &w->nodes[from];
-        if (s->njmp == 0)
-            s->first = m;
-        w->target[m] = (uint32_t)to;
-        w->weight[m] = (double)js[i].count;
-        s->njmp++;
-        s->jumps += (double)js[i].count;
-        in[to] += (double)js[i].count;
-        m++;
-    }
-    double entries = 0.0;
-    for (size_t k = 0; k < nh; k++) {
-        node_t *s = &w->nodes[k];
-        if (k + 1 < nh) {
-            double left = positive(count[k] - s->jumps),
-                   needed = positive(count[k + 1] - in[k + 1]);
-            s->fall = left < needed ? left : needed;
-        }
-        s->exit = positive(count[k] - s->jumps - s->fall);
-        s->total = s->fall + s->exit + s->jumps;
-        double entry = positive(count[k] - in[k] - (k > 0 ? w->nodes[k - 1].fall : 0.0));
-        entries += entry;
-        w->entry_cum[k] = entries;
-    }
-    if (entries <= 0.0) /* a loop with no way in: start anywhere, by count */
-        for (size_t k = 0; k < nh; k++)
-            w->entry_cum[k] = (entries += count[k]);
-    free(count);
-    free(in);
-    return true;
-}
-
-/* xorshift64*: the same walk on every run and machine. */
-static double next_unit(uint64_t *state)
-{
-    uint64_t x = *state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *state = x;
-    return (double)((x * 0x2545F4914F6CDD1Dull) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static size_t draw_entry(const walk_t *w, uint64_t *rng)
-{
-    double r = next_unit(rng) * w->entry_cum[w->n - 1];
-    size_t lo = 0, hi = w->n - 1;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (w->entry_cum[mid] <= r)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The node after cur, or SIZE_MAX when the walk leaves the function. */
-static size_t draw_next(const walk_t *w, size_t cur, uint64_t *rng)
-{
-    const node_t *s = &w->nodes[cur];
-    if (s->total <= 0.0)
-        return SIZE_MAX;
-    double r = next_unit(rng) * s->total;
-    for (size_t i = 0; i < s->njmp; i++) {
-        r -= w->weight[s->first + i];
-        if (r < 0.0)
-            return w->target[s->first + i];
-    }
-    r -= s->fall;
-    return r < 0.0 && cur + 1 < w->n ? cur + 1 : SIZE_MAX;
-}
-
 /* Walks steps instructions, each candidate phase phases[c] into its own cache; misses[c]. */
-static void walk_run(const walk_t *w, uint64_t steps, uint64_t seed, lg_cachesim_t *caches,
+static void walk_run(const lg_walk_t *w, uint64_t steps, uint64_t seed, lg_cachesim_t *caches,
                      const uint64_t *phases, size_t ncand, uint64_t *misses)
 {
-    uint64_t rng = seed * 0x9E3779B97F4A7C15ull + 1u, last[LG_PHASE_MAX_CANDIDATES];
+    uint64_t rng = lg_walk_seed(seed), last[LG_PHASE_MAX_CANDIDATES];
     uint32_t shift = caches[0].line_shift;
     for (size_t c = 0; c < ncand; c++) {
         lg_cachesim_reset(&caches[c]);
         last[c] = LG_CACHESIM_EMPTY;
     }
-    size_t cur = SIZE_MAX;
+    size_t cur = LG_WALK_OUT;
     for (uint64_t s = 0; s < steps; s++) {
-        if (cur == SIZE_MAX)
-            cur = draw_entry(w, &rng);
+        if (cur == LG_WALK_OUT)
+            cur = lg_walk_entry(w, &rng);
         for (size_t c = 0; c < ncand; c++) {
             uint64_t line = (w->nodes[cur].offset + phases[c]) >> shift;
             if (line != last[c]) /* the same line again always hits */
                 lg_cachesim_access_line(&caches[c], line);
             last[c] = line;
         }
-        cur = draw_next(w, cur, &rng);
+        cur = lg_walk_next(w, cur, &rng);
     }
     for (size_t c = 0; c < ncand; c++)
         misses[c] = caches[c].misses;
@@ -249,11 +103,12 @@ lg_err_t lg_phase_choose(lg_program_t *p, const lg_geometry_t *g, lg_phase_stats
         free(cands);
         return LG_OK;
     }
+    /* One cache per candidate phase, set up when a function first needs it: a 32-byte line with
+     * code aligned to 16 needs two, not LG_PHASE_MAX_CANDIDATES. */
     lg_cachesim_t caches[LG_PHASE_MAX_CANDIDATES];
     memset(caches, 0, sizeof caches);
+    size_t ncaches = 0;
     lg_err_t err = LG_OK;
-    for (size_t c = 0; c < LG_PHASE_MAX_CANDIDATES && err == LG_OK; c++)
-        err = lg_cachesim_init(&caches[c], g, d);
     uint64_t budget = LG_PHASE_BUDGET_STEPS;
     for (size_t i = 0; i < ncands && err == LG_OK; i++) {
         lg_fn_t *f = &p->fns[cands[i].fn];
@@ -266,6 +121,10 @@ lg_err_t lg_phase_choose(lg_program_t *p, const lg_geometry_t *g, lg_phase_stats
             phases[ncand++] = q;
         if (ncand < 2)
             continue;
+        for (; ncaches < ncand && err == LG_OK; ncaches++)
+            err = lg_cachesim_init(&caches[ncaches], g, d);
+        if (err != LG_OK)
+            break;
         uint64_t steps = cands[i].cost < LG_PHASE_WALK_STEPS ? cands[i].cost : LG_PHASE_WALK_STEPS;
         if (steps == 0) /* positions without cost: nothing ran to replay */
             continue;
@@ -273,14 +132,14 @@ lg_err_t lg_phase_choose(lg_program_t *p, const lg_geometry_t *g, lg_phase_stats
             stats->skipped_budget++;
             continue;
         }
-        walk_t w;
-        if (!walk_build(&w, p->hotspots + cands[i].hs, cands[i].nh, p->hotjumps + cands[i].js,
-                        cands[i].nj)) {
+        lg_walk_t w;
+        if (!lg_walk_build(&w, p->hotspots + cands[i].hs, cands[i].nh, p->hotjumps + cands[i].js,
+                           cands[i].nj)) {
             err = LG_ENOMEM;
             break;
         }
         walk_run(&w, steps, cands[i].fn, caches, phases, ncand, misses);
-        walk_free(&w);
+        lg_walk_free(&w);
         budget -= steps;
         stats->steps += steps;
         size_t best = 0, worst = 0;
@@ -302,7 +161,7 @@ lg_err_t lg_phase_choose(lg_program_t *p, const lg_geometry_t *g, lg_phase_stats
         stats->misses_worst += misses[worst];
         stats->misses_chosen += misses[best];
     }
-    for (size_t c = 0; c < LG_PHASE_MAX_CANDIDATES; c++)
+    for (size_t c = 0; c < ncaches; c++)
         lg_cachesim_destroy(&caches[c]);
     free(cands);
     return err;

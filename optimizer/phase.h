@@ -10,18 +10,10 @@
  * 15 KiB interpreter loop 1.15M and 0.47M.
  *
  * The choice needs the order in which the function's instructions run, which a function-level
- * profile does not have. With per-instruction costs and the taken jumps between instructions
- * (callgrind --dump-instr=yes --collect-jumps=yes, bound as lg_program_t.hotspots and hotjumps),
- * the function's control flow is a weighted graph over its executed instructions:
- *   jump      a taken jump, weighted by how often it was taken
- *   fall      to the next executed instruction: what is left of the instruction's count after
- *             its jumps, at most what the next instruction's count leaves after the jumps into
- *             it (flow conservation; a call's return lands here too)
- *   exit      what is left after both (a return, or a jump out of the function)
- *   entry     an instruction's count not explained by jumps and falls into it
- * A random walk over that graph (restarting at an entry, drawn by weight, after every exit)
- * replays the function's fetches; each candidate phase replays the same walk into a cache of
- * the layout's geometry holding this function alone. Removing other code's accesses never turns
+ * profile does not have. With per-instruction costs and the taken jumps between instructions,
+ * a random walk over the function's control flow (walk.h) replays the function's fetches; each
+ * candidate phase replays the same walk into a cache of the layout's geometry holding this
+ * function alone. Removing other code's accesses never turns
  * a hit into a miss in an LRU cache, so these are the misses the function causes itself in any
  * layout; the candidate with the fewest is chosen when it saves enough.
  *
