@@ -58,6 +58,10 @@
  *     loops stay cached anyway); a large one is fetched a window at a time, swept evenly, which
  *     averages its conflicts over the whole body where really only its hot paths matter. The
  *     footprints hook can narrow a body to its hot lines once per-position costs are bound.
+ *     Walking a large function over callgrind's instructions and jumps instead (walk.h) ranked
+ *     the profiled run's layouts better and made a worse safeguard: the walk mixes all the
+ *     function's paths between any two of its calls (docs/benchmarks.md, "Walking large
+ *     functions in the estimate").
  *   * Only the program's own functions are fetched: libraries, the PLT, startup code and
  *     unprofiled code are absent, so conflicts with them are not seen. On an 8 KiB
  *     direct-mapped cache these can decide the ranking (docs/benchmarks.md, the demo).
