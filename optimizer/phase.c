@@ -34,6 +34,25 @@ static void walk_run(const lg_walk_t *w, uint64_t steps, uint64_t seed, lg_cache
         misses[c] = caches[c].misses;
 }
 
+/* The distance between f's candidate phases: its alignment, at least a line over
+ * LG_PHASE_MAX_CANDIDATES. */
+static uint64_t phase_step(const lg_fn_t *f, const lg_geometry_t *g)
+{
+    uint64_t step = f->align > 1 ? f->align : 1;
+    return step < g->line_size / LG_PHASE_MAX_CANDIDATES ? g->line_size / LG_PHASE_MAX_CANDIDATES
+                                                         : step;
+}
+
+/* Whether f can span more lines than a way holds, so that at some phase its first and last
+ * lines share a set: starting line_size - step bytes into a line (its last phase), it reaches
+ * line_size - step + size bytes. A function of 250 bytes aligned to 16 meets itself in a 256-byte
+ * way of 32-byte lines at phase 16 (bytes 16 to 266: 9 lines) though it is smaller than the way. */
+static bool can_meet_itself(const lg_fn_t *f, const lg_geometry_t *g, uint64_t way)
+{
+    uint64_t step = phase_step(f, g);
+    return step < g->line_size && f->size > way - (g->line_size - step);
+}
+
 typedef struct candidate_fn {
     uint32_t fn;
     uint64_t cost;
@@ -50,8 +69,8 @@ static int by_cost_desc(const void *a, const void *b)
 
 /* The functions phase.h considers, with their ranges of hotspots and jumps; *total receives the
  * summed cost of every function's hotspots. */
-static lg_err_t collect(const lg_program_t *p, uint64_t way, candidate_fn_t **out, size_t *nout,
-                        uint64_t *total)
+static lg_err_t collect(const lg_program_t *p, const lg_geometry_t *g, uint64_t way,
+                        candidate_fn_t **out, size_t *nout, uint64_t *total)
 {
     *out = NULL;
     *nout = 0;
@@ -70,7 +89,8 @@ static lg_err_t collect(const lg_program_t *p, uint64_t way, candidate_fn_t **ou
         while (j1 < p->nhotjumps && p->hotjumps[j1].fn == fn)
             j1++;
         const lg_fn_t *f = &p->fns[fn];
-        if (j1 > j && lg_fn_movable(f) && f->size > way && !(f->flags & LG_FN_PHASED)) {
+        if (j1 > j && lg_fn_movable(f) && can_meet_itself(f, g, way) &&
+            !(f->flags & LG_FN_PHASED)) {
             if (!lg_grow((void **)out, &cap, *nout + 1, sizeof **out)) {
                 free(*out);
                 *out = NULL;
@@ -97,7 +117,7 @@ lg_err_t lg_phase_choose(lg_program_t *p, const lg_geometry_t *g, lg_phase_stats
     candidate_fn_t *cands;
     size_t ncands;
     uint64_t total;
-    LG_CHECK(collect(p, way, &cands, &ncands, &total));
+    LG_CHECK(collect(p, g, way, &cands, &ncands, &total));
     stats->considered = ncands;
     if (ncands == 0) {
         free(cands);
@@ -112,9 +132,7 @@ lg_err_t lg_phase_choose(lg_program_t *p, const lg_geometry_t *g, lg_phase_stats
     uint64_t budget = LG_PHASE_BUDGET_STEPS;
     for (size_t i = 0; i < ncands && err == LG_OK; i++) {
         lg_fn_t *f = &p->fns[cands[i].fn];
-        uint64_t step = f->align > 1 ? f->align : 1;
-        if (step < g->line_size / LG_PHASE_MAX_CANDIDATES)
-            step = g->line_size / LG_PHASE_MAX_CANDIDATES;
+        uint64_t step = phase_step(f, g);
         uint64_t phases[LG_PHASE_MAX_CANDIDATES], misses[LG_PHASE_MAX_CANDIDATES];
         size_t ncand = 0;
         for (uint64_t q = 0; q < g->line_size && ncand < LG_PHASE_MAX_CANDIDATES; q += step)

@@ -1,7 +1,9 @@
 /* phase.h - choose where inside a cache line each large hot function starts.
  *
  * A function larger than a cache way maps onto itself: some of its own lines share a set and
- * evict each other, whatever the link order. Which lines those are does not change when the
+ * evict each other, whatever the link order. (So can one a little smaller, when its start inside
+ * a line makes it span one line more than a way holds: its first and last lines then share a
+ * set.) Which lines those are does not change when the
  * whole function moves by whole lines, but it does change when it moves inside a line: code
  * aligned to 16 bytes in a 32-byte line starts at one of two phases, and the instructions then
  * fall into different lines. The linker picks the phase by accident. Measured with cachegrind
@@ -49,7 +51,8 @@
 
 /* What the choice did, for the CLI's note and the report. */
 typedef struct lg_phase_stats {
-    size_t considered;      /* movable functions larger than a way with costs and jumps */
+    size_t considered;      /* movable functions that can span more lines than a way holds,
+                               with costs and jumps */
     size_t phased;          /* of those, functions given a phase */
     size_t skipped_budget;  /* considered but not walked: the run's budget was spent */
     uint64_t misses_worst;  /* predicted misses of the phased functions at their worst phase */
@@ -57,7 +60,8 @@ typedef struct lg_phase_stats {
     uint64_t steps;         /* instructions walked in all */
 } lg_phase_stats_t;
 
-/* For every movable function larger than a way of g that has per-instruction costs and jumps,
+/* For every movable function that some phase makes span more lines than a way of g holds (one
+ * larger than a way, or nearly as large) and that has per-instruction costs and jumps,
  * predicts its own misses at each phase a multiple of its alignment inside a line, and when one
  * saves enough (above) sets LG_FN_PHASED, align = the line size and lead = that phase.
  * Functions already phased (a .LOR read back) are left alone. Deterministic. Returns LG_OK,

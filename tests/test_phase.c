@@ -96,9 +96,41 @@ static void test_the_other_phase_when_the_loop_moves(void **state)
     lg_program_destroy(&p);
 }
 
-/* A function no larger than a way cannot conflict with itself; one without jumps, or whose
- * positions carry no cost, has no run to replay; an unmovable one cannot be padded; a phased one
- * (from a .LOR) keeps its phase. */
+/* A function smaller than a way can still meet itself: 250 bytes aligned to 16 start at phase 0
+ * (lines 0 to 7 of the 256-byte way) or 16 (bytes 16 to 266: lines 0 to 8, the first and last
+ * in set 0). Its loop between offsets 0 and 240 conflicts at phase 16 only, so it is pinned to
+ * phase 0. At 240 bytes no phase reaches a ninth line: not considered. */
+static void test_nearly_a_way_meets_itself_at_one_phase(void **state)
+{
+    (void)state;
+    static const fn_spec_t fns[] = {{"small", 64, 16, 10, 0}, {"near", 250, 16, 1000, 0}};
+    static const lg_hotspot_t spots[] = {{1, 0, 100000}, {1, 240, 100000}};
+    static const lg_hotjump_t jumps[] = {{1, 0, 240, 100000}, {1, 240, 0, 100000}};
+    lg_program_t p;
+    MAKE_NO_ARCS(&p, fns);
+    set_flow(&p, spots, NELEMS(spots), jumps, NELEMS(jumps));
+    lg_phase_stats_t st = choose_ok(&p, &tiny);
+    assert_int_equal(st.considered, 1);
+    assert_int_equal(st.phased, 1);
+    assert_true(p.fns[1].flags & LG_FN_PHASED);
+    assert_int_equal(p.fns[1].lead, 0);
+    assert_int_equal(st.misses_chosen, 2);
+    lg_program_destroy(&p);
+
+    static const fn_spec_t shorter[] = {{"small", 64, 16, 10, 0}, {"near", 240, 16, 1000, 0}};
+    static const lg_hotspot_t spots2[] = {{1, 0, 100000}, {1, 224, 100000}};
+    static const lg_hotjump_t jumps2[] = {{1, 0, 224, 100000}, {1, 224, 0, 100000}};
+    MAKE_NO_ARCS(&p, shorter);
+    set_flow(&p, spots2, NELEMS(spots2), jumps2, NELEMS(jumps2));
+    st = choose_ok(&p, &tiny);
+    assert_int_equal(st.considered, 0);
+    assert_false(p.fns[1].flags & LG_FN_PHASED);
+    lg_program_destroy(&p);
+}
+
+/* A function that no phase makes span more lines than a way cannot conflict with itself; one
+ * without jumps, or whose positions carry no cost, has no run to replay; an unmovable one cannot be
+ * padded; a phased one (from a .LOR) keeps its phase. */
 static void test_left_alone(void **state)
 {
     (void)state;
@@ -264,6 +296,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_loop_gets_the_phase_without_conflict),
         cmocka_unit_test(test_the_other_phase_when_the_loop_moves),
+        cmocka_unit_test(test_nearly_a_way_meets_itself_at_one_phase),
         cmocka_unit_test(test_left_alone),
         cmocka_unit_test(test_small_stakes_change_nothing),
         cmocka_unit_test(test_a_tie_changes_nothing),

@@ -308,7 +308,7 @@ static const option_t options[] = {
      .apply = clear_flag, .field = FIELD(place)},
     {.names = {"--no-phase"},
      .help = "do not choose where inside a cache line the functions\n"
-             "larger than a cache way start (chosen by default from\n"
+             "as large as a cache way start (chosen by default from\n"
              "callgrind's instruction costs and jumps, when given)",
      .apply = clear_flag, .field = FIELD(phase)},
     {.names = {"--no-safeguard"},

@@ -130,7 +130,7 @@ int lg_cli_propose_order(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_dia
             return LG_EXIT_BAD_INPUT;
         if (p->phase.phased > 0)
             lg_cli_message(LG_NOTE, "",
-                           "%zu function(s) larger than a cache way start where in the cache "
+                           "%zu function(s) as large as a cache way start where in the cache "
                            "line their own lines conflict least (a replay of %llu profiled "
                            "instructions: %llu misses of their own instead of up to %llu)",
                            p->phase.phased, (unsigned long long)p->phase.steps,

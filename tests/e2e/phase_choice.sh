@@ -46,7 +46,7 @@ grep -q '^jcnd=' phc.cg || fail "phc.cg has no jcnd= lines: jumps were not colle
 step "lorgen chooses phase 16 for ph_loop in a 256-byte cache"
 "$lorgen" --cache-size 256 --line-size 32 --ways 1 phc.cg phc obj/*.o -o phc.lor \
   --ld-script phc.ld 2>lorgen.err
-grep -q "note: 1 function(s) larger than a cache way start where in the cache line" lorgen.err ||
+grep -q "note: 1 function(s) as large as a cache way start where in the cache line" lorgen.err ||
   { cat lorgen.err >&2; fail "no note about the phase chosen"; }
 grep -q '^  fn ph_loop size=290 hits=[0-9]* phase=16 ' phc.lor ||
   { cat phc.lor >&2; fail "phc.lor does not give ph_loop phase=16"; }
