@@ -4,36 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool lg_walk_ranges_init(lg_walk_ranges_t *r, const lg_program_t *p)
-{
-    size_t n = p->nfns;
-    r->hs = calloc(n + 1, sizeof *r->hs);
-    r->js = calloc(n + 1, sizeof *r->js);
-    if (r->hs == NULL || r->js == NULL) {
-        lg_walk_ranges_destroy(r);
-        return false;
-    }
-    /* Counts per function, then prefix sums: both arrays are sorted by function. */
-    for (size_t i = 0; i < p->nhotspots; i++)
-        if (p->hotspots[i].fn < n)
-            r->hs[p->hotspots[i].fn + 1]++;
-    for (size_t i = 0; i < p->nhotjumps; i++)
-        if (p->hotjumps[i].fn < n)
-            r->js[p->hotjumps[i].fn + 1]++;
-    for (size_t f = 0; f < n; f++) {
-        r->hs[f + 1] += r->hs[f];
-        r->js[f + 1] += r->js[f];
-    }
-    return true;
-}
-
-void lg_walk_ranges_destroy(lg_walk_ranges_t *r)
-{
-    free(r->hs);
-    free(r->js);
-    memset(r, 0, sizeof *r);
-}
-
 void lg_walk_free(lg_walk_t *w)
 {
     free(w->nodes);
@@ -118,12 +88,6 @@ bool lg_walk_build(lg_walk_t *w, const lg_hotspot_t *hs, size_t nh, const lg_hot
     free(count);
     free(in);
     return true;
-}
-
-bool lg_walk_build_fn(lg_walk_t *w, const lg_program_t *p, const lg_walk_ranges_t *r, uint32_t f)
-{
-    size_t h = r->hs[f], j = r->js[f];
-    return lg_walk_build(w, p->hotspots + h, r->hs[f + 1] - h, p->hotjumps + j, r->js[f + 1] - j);
 }
 
 uint64_t lg_walk_seed(uint64_t seed)

@@ -50,23 +50,11 @@ typedef struct lg_walk {
     double *entry_cum; /* cumulative entry weights, entry_cum[n - 1] the total */
 } lg_walk_t;
 
-/* Where each function's hotspots and hotjumps lie in a program's arrays (both sorted by function):
- * function f's are hotspots[hs[f] .. hs[f + 1]) and hotjumps[js[f] .. js[f + 1]). */
-typedef struct lg_walk_ranges {
-    size_t *hs, *js; /* nfns + 1 entries each */
-} lg_walk_ranges_t;
-
-/* Fills r for p; false when out of memory (r then zeroed). O(functions + hotspots + jumps). */
-bool lg_walk_ranges_init(lg_walk_ranges_t *r, const lg_program_t *p);
-void lg_walk_ranges_destroy(lg_walk_ranges_t *r);
-
 /* Builds w from one function's hotspots [hs, hs + nh) and hotjumps [js, js + nj), both sorted by
  * offset (nh > 0). Jumps whose ends are not executed instructions are ignored. false when out of
  * memory (w then zeroed). O(nh + nj log nh). */
 bool lg_walk_build(lg_walk_t *w, const lg_hotspot_t *hs, size_t nh, const lg_hotjump_t *js,
                    size_t nj);
-/* Builds function f's walk from p's arrays and r. */
-bool lg_walk_build_fn(lg_walk_t *w, const lg_program_t *p, const lg_walk_ranges_t *r, uint32_t f);
 /* Frees w; accepts a zeroed struct. */
 void lg_walk_free(lg_walk_t *w);
 

@@ -1,6 +1,6 @@
 /* test_walk.c - the walk over a function's executed instructions: flow conservation gives falls,
  * exits and entries; jumps whose ends did not run are ignored; steps follow the weights; the
- * same seed gives the same walk; the ranges find each function's hotspots and jumps. */
+ * same seed gives the same walk. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -106,37 +106,6 @@ static void test_loop_without_entry_starts_by_count(void **state)
     lg_walk_free(&w);
 }
 
-static void test_ranges_per_function(void **state)
-{
-    (void)state;
-    lg_program_t p;
-    lg_program_init(&p);
-    lg_fn_t fns[3];
-    memset(fns, 0, sizeof fns);
-    lg_hotspot_t spots[] = {{0, 0, 1}, {0, 4, 1}, {2, 0, 5}};
-    lg_hotjump_t jumps[] = {{2, 0, 0, 4}};
-    p.fns = fns;
-    p.nfns = 3;
-    p.hotspots = spots;
-    p.nhotspots = 3;
-    p.hotjumps = jumps;
-    p.nhotjumps = 1;
-    lg_walk_ranges_t r;
-    assert_true(lg_walk_ranges_init(&r, &p));
-    assert_int_equal(r.hs[0], 0);
-    assert_int_equal(r.hs[1], 2);
-    assert_int_equal(r.hs[2], 2); /* function 1 has none */
-    assert_int_equal(r.hs[3], 3);
-    assert_int_equal(r.js[2], 0);
-    assert_int_equal(r.js[3], 1);
-    lg_walk_t w;
-    assert_true(lg_walk_build_fn(&w, &p, &r, 2));
-    assert_int_equal(w.n, 1);
-    assert_int_equal(w.nodes[0].njmp, 1);
-    lg_walk_free(&w);
-    lg_walk_ranges_destroy(&r);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -145,7 +114,6 @@ int main(void)
         cmocka_unit_test(test_steps_follow_the_weights),
         cmocka_unit_test(test_same_seed_same_walk),
         cmocka_unit_test(test_loop_without_entry_starts_by_count),
-        cmocka_unit_test(test_ranges_per_function),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
