@@ -312,7 +312,9 @@ static void test_phased_functions(void **state)
     assert_true(lg_test_diag_has(&d, LG_NOTE,
                                  "gold's ordering file cannot hold the phase in the cache line "
                                  "chosen for 2 functions: they keep their place in the order, not "
-                                 "their phase (use a GNU ld script for them)"));
+                                 "their phase (use a GNU ld script for them; `lorgen check` "
+                                 "reports a function off its phase, and --no-phase chooses "
+                                 "none)"));
     assert_false(lg_test_diag_has(&d, LG_NOTE, "padding and alignment"));
     lg_diag_destroy(&d);
     lg_diag_init(&d);

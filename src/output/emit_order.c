@@ -27,7 +27,9 @@ static void note_lost_placement(const lg_lor_t *lor, const char *linker, lg_diag
     if (phased > 0)
         lg_diag_add(d, LG_NOTE, "",
                     "%s's ordering file cannot hold the phase in the cache line chosen for %zu "
-                    "%s in the order, not %s phase (use a GNU ld script for %s)",
+                    "%s in the order, not %s phase (use a GNU ld script for %s; "
+                    "`lorgen check` reports a function off its phase, and --no-phase chooses "
+                    "none)",
                     linker, phased,
                     phased == 1 ? "function: it keeps its place"
                                 : "functions: they keep their place",
