@@ -164,7 +164,7 @@ lg_err_t lg_i_add_clique(lg_i_order_t *o, const uint32_t *fns, size_t n)
         const lg_fn_t *f = &o->prog->fns[fns[i]];
         /* Alignments of non-oversized members are at most the cache (<= 64 MiB) and chains hold
          * at most one oversized member, so the end never wraps. */
-        c.bytes = lg_start_after(c.bytes, f->align, f->lead) + f->size;
+        c.bytes = lg_fn_end_after(c.bytes, f);
         c.hits = lg_sat_add(c.hits, f->hits);
         if (o->cls.padded[fns[i]] > o->cache)
             c.flags |= LG_CLIQUE_OVERSIZED;
@@ -242,11 +242,11 @@ lg_err_t lg_i_pack(lg_i_order_t *o, const uint32_t *seq, size_t n)
             continue;
         }
         /* end <= cache and align <= padded size <= cache (<= 64 MiB): no overflow. */
-        uint64_t next = lg_start_after(end, f->align, f->lead) + f->size;
+        uint64_t next = lg_fn_end_after(end, f);
         if (i > start && next > o->cache) {
             LG_CHECK(lg_i_add_clique(o, seq + start, i - start));
             start = i;
-            next = lg_start_after(0, f->align, f->lead) + f->size;
+            next = lg_fn_end_after(0, f);
         }
         end = next;
     }

@@ -640,7 +640,7 @@ static lg_err_t plan_commit(work_t *w)
         uint32_t x = w->pool.e[w->picks[i]].fn;
         const lg_fn_t *f = &w->prog->fns[x];
         c->fns[c->nfns++] = x;
-        c->bytes = lg_start_after(c->bytes, f->align, f->lead) + f->size;
+        c->bytes = lg_fn_end_after(c->bytes, f);
         c->hits = lg_sat_add(c->hits, f->hits);
         w->filler_bytes += f->size;
         w->used[x] = true;
@@ -1100,8 +1100,7 @@ lg_err_t lg_place_for_cache(const lg_program_t *prog, const lg_geometry_t *geo, 
     for (size_t c = 0; c < layout->ncliques; c++) {
         const lg_clique_t *cl = &layout->cliques[c];
         for (size_t k = 0; k < cl->nfns; k++)
-            span = lg_start_after(span, prog->fns[cl->fns[k]].align, prog->fns[cl->fns[k]].lead) +
-                   prog->fns[cl->fns[k]].size;
+            span = lg_fn_end_after(span, &prog->fns[cl->fns[k]]);
     }
     if (span <= way) {
         layout->section_align = way;

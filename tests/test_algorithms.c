@@ -128,7 +128,7 @@ static void check_invariants(const lg_program_t *p, const lg_layout_t *l, const 
             assert_true(movable(f));
             hits += f->hits;
             psum += padded(f);
-            end = lg_start_after(end, f->align, f->lead) + f->size;
+            end = lg_fn_end_after(end, f);
             oversized |= padded(f) > cache;
             /* The order of the whole sequence, across clique boundaries. */
             uint32_t before = k > 0 ? cl->fns[k - 1] : prev_last;
@@ -155,7 +155,7 @@ static void check_invariants(const lg_program_t *p, const lg_layout_t *l, const 
             if (c + 1 < l->ncliques && !oversized &&
                 !(l->cliques[c + 1].flags & LG_CLIQUE_OVERSIZED)) {
                 const lg_fn_t *g = &p->fns[l->cliques[c + 1].fns[0]];
-                assert_true(lg_start_after(cl->bytes, g->align, g->lead) + g->size > cache);
+                assert_true(lg_fn_end_after(cl->bytes, g) > cache);
             }
         } else {
             assert_true(cl->nfns == 1 || psum <= MAX_CHAIN_BYTES);
@@ -963,7 +963,7 @@ static uint64_t laid_out(const lg_program_t *p, const uint32_t *fns, size_t n)
 {
     uint64_t end = 0;
     for (size_t i = 0; i < n; i++)
-        end = lg_start_after(end, p->fns[fns[i]].align, p->fns[fns[i]].lead) + p->fns[fns[i]].size;
+        end = lg_fn_end_after(end, &p->fns[fns[i]]);
     return end;
 }
 

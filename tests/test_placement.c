@@ -107,7 +107,7 @@ static uint64_t fresh_bytes(const lg_program_t *p, const uint32_t *fns, size_t n
 {
     uint64_t end = 0;
     for (size_t k = 0; k < n; k++)
-        end = lg_start_after(end, p->fns[fns[k]].align, p->fns[fns[k]].lead) + p->fns[fns[k]].size;
+        end = lg_fn_end_after(end, &p->fns[fns[k]]);
     return end;
 }
 
@@ -212,9 +212,8 @@ static void offsets(const lg_program_t *p, const lg_layout_t *l, uint64_t *off)
         end += l->cliques[c].pad_before;
         for (size_t k = 0; k < l->cliques[c].nfns; k++) {
             const lg_fn_t *f = &p->fns[l->cliques[c].fns[k]];
-            uint64_t a = f->align > 1 ? f->align : 1;
-            off[l->cliques[c].fns[k]] = (end + a - 1) / a * a + f->lead;
-            end = lg_start_after(end, f->align, f->lead) + f->size;
+            off[l->cliques[c].fns[k]] = lg_start_after(end, f->align, f->lead);
+            end = lg_fn_end_after(end, f);
         }
     }
 }
@@ -1096,14 +1095,13 @@ static uint64_t estimated_misses(const lg_program_t *p, const lg_layout_t *l, lg
         end += l->cliques[c].pad_before;
         for (size_t k = 0; k < l->cliques[c].nfns; k++) {
             const lg_fn_t *f = &p->fns[l->cliques[c].fns[k]];
-            end = lg_start_after(end, f->align, f->lead) + f->size;
+            end = lg_fn_end_after(end, f);
         }
     }
     for (size_t i = 0; i < p->nfns; i++) {
         if (addr[i] == UINT64_MAX) {
-            uint64_t a = p->fns[i].align > 1 ? p->fns[i].align : 1;
-            addr[i] = (end + a - 1) / a * a + p->fns[i].lead;
-            end = lg_start_after(end, p->fns[i].align, p->fns[i].lead) + p->fns[i].size;
+            addr[i] = lg_start_after(end, p->fns[i].align, p->fns[i].lead);
+            end = lg_fn_end_after(end, &p->fns[i]);
         }
         addr[i] += TEXT_BASE;
     }

@@ -44,6 +44,13 @@ static inline uint64_t lg_place_after(uint64_t offset, uint64_t size, uint64_t a
     return lg_start_after(offset, align, 0) + size;
 }
 
+/* Where function f's code ends when laid out at or after `offset`, at its alignment and, when
+ * phased, its lead (lg_start_after). */
+static inline uint64_t lg_fn_end_after(uint64_t offset, const lg_fn_t *f)
+{
+    return lg_start_after(offset, f->align, f->lead) + f->size;
+}
+
 /* Checks that the geometry is usable; records why not. */
 lg_err_t lg_geometry_check(const lg_geometry_t *g, lg_diag_t *d);
 
