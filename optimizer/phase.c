@@ -47,9 +47,9 @@ static uint64_t phase_step(const lg_fn_t *f, const lg_geometry_t *g)
  * lines share a set: starting line_size - step bytes into a line (its last phase), it reaches
  * line_size - step + size bytes. A function of 250 bytes aligned to 16 meets itself in a 256-byte
  * way of 32-byte lines at phase 16 (bytes 16 to 266: 9 lines) though it is smaller than the way. */
-static bool can_meet_itself(const lg_fn_t *f, const lg_geometry_t *g, uint64_t way)
+static bool can_meet_itself(const lg_fn_t *f, const lg_geometry_t *g)
 {
-    uint64_t step = phase_step(f, g);
+    uint64_t step = phase_step(f, g), way = g->cache_size / g->ways;
     return step < g->line_size && f->size > way - (g->line_size - step);
 }
 
@@ -69,8 +69,8 @@ static int by_cost_desc(const void *a, const void *b)
 
 /* The functions phase.h considers, with their ranges of hotspots and jumps; *total receives the
  * summed cost of every function's hotspots. */
-static lg_err_t collect(const lg_program_t *p, const lg_geometry_t *g, uint64_t way,
-                        candidate_fn_t **out, size_t *nout, uint64_t *total)
+static lg_err_t collect(const lg_program_t *p, const lg_geometry_t *g, candidate_fn_t **out,
+                        size_t *nout, uint64_t *total)
 {
     *out = NULL;
     *nout = 0;
@@ -89,8 +89,7 @@ static lg_err_t collect(const lg_program_t *p, const lg_geometry_t *g, uint64_t 
         while (j1 < p->nhotjumps && p->hotjumps[j1].fn == fn)
             j1++;
         const lg_fn_t *f = &p->fns[fn];
-        if (j1 > j && lg_fn_movable(f) && can_meet_itself(f, g, way) &&
-            !(f->flags & LG_FN_PHASED)) {
+        if (j1 > j && lg_fn_movable(f) && can_meet_itself(f, g) && !(f->flags & LG_FN_PHASED)) {
             if (!lg_grow((void **)out, &cap, *nout + 1, sizeof **out)) {
                 free(*out);
                 *out = NULL;
@@ -113,11 +112,10 @@ lg_err_t lg_phase_choose(lg_program_t *p, const lg_geometry_t *g, lg_phase_stats
     memset(stats, 0, sizeof *stats);
     if (lg_geometry_check(g, d) != LG_OK)
         return LG_EINVAL;
-    uint64_t way = g->cache_size / g->ways;
     candidate_fn_t *cands;
     size_t ncands;
     uint64_t total;
-    LG_CHECK(collect(p, g, way, &cands, &ncands, &total));
+    LG_CHECK(collect(p, g, &cands, &ncands, &total));
     stats->considered = ncands;
     if (ncands == 0) {
         free(cands);
