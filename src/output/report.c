@@ -273,11 +273,7 @@ static lg_err_t write_members(const lg_report_input_t *in, const lg_report_model
         put_name(out, fn->section, 0);
         if (fn->flags & LG_FN_SECTION_INFERRED)
             fputs(" (inferred)", out);
-        /* Its offset is its code's: the phase says why that is not where alignment alone
-         * would put it. */
-        if (fn->flags & LG_FN_PHASED)
-            fprintf(out, " (phase +%" PRIu64 " in the %" PRIu32 "-byte line)", fn->lead,
-                    in->layout->geometry.line_size);
+        lg_report_write_phase(fn, in->layout->geometry.line_size, out);
         fputc('\n', out);
     }
     if (shown < n)

@@ -669,11 +669,7 @@ static lg_err_t write_clique_details(const lg_report_input_t *in, lg_report_mode
             put_text(out, fn->section);
             if (fn->flags & LG_FN_SECTION_INFERRED)
                 fputs(" (inferred)", out);
-            /* As in the text report: its offset is its code's, and the phase says why that is
-             * not where alignment alone would put it. Only numbers: nothing to escape. */
-            if (fn->flags & LG_FN_PHASED)
-                fprintf(out, " (phase +%" PRIu64 " in the %" PRIu32 "-byte line)", fn->lead,
-                        layout->geometry.line_size);
+            lg_report_write_phase(fn, layout->geometry.line_size, out);
             fputs("</td></tr>\n", out);
         }
         fputs("</tbody></table>\n", out);

@@ -6,6 +6,8 @@
 #include "mem.h"
 #include "prf.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +91,12 @@ void lg_report_clique_offsets(const lg_program_t *prog, const lg_clique_t *cl, u
             lg_start_after(end, fn->align, fn->lead); /* a phased one's code at its phase */
         end = offsets[i] + fn->size;
     }
+}
+
+void lg_report_write_phase(const lg_fn_t *fn, uint32_t line_size, FILE *out)
+{
+    if (fn->flags & LG_FN_PHASED)
+        fprintf(out, " (phase +%" PRIu64 " in the %" PRIu32 "-byte line)", fn->lead, line_size);
 }
 
 int lg_report_key_cmp(const void *a, const void *b)

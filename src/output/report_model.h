@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Marks a function in no clique (clique_of) and a boundary row leading outside the cliques. */
 #define LG_REPORT_NO_CLIQUE UINT32_MAX
@@ -125,6 +126,11 @@ double lg_report_pct(uint64_t part, uint64_t whole);
  * (lg_start_after of each function from offset 0: the next multiple of its alignment, a phased
  * function's the first offset at its phase): offsets[i] for cl->fns[i]. */
 void lg_report_clique_offsets(const lg_program_t *prog, const lg_clique_t *cl, uint64_t *offsets);
+
+/* After a member's section name in the text and HTML reports: " (phase +P in the L-byte line)"
+ * for a phased function, which says why its offset is not where alignment alone would put it;
+ * nothing otherwise. Only numbers: nothing to escape. */
+void lg_report_write_phase(const lg_fn_t *fn, uint32_t line_size, FILE *out);
 
 /* Fills order (cl->nfns entries) with the clique's members sorted by weight (lg_report_fn_weight)
  * descending, then hits descending, then link order: order[i].index is a position in cl->fns.
