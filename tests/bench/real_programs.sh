@@ -126,6 +126,8 @@ for f in "$root"/tests/bench/programs/*.sh; do
   # shellcheck source=/dev/null
   source "$f"
 done
+# shellcheck source=tests/bench/i1_misses.sh
+source "$root/tests/bench/i1_misses.sh"
 reuse=${REUSE:-0}
 profiled=${PROFILED:-train}
 case $profiled in
@@ -320,14 +322,6 @@ mean_misses() { # WORK EVAL_FN BINARY GEOMETRY
     sum=$((sum + m)) count=$((count + 1))
   done
   echo $(((sum + count / 2) / count))
-}
-
-i1_misses() { # WORK EVAL_FN BINARY GEOMETRY
-  local work=$1 eval_fn=$2
-  : >"$work/cg.sum"
-  (export CG_BINARY=$3 CG_GEOMETRY=$4; "$eval_fn" "$work/run-cg" >/dev/null)
-  awk '{ s += $1 } END { if (NR == 0) exit 1; print s }' "$work/cg.sum" ||
-    { echo "no cachegrind summary for $3 at $4" >&2; return 1; }
 }
 
 # The binary of layout NAME measured at GEOMETRY (lorgen's layouts have one per geometry).

@@ -51,6 +51,8 @@ for f in "$root"/tests/bench/programs/*.sh; do
   source "$f"
 done
 declare -F "${name}_eval" >/dev/null || { echo "no program '$name'" >&2; exit 2; }
+# shellcheck source=tests/bench/i1_misses.sh
+source "$root/tests/bench/i1_misses.sh"
 libs=''
 # shellcheck disable=SC1091 # written by real_programs.sh: libs and title
 source "$work/build.env"
@@ -69,12 +71,6 @@ if [ "$shift_bytes" -gt 0 ]; then
   shift_args=("-Wl,-T,$out/shift.ld")
 fi
 
-misses() { # BINARY train|eval
-  : >"$work/cg.sum"
-  (export CG_BINARY=$1 CG_GEOMETRY=$size,1,32; "${name}_$2" "$work/run-cg" >/dev/null)
-  awk '{ s += $1 } END { if (NR == 0) exit 1; print s }' "$work/cg.sum"
-}
-
 sets=$((size / 32))
 : >"$out/table"
 for ((k = 0; k < sets; k += step)); do
@@ -88,7 +84,9 @@ for ((k = 0; k < sets; k += step)); do
     }' "$out/base.ld" >"$out/k.ld"
   # shellcheck disable=SC2086 # libs is words on purpose
   gcc "${shift_args[@]}" "$work"/obj/*.o $libs -Wl,-T,"$out/k.ld" -o "$out/k" 2>/dev/null
-  echo "$k $(misses "$out/k" train) $(misses "$out/k" eval)" >>"$out/table"
+  train=$(i1_misses "$work" "${name}_train" "$out/k" "$size,1,32")
+  eval_misses=$(i1_misses "$work" "${name}_eval" "$out/k" "$size,1,32")
+  echo "$k $train $eval_misses" >>"$out/table"
 done
 
 python3 - "$out/table" "$name" "$function" "$size" "$shift_bytes" <<'EOF'
