@@ -61,7 +61,7 @@ out=$(mktemp -d "$build/bench-cache/slide.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 "$lorgen" -q --no-normalize --cache-size "$size" --ways 1 --line-size 32 "$work"/train-*.callgrind \
   "$work/layouts/probe-link" "$work"/obj/*.o --ld-script "$out/base.ld"
-grep -q "^ *\*(\.text\.$function)\$" "$out/base.ld" ||
+grep -qxF "    *(.text.$function)" "$out/base.ld" ||
   { echo "'$function' is not in lorgen's layout of $name (a hot function's symbol)" >&2; exit 1; }
 # As real_programs.sh's SHIFTS: a padding section before the text, none for shift 0.
 shift_args=()
@@ -89,26 +89,23 @@ for ((k = 0; k < sets; k += step)); do
   echo "$k $train $eval_misses" >>"$out/table"
 done
 
-python3 - "$out/table" "$name" "$function" "$size" "$shift_bytes" <<'EOF'
+python3 - "$root/tests/bench" "$out/table" "$name" "$function" "$size" "$shift_bytes" <<'EOF'
 import sys
-from itertools import combinations
-path, name, function, size, shift = sys.argv[1:6]
+bench, path, name, function, size, shift = sys.argv[1:7]
+sys.path.insert(0, bench)
+from bench_report import kendall
 rows = [tuple(int(x) for x in line.split()) for line in open(path)]
 t0, e0 = rows[0][1], rows[0][2]
 print(f"{name}: {function} slid by k lines, {size} B direct-mapped, 32-byte lines, shift {shift}")
 print(f"{'k':>4} {'TRAIN':>12} {'ratio':>6} {'EVAL':>12} {'ratio':>6}")
 for k, t, e in rows:
     print(f"{k:>4} {t:>12,} {t / t0:>6.3f} {e:>12,} {e / e0:>6.3f}")
-concordant = discordant = 0
-for a, b in combinations(rows, 2):
-    s = (a[1] - b[1]) * (a[2] - b[2])
-    concordant += s > 0
-    discordant += s < 0
-tau = (concordant - discordant) / max(1, concordant + discordant)
+tau = kendall([(t, e) for _, t, e in rows])
 best_train = min(rows, key=lambda r: (r[1], r[0]))
 best_eval = min(rows, key=lambda r: (r[2], r[0]))
 evals = sorted(r[2] for r in rows)
-print(f"Kendall tau, TRAIN against EVAL over the slides: {tau:+.2f}")
+if tau is not None:
+    print(f"Kendall tau, TRAIN against EVAL over the slides: {tau:+.2f}")
 print(f"EVAL over the slides: best {best_eval[2] / e0:.3f} (k={best_eval[0]}), median "
       f"{evals[len(evals) // 2] / e0:.3f}, worst {evals[-1] / e0:.3f} of k=0")
 print(f"TRAIN's best slide k={best_train[0]}: TRAIN {best_train[1] / t0:.3f}, EVAL "
