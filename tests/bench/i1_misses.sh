@@ -1,15 +1,40 @@
 # shellcheck shell=bash
-# Sourced by the benchmark scripts (real_programs.sh, slide_landscape.sh): one workload's
-# instruction-cache misses under cachegrind.
+# Sourced by the benchmark scripts (real_programs.sh, slide_landscape.sh, shift_landscape.sh):
+# one workload's instruction-cache misses under cachegrind.
 #
 # i1_misses WORK WORKLOAD_FN BINARY GEOMETRY: runs the workload function (a program's NAME_train
 # or NAME_eval, tests/bench/programs/) with WORK/run-cg standing for the program, BINARY under
 # cachegrind with I1=GEOMETRY, and prints the I1 misses summed over its processes. WORK/run-cg is
-# written by real_programs.sh (make_runners); it appends each process's count to WORK/cg.sum.
+# written by write_cg_runner (below); it appends each process's count to WORK/cg.sum.
+#
+# BINARY runs as a copy at one path, WORK/measured/program, whatever its own name: a program's
+# misses depend a little on the path it was started by (its argv[0] and the strings the C library
+# walks at start-up), so that two byte-identical links measured under their own names differed
+# (xz at 32K 8-way: 8,281 and 8,288 misses), and a layout that keeps the input order looked worse
+# than it.
 i1_misses() {
   local work=$1 workload_fn=$2
+  mkdir -p "$work/measured"
+  cp "$3" "$work/measured/program"
   : >"$work/cg.sum"
-  (export CG_BINARY=$3 CG_GEOMETRY=$4; "$workload_fn" "$work/run-cg" >/dev/null)
+  (export CG_BINARY=$work/measured/program CG_GEOMETRY=$4; "$workload_fn" "$work/run-cg" >/dev/null)
   awk '{ s += $1 } END { if (NR == 0) exit 1; print s }' "$work/cg.sum" ||
     { echo "no cachegrind summary for $3 at $4" >&2; return 1; }
+}
+
+# write_cg_runner WORK: writes WORK/run-cg, which runs $CG_BINARY under cachegrind with
+# I1=$CG_GEOMETRY (D1 and LL fixed, so that only I1 differs between runs), logs to WORK/cg.log and
+# appends the process's I1 misses to WORK/cg.sum.
+write_cg_runner() {
+  local work=$1
+  cat >"$work/run-cg" <<EOF
+#!/bin/sh
+rm -f "$work/cg.log"
+valgrind --tool=cachegrind --cache-sim=yes --I1="\$CG_GEOMETRY" --D1=32768,8,64 \\
+  --LL=8388608,16,64 --cachegrind-out-file=/dev/null --log-file="$work/cg.log" "\$CG_BINARY" "\$@"
+rc=\$?
+awk '/I1  misses:/ { gsub(",", "", \$4); print \$4 }' "$work/cg.log" >>"$work/cg.sum"
+exit \$rc
+EOF
+  chmod +x "$work/run-cg"
 }
