@@ -8,6 +8,8 @@
                                        (MEASURED=train) and on EVAL: what a selector that knew
                                        TRAIN's misses exactly would pick, and lorgen eval's
                                        estimate against both
+    bench_report.py shifts SHIFTS_TSV  how far apart the shifted links of each cell were, for
+                                       lorgen's layouts: how much a cell's ratio can be trusted
 
 TSV (BUILD_DIR/bench-results.tsv, or BUILD_DIR/bench-NAME/results.tsv): one line per
 cachegrind figure, "program layout geometry misses estimate", tab-separated, estimate being
@@ -16,6 +18,9 @@ size,ways,line. A fully-associative geometry (ways * line = size) measured only 
 is the bound of the geometries of that size and line size: it has no conflict misses, so
 (gnu-default - layout) / (gnu-default - bound) is the share of gnu-default's conflict misses
 that a layout removes.
+
+SHIFTS_TSV (BUILD_DIR/bench-results-shifts.tsv): one line per link, "program layout geometry
+shift misses", in the order measured.
 """
 
 import math
@@ -259,6 +264,48 @@ def print_transfer(evals, trains):
               "worst %.3f" % (geometric_mean(on_train), max(on_train)))
 
 
+def print_shifts(path):
+    """For lorgen's layouts in every cell measured over at least two shifts: the ratio of the
+    layout's mean misses to gnu-default's (the benchmark's figure), the same ratio over the first
+    and the second half of the shifts taken alternately (SHIFTS spreads them over the cache way,
+    so each half spreads too), and the lowest and highest ratio of one shift. Where the two halves
+    fall on different sides of 1.000, the shifts measured cannot say whether the layout misses
+    more or less than the input order."""
+    links = {}
+    with open(path) as f:
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) < 5 or fields[0] == "program":
+                continue
+            program, layout, geometry, shift, misses = fields[:5]
+            links.setdefault((program, geometry), {}).setdefault(layout, []).append(
+                (int(shift), int(misses)))
+    def line(label, cells):
+        print(("%-40s" % label) + "".join("%*s" % (CELL, c) for c in cells))
+    line("program, geometry, layout", ["ratio to gnu-default", "halves", "one shift"])
+    undecided, above = [], []
+    for (program, geometry), by_layout in sorted(links.items(),
+                                                 key=lambda c: (c[0][0], split(c[0][1]))):
+        base = dict(by_layout.get("gnu-default", []))
+        for layout in TARGETED:
+            own = by_layout.get(layout, [])
+            if len(own) < 2 or any(n not in base for n, _ in own):
+                continue
+            def ratio(part):
+                return sum(m for _, m in part) / sum(base[n] for n, _ in part)
+            whole, first, second = ratio(own), ratio(own[0::2]), ratio(own[1::2])
+            each = [m / base[n] for n, m in own]
+            label = "%s %s %s" % (program, geometry, layout)
+            line(label, ["%.3f" % whole, "%.3f %.3f" % (first, second),
+                        "%.3f to %.3f" % (min(each), max(each))])
+            if round(whole, 3) > NEVER_WORSE:
+                above.append(label)
+                if (round(first, 3) > NEVER_WORSE) != (round(second, 3) > NEVER_WORSE):
+                    undecided.append(label)
+    print("cells above gnu-default: %d; of them, with the halves on both sides of it: %d%s"
+          % (len(above), len(undecided), (" (%s)" % ", ".join(undecided)) if undecided else ""))
+
+
 def verdict(layout, target, cases, ok, worst_of, fmt):
     if not cases:
         print("%-18s %-56s n/a (not measured)" % (layout, target))
@@ -275,9 +322,12 @@ def programs_of(path):
 
 
 def main():
-    if len(sys.argv) < 3 or sys.argv[1] not in ("program", "summary", "transfer") or \
+    if len(sys.argv) < 3 or sys.argv[1] not in ("program", "summary", "transfer", "shifts") or \
             (sys.argv[1] in ("program", "transfer")) != (len(sys.argv) == 4):
         sys.exit(__doc__)
+    if sys.argv[1] == "shifts":
+        print_shifts(sys.argv[2])
+        return
     if sys.argv[1] == "transfer":
         print_transfer(programs_of(sys.argv[2]), programs_of(sys.argv[3]))
         return

@@ -57,9 +57,11 @@
 # prints the tables again from them: `bench_report.py program TSV NAME`, `... summary TSV`,
 # `... transfer EVAL_TSV TRAIN_TSV` (with MEASURED=train, below).
 #
-# Time: about 32 cachegrind runs of EVAL per program (5 layouts and lorgen's 2 at 4 geometries,
-# and 4 fully-associative runs, which cost 2 to 6 times a direct-mapped one); lua takes about
-# 5.5 minutes, xz about 8, and all programs should stay under an hour on 2 cores.
+# Time: about 112 cachegrind runs of EVAL per program (5 layouts and lorgen's 2 at 4 geometries,
+# each linked at the 4 default shifts, and 4 fully-associative runs, which cost 2 to 6 times a
+# direct-mapped one); on the machine of 2026-11-27, with one fully-associative geometry, lua
+# took 5.5 minutes to measure, xz 14.5 and all six programs about 45, building included. SHIFTS=0
+# takes a quarter of that, and one link can be a quarter off at 8K (pcre2; SHIFTS below).
 # Options, for iterating on the optimizer:
 #   --reuse (or REUSE=1)  when BUILD_DIR/bench-NAME holds the objects, probe-link and both TRAIN
 #                         profiles of an earlier run of this script, skip fetch, build and
@@ -88,9 +90,21 @@
 #                         dynamic linker) changes the misses by a few percent at 4K to 16K and by
 #                         up to half at 32K 8-way (docs/benchmarks.md, "Noise"), so one link is
 #                         one draw; the mean over shifts is what a layout is worth when that
-#                         relation is unknown. Default: 0 (one link, as before). Costs one
-#                         cachegrind run per shift (the fully-associative runs are not shifted:
-#                         a cache of one set does not care where the code lands).
+#                         relation is unknown. At 8K a shared library's pages can fall in either
+#                         half of the way, which valgrind fixes and a normal start draws anew, so
+#                         spread the shifts over 8 KiB, not 4. At 8K, two shifts leave a cell's
+#                         ratio uncertain by 4% to over 20%, four by 2% to 10%, eight by 1% to 4%
+#                         ("Where the text meets the shared libraries"; the figures of the
+#                         eleventh session used "0 5056 1920 6976 3840 704 5760 2624").
+#                         Default: "0 5056 1920 6976", four shifts that fall in both halves of
+#                         an 8 KiB way and a quarter of a page apart (0, 960, 1920 and 2880 bytes
+#                         into it); until 2026-11-27 the default was one link (0), and the
+#                         recorded runs before then used "0 2752". Costs one cachegrind run per shift
+#                         (the fully-associative runs are not shifted: a cache of one set does
+#                         not care where the code lands). Each link's misses go to
+#                         BUILD_DIR/bench-results-shifts.tsv, and with more than one shift the
+#                         run ends with how far apart the shifts of lorgen's layouts were
+#                         (`bench_report.py shifts`).
 #   LORGEN_OPTS="--perturb 1"  options added to every lorgen layout's command line: with
 #                         --perturb SEED, run the benchmark once per seed and compare the means
 #                         (docs/benchmarks.md, "One profile, many layouts": one profile is one
@@ -246,9 +260,9 @@ debian_version() { # PACKAGE: e.g. "xz-utils_5.4.1-1+deb12u1"
 }
 
 # make_runners WORK: WORK/run-prof runs WORK/prog-prof and gives each process its own
-# WORK/train-NN.prf; WORK/run-cg runs $CG_BINARY under cachegrind with I1=$CG_GEOMETRY and
-# appends the process's I1 misses to WORK/cg.sum; WORK/run-callgrind runs probe-link under
-# callgrind and gives each process its own WORK/train-NN.callgrind.
+# WORK/train-NN.prf; WORK/run-cg runs $CG_BINARY under cachegrind (write_cg_runner, i1_misses.sh);
+# WORK/run-callgrind runs probe-link under callgrind and gives each process its own
+# WORK/train-NN.callgrind.
 make_runners() {
   local work=$1
   cat >"$work/run-prof" <<EOF
@@ -257,15 +271,7 @@ n=\$((\$(cat "$work/run-prof.count" 2>/dev/null || echo 0) + 1))
 echo \$n >"$work/run-prof.count"
 LGTRACE_OUT=\$(printf '%s/train-%02d.prf' "$work" \$n) exec "$work/prog-prof" "\$@"
 EOF
-  cat >"$work/run-cg" <<EOF
-#!/bin/sh
-rm -f "$work/cg.log"
-valgrind --tool=cachegrind --cache-sim=yes --I1="\$CG_GEOMETRY" --D1=32768,8,64 \\
-  --LL=8388608,16,64 --cachegrind-out-file=/dev/null --log-file="$work/cg.log" "\$CG_BINARY" "\$@"
-rc=\$?
-awk '/I1  misses:/ { gsub(",", "", \$4); print \$4 }' "$work/cg.log" >>"$work/cg.sum"
-exit \$rc
-EOF
+  write_cg_runner "$work"
   cat >"$work/run-callgrind" <<EOF
 #!/bin/sh
 n=\$((\$(cat "$work/run-callgrind.count" 2>/dev/null || echo 0) + 1))
@@ -274,11 +280,11 @@ exec valgrind --tool=callgrind --dump-instr=yes --collect-jumps=yes --log-file=/
   --callgrind-out-file=\$(printf '%s/train-%02d.callgrind' "$work" \$n) \\
   "$work/layouts/probe-link" "\$@"
 EOF
-  chmod +x "$work/run-prof" "$work/run-cg" "$work/run-callgrind"
+  chmod +x "$work/run-prof" "$work/run-callgrind"
 }
 
 # The shifts (bytes of padding before the program's text) each layout is linked with.
-read -r -a shifts <<<"${SHIFTS:-0}"
+read -r -a shifts <<<"${SHIFTS:-0 5056 1920 6976}"
 for n in "${shifts[@]}"; do
   [[ $n =~ ^[0-9]+$ ]] || { echo "SHIFTS: '$n' is not a number of bytes" >&2; exit 2; }
 done
@@ -312,13 +318,16 @@ link_binary() {
   done
 }
 
-# The mean I1 misses of BINARY and its shifted links, rounded.
-mean_misses() { # WORK EVAL_FN BINARY GEOMETRY
+# The mean I1 misses of BINARY and its shifted links, rounded. Each link's own misses are
+# appended to SHIFTS_OUT as a line "LABEL<TAB>SHIFT<TAB>MISSES", so that the report can say how
+# far apart the shifts were (bench_report.py shifts).
+mean_misses() { # WORK EVAL_FN BINARY GEOMETRY SHIFTS_OUT LABEL
   local n sum=0 count=0 m b
   for n in "${shifts[@]}"; do
     b=$3
     [ "$n" -gt 0 ] && b=$3.shift$n
     m=$(i1_misses "$1" "$2" "$b" "$4") || return 1
+    printf '%s\t%s\t%s\n' "$6" "$n" "$m" >>"$5"
     sum=$((sum + m)) count=$((count + 1))
   done
   echo $(((sum + count / 2) / count))
@@ -397,19 +406,46 @@ check_outputs() {
   done
 }
 
+# same_links A B: A and every shifted link of it are byte for byte B and B's shifted links.
+same_links() {
+  local n
+  cmp -s "$1" "$2" || return 1
+  for n in "${shifts[@]}"; do
+    [ "$n" -gt 0 ] || continue
+    cmp -s "$1.shift$n" "$2.shift$n" || return 1
+  done
+}
+
 # measure NAME WORK EVAL_FN: cachegrind and lorgen eval for every layout and geometry, one line
-# per figure into WORK/$results_name.tsv.
+# per figure into WORK/$results_name.tsv. A layout whose links are byte for byte gnu-default's
+# (lorgen's safeguard kept the input order) is the input order: it gets gnu-default's figures
+# instead of a measurement of its own, which could differ only by the program's own variation
+# (lua seeds its hashes with the time).
 measure() {
   local name=$1 work=$2 eval_fn=$3
   local prfs=("${merge[@]}" "$work"/train-*.prf) out=$work/$results_name.tsv
-  local g l b m est size ways line start
+  local by_shift=$work/$results_name-shifts.tsv
+  local g l b m est size ways line start default_m default_shifts
   : >"$out"
+  : >"$by_shift"
   for g in "${geometries[@]}"; do
     start=$SECONDS
     IFS=, read -r size ways line <<<"$g"
     for l in "${layouts[@]}"; do
       b=$(binary_of "$work" "$l" "$g")
-      m=$(mean_misses "$work" "$eval_fn" "$b" "$g")
+      if [ "$l" = gnu-default ]; then
+        m=$(mean_misses "$work" "$eval_fn" "$b" "$g" "$work/default-shifts.tsv" "$name"$'\t'"$l"$'\t'"$g")
+        default_m=$m
+        default_shifts=$(cat "$work/default-shifts.tsv")
+        rm -f "$work/default-shifts.tsv"
+        printf '%s\n' "$default_shifts" >>"$by_shift"
+      elif same_links "$b" "$work/layouts/gnu-default"; then
+        m=$default_m
+        printf '%s\n' "$default_shifts" | awk -v l="$l" 'BEGIN { FS = OFS = "\t" } { $2 = l; print }' \
+          >>"$by_shift"
+      else
+        m=$(mean_misses "$work" "$eval_fn" "$b" "$g" "$by_shift" "$name"$'\t'"$l"$'\t'"$g")
+      fi
       # lorgen eval's estimate of this binary's own addresses, from the TRAIN profiles merged
       # as the layouts merged them (prfs starts with the merge option).
       est=$("$lorgen" eval -q --cache-size "$size" --ways "$ways" --line-size "$line" \
@@ -487,6 +523,9 @@ for p in "${selected[@]}"; do
   # Rewritten after each program, so that an interrupted run keeps the figures it has.
   { printf 'program\tlayout\tgeometry\tmisses\testimate\n'
     for q in "${finished[@]}"; do cat "$build/bench-$q/$results_name.tsv"; done; } >"$results"
+  { printf 'program\tlayout\tgeometry\tshift\tmisses\n'
+    for q in "${finished[@]}"; do cat "$build/bench-$q/$results_name-shifts.tsv"; done; } \
+    >"${results%.tsv}-shifts.tsv"
 done
 if [ "$measured" = train ]; then
   # The targets are about EVAL; on TRAIN what matters is how the rankings carry over.
@@ -497,4 +536,8 @@ if [ "$measured" = train ]; then
 else
   printf '\nTargets over %s (figures in %s)\n' "${selected[*]}" "$results"
   "${report[@]}" summary "$results"
+  if [ "${#shifts[@]}" -gt 1 ]; then
+    printf '\nHow far apart the shifted links were (figures in %s)\n' "${results%.tsv}-shifts.tsv"
+    "${report[@]}" shifts "${results%.tsv}-shifts.tsv"
+  fi
 fi
