@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # Sourced by the benchmark scripts (real_programs.sh, slide_landscape.sh, shift_landscape.sh):
-# one workload's instruction-cache misses under cachegrind.
+# one workload's instruction-cache misses under cachegrind, and what the tools that measure an
+# already built program share.
 #
 # i1_misses WORK WORKLOAD_FN BINARY GEOMETRY: runs the workload function (a program's NAME_train
 # or NAME_eval, tests/bench/programs/) with WORK/run-cg standing for the program, BINARY under
@@ -37,4 +38,22 @@ awk '/I1  misses:/ { gsub(",", "", \$4); print \$4 }' "$work/cg.log" >>"$work/cg
 exit \$rc
 EOF
   chmod +x "$work/run-cg"
+}
+
+# use_bench_program ROOT BUILD NAME WORKLOAD: defines the benchmark programs' functions
+# (ROOT/tests/bench/programs/), checks that NAME_WORKLOAD is one of them, and sets libs (and
+# title) from BUILD/bench-NAME/build.env, which real_programs.sh wrote; for the tools that
+# measure a program real_programs.sh has built. Returns 2 for an unknown program.
+use_bench_program() {
+  local f
+  # shellcheck disable=SC2034 # read by the program definitions
+  cache=$2/bench-cache
+  for f in "$1"/tests/bench/programs/*.sh; do
+    # shellcheck disable=SC1090
+    source "$f"
+  done
+  declare -F "$3_$4" >/dev/null || { echo "no program '$3'" >&2; return 2; }
+  libs=''
+  # shellcheck disable=SC1091 # written by real_programs.sh: libs and title
+  source "$2/bench-$3/build.env"
 }

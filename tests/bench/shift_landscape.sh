@@ -60,16 +60,8 @@ for l in "${layouts[@]}"; do
        scripts+=("$bench_work/scripts/$l.ld") ;;
   esac
 done
-# shellcheck disable=SC2034 # read by the programs' scripts sourced below (fetch_source)
-cache=$build/bench-cache
-for f in "$root"/tests/bench/programs/*.sh; do
-  # shellcheck disable=SC1090
-  source "$f"
-done
-declare -F "${name}_$workload" >/dev/null || { echo "no program '$name'" >&2; exit 2; }
 source "$root/tests/bench/i1_misses.sh"
-libs=''
-source "$bench_work/build.env"
+use_bench_program "$root" "$build" "$name" "$workload" || exit 2
 
 # A private work directory with its own runner and summary file, so that this does not share
 # bench-PROGRAM/cg.sum with a run of real_programs.sh.

@@ -44,18 +44,9 @@ if [ ! -x "$work/layouts/probe-link" ] || [ ! -x "$work/run-cg" ]; then
   exit 1
 fi
 compgen -G "$work/train-*.callgrind" >/dev/null || { echo "no callgrind profiles in $work" >&2; exit 1; }
-# shellcheck disable=SC2034 # cache is read by the program definitions
-cache=$build/bench-cache
-for f in "$root"/tests/bench/programs/*.sh; do
-  # shellcheck disable=SC1090
-  source "$f"
-done
-declare -F "${name}_eval" >/dev/null || { echo "no program '$name'" >&2; exit 2; }
 # shellcheck source=tests/bench/i1_misses.sh
 source "$root/tests/bench/i1_misses.sh"
-libs=''
-# shellcheck disable=SC1091 # written by real_programs.sh: libs and title
-source "$work/build.env"
+use_bench_program "$root" "$build" "$name" eval || exit 2
 
 out=$(mktemp -d "$build/bench-cache/slide.XXXXXX")
 trap 'rm -rf "$out"' EXIT
