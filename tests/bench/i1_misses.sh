@@ -53,7 +53,8 @@ use_bench_program() {
     source "$f"
   done
   declare -F "$3_$4" >/dev/null || { echo "no program '$3'" >&2; return 2; }
+  # shellcheck disable=SC2034 # read by the caller: the libraries the program links with
   libs=''
-  # shellcheck disable=SC1091 # written by real_programs.sh: libs and title
+  # shellcheck disable=SC1090 # written by real_programs.sh: libs and title
   source "$2/bench-$3/build.env"
 }
