@@ -59,9 +59,10 @@
 #
 # Time: about 112 cachegrind runs of EVAL per program (5 layouts and lorgen's 2 at 4 geometries,
 # each linked at the 4 default shifts, and 4 fully-associative runs, which cost 2 to 6 times a
-# direct-mapped one); on the machine of 2026-11-27, with one fully-associative geometry, lua
-# took 5.5 minutes to measure, xz 14.5 and all six programs about 45, building included. SHIFTS=0
-# takes a quarter of that, and one link can be a quarter off at 8K (pcre2; SHIFTS below).
+# direct-mapped one). On the machine of 2026-11-27, with one fully-associative geometry, eight
+# shifts took 84 minutes to measure all six programs (lua 11, xz 27) and two shifts 22, plus 3
+# to build and profile from scratch: about 45 minutes for the default four. SHIFTS=0 takes a
+# quarter of that, and one link can be a quarter off at 8K (pcre2; SHIFTS below).
 # Options, for iterating on the optimizer:
 #   --reuse (or REUSE=1)  when BUILD_DIR/bench-NAME holds the objects, probe-link and both TRAIN
 #                         profiles of an earlier run of this script, skip fetch, build and
