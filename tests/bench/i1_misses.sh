@@ -58,3 +58,20 @@ use_bench_program() {
   # shellcheck disable=SC1090 # written by real_programs.sh: libs and title
   source "$2/bench-$3/build.env"
 }
+
+# write_shift_script N FILE: a GNU ld script that puts N bytes of padding before the program's
+# text, moving all of it against the code no link order moves (the benchmark's SHIFTS). Give it
+# before a layout's own script, so that the layout's section (inserted before .text too) follows
+# the padding.
+write_shift_script() {
+  printf 'SECTIONS { .text.shift : { . = . + %d; } } INSERT BEFORE .text;\n' "$1" >"$2"
+}
+
+# shift_layout_script N IN OUT: IN with its code shifted by N bytes inside its own alignment, when
+# IN aligns its code to the way size (lorgen's placement: `. = ALIGN(W);`), which would otherwise
+# absorb the padding of write_shift_script: OUT starts that code N mod W bytes past the alignment.
+# Returns 1, writing nothing, when IN has no such alignment.
+shift_layout_script() {
+  grep -q '^ *\. = ALIGN([0-9]*);$' "$2" || return 1
+  sed "s/^\( *\)\. = ALIGN(\([0-9]*\));$/\1. = ALIGN(\2) + ($1 % \2);/" "$2" >"$3"
+}

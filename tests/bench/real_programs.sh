@@ -304,13 +304,10 @@ link_binary() {
   "$@" -o "$out"
   for n in "${shifts[@]}"; do
     [ "$n" -gt 0 ] || continue
-    printf 'SECTIONS { .text.shift : { . = . + %d; } } INSERT BEFORE .text;\n' "$n" \
-      >"$out.shift$n.ld"
+    write_shift_script "$n" "$out.shift$n.ld"
     args=()
     for a in "${@:2}"; do
-      if [[ $a == -Wl,-T,* ]] && grep -q '^ *\. = ALIGN([0-9]*);$' "${a#-Wl,-T,}"; then
-        sed "s/^\( *\)\. = ALIGN(\([0-9]*\));$/\1. = ALIGN(\2) + ($n % \2);/" "${a#-Wl,-T,}" \
-          >"$out.shift$n.layout.ld"
+      if [[ $a == -Wl,-T,* ]] && shift_layout_script "$n" "${a#-Wl,-T,}" "$out.shift$n.layout.ld"; then
         a=-Wl,-T,$out.shift$n.layout.ld
       fi
       args+=("$a")
@@ -426,7 +423,7 @@ measure() {
   local name=$1 work=$2 eval_fn=$3
   local prfs=("${merge[@]}" "$work"/train-*.prf) out=$work/$results_name.tsv
   local by_shift=$work/$results_name-shifts.tsv
-  local g l b m est size ways line start default_m default_shifts
+  local g l b m est size ways line start default_m copied
   : >"$out"
   : >"$by_shift"
   for g in "${geometries[@]}"; do
@@ -434,18 +431,15 @@ measure() {
     IFS=, read -r size ways line <<<"$g"
     for l in "${layouts[@]}"; do
       b=$(binary_of "$work" "$l" "$g")
-      if [ "$l" = gnu-default ]; then
-        m=$(mean_misses "$work" "$eval_fn" "$b" "$g" "$work/default-shifts.tsv" "$name"$'\t'"$l"$'\t'"$g")
-        default_m=$m
-        default_shifts=$(cat "$work/default-shifts.tsv")
-        rm -f "$work/default-shifts.tsv"
-        printf '%s\n' "$default_shifts" >>"$by_shift"
-      elif same_links "$b" "$work/layouts/gnu-default"; then
+      if [ "$l" != gnu-default ] && same_links "$b" "$work/layouts/gnu-default"; then
+        # gnu-default is the first layout: its mean and its links of this geometry are known.
         m=$default_m
-        printf '%s\n' "$default_shifts" | awk -v l="$l" 'BEGIN { FS = OFS = "\t" } { $2 = l; print }' \
-          >>"$by_shift"
+        copied=$(awk -v g="$g" -v l="$l" 'BEGIN { FS = OFS = "\t" }
+          $2 == "gnu-default" && $3 == g { $2 = l; print }' "$by_shift")
+        printf '%s\n' "$copied" >>"$by_shift"
       else
         m=$(mean_misses "$work" "$eval_fn" "$b" "$g" "$by_shift" "$name"$'\t'"$l"$'\t'"$g")
+        [ "$l" = gnu-default ] && default_m=$m
       fi
       # lorgen eval's estimate of this binary's own addresses, from the TRAIN profiles merged
       # as the layouts merged them (prfs starts with the merge option).

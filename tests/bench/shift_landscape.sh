@@ -72,14 +72,13 @@ write_cg_runner "$work"
 : >"$work/table"
 for ((i = 0; i < count; i++)); do
   n=$((i * step))
-  printf 'SECTIONS { .text.shift : { . = . + %d; } } INSERT BEFORE .text;\n' "$n" >"$work/shift.ld"
+  write_shift_script "$n" "$work/shift.ld"
   row=$n
   for j in "${!layouts[@]}"; do
     args=()
     if [ -n "${scripts[j]}" ]; then
       # As real_programs.sh's link_binary: code aligned to the way size starts n mod W past it.
-      sed "s/^\( *\)\. = ALIGN(\([0-9]*\));$/\1. = ALIGN(\2) + ($n % \2);/" "${scripts[j]}" \
-        >"$work/layout.ld"
+      shift_layout_script "$n" "${scripts[j]}" "$work/layout.ld" || cp "${scripts[j]}" "$work/layout.ld"
       args=("-Wl,-T,$work/layout.ld")
     fi
     # shellcheck disable=SC2086 # libs is words on purpose

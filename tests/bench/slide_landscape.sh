@@ -57,8 +57,7 @@ grep -qxF "    *(.text.$function)" "$out/base.ld" ||
 # As real_programs.sh's SHIFTS: a padding section before the text, none for shift 0.
 shift_args=()
 if [ "$shift_bytes" -gt 0 ]; then
-  printf 'SECTIONS { .text.shift : { . = . + %d; } } INSERT BEFORE .text;\n' "$shift_bytes" \
-    >"$out/shift.ld"
+  write_shift_script "$shift_bytes" "$out/shift.ld"
   shift_args=("-Wl,-T,$out/shift.ld")
 fi
 
