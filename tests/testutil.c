@@ -80,7 +80,7 @@ bool lg_test_diag_has(const lg_diag_t *d, lg_severity_t sev, const char *needle)
 
 void lg_test_diag_dump(const lg_diag_t *d)
 {
-    static const char *names[] = {"note", "warning", "error"};
+    static const char *names[] = {"note", "warning", "error", "alert"};
     for (size_t i = 0; i < d->count; i++)
         print_message("  diag %s: %s: %s\n", names[d->entries[i].severity], d->entries[i].where,
                       d->entries[i].message);

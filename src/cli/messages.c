@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* 0 errors only (-q), 1 also warnings and notes (default), 2 also the notes of -v. */
+/* 0 errors and alerts only (-q), 1 also warnings and notes (default), 2 also the notes of -v. */
 static int verbosity = 1;
 
 void lg_cli_set_verbosity(int v)
@@ -15,8 +15,8 @@ void lg_cli_set_verbosity(int v)
 
 void lg_cli_message(lg_severity_t severity, const char *where, const char *fmt, ...)
 {
-    static const char *const names[] = {"note", "warning", "error"};
-    if (severity != LG_ERROR && verbosity < 1)
+    static const char *const names[] = {"note", "warning", "error", "warning"};
+    if (severity != LG_ERROR && severity != LG_ALERT && verbosity < 1)
         return;
     va_list ap;
     va_start(ap, fmt);

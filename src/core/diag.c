@@ -53,7 +53,7 @@ static void count_severity(lg_diag_t *d, lg_severity_t severity)
 {
     if (severity == LG_ERROR)
         d->errors++;
-    else if (severity == LG_WARNING)
+    else if (severity == LG_WARNING || severity == LG_ALERT)
         d->warnings++;
 }
 

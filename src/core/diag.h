@@ -35,6 +35,9 @@ typedef enum lg_severity {
     LG_NOTE = 0,
     LG_WARNING = 1,
     LG_ERROR = 2,
+    /* A warning that -q still shows: the outputs lose something the user would not want lost
+     * (hot code going cold, a profile with no cost). Printed and counted as a warning. */
+    LG_ALERT = 3,
 } lg_severity_t;
 
 typedef struct lg_diag_entry {
@@ -53,7 +56,7 @@ typedef struct lg_diag {
     size_t capacity;
     size_t dropped;        /* entries not kept because of LG_DIAG_MAX_ENTRIES */
     size_t errors;         /* entries of severity LG_ERROR, kept or dropped */
-    size_t warnings;       /* entries of severity LG_WARNING, kept or dropped */
+    size_t warnings;       /* entries of severity LG_WARNING or LG_ALERT, kept or dropped */
 } lg_diag_t;
 
 void lg_diag_init(lg_diag_t *d);

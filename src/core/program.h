@@ -33,6 +33,9 @@
 #define LG_FN_ADDRESS_TAKEN 0x40u  /* an object's data or code takes the address of a function of
                                        its family (a function pointer table, a callback): it may be
                                        called from code that does not name it */
+#define LG_FN_WEAK 0x100u         /* a weak (STB_WEAK) definition, such as a COMDAT copy of a
+                                       header's inline function: any translation unit may have
+                                       inlined it (calls.h) */
 #define LG_FN_PHASED 0x80u        /* its start was chosen inside the cache line (lg_fn_t.lead,
                                        optimizer/phase.h): the linker script pads to the first
                                        address lead bytes past a line (lg_start_after) */

@@ -206,6 +206,8 @@ static lg_err_t add_function(binder_t *b, uint32_t sym_index, bool have_objects)
     fn.input_order = (uint32_t)p->nfns;
     if (s->is_local)
         fn.flags |= LG_FN_LOCAL;
+    if (s->is_weak)
+        fn.flags |= LG_FN_WEAK;
     const lg_elfsym_t *obj = NULL;
     if (file->kind == LG_ELF_LINKED) {
         /* On ARM, bit 0 of a Thumb function's st_value marks the instruction set, not the
@@ -445,6 +447,93 @@ static lg_err_t find_families(binder_t *b)
     return err;
 }
 
+/* ---- Names the linker resolves to other symbols ------------------------------------------- */
+
+/* Prefixes of GNU ld's and lld's --wrap=SYMBOL: an undefined SYMBOL resolves to __wrap_SYMBOL,
+ * an undefined __real_SYMBOL to SYMBOL. */
+#define LG_WRAP_PREFIX "__wrap_"
+#define LG_REAL_PREFIX "__real_"
+
+/* The default versions of versioned symbols (".symver foo_v2,foo@@V2" defines "foo@@V2"), by
+ * the name an undefined reference uses ("foo"). Keys are owned; entries chain as by_symbol's. */
+typedef struct version_index {
+    lg_strmap_t by_name;
+    char **keys;     /* per entry of b->names: its name before "@@", or NULL */
+    uint32_t *next;  /* per entry of b->names */
+} version_index_t;
+
+static void version_index_destroy(version_index_t *v, size_t nnames)
+{
+    lg_strmap_destroy(&v->by_name);
+    if (v->keys != NULL)
+        for (size_t i = 0; i < nnames; i++)
+            free(v->keys[i]);
+    free(v->keys);
+    free(v->next);
+}
+
+static lg_err_t build_version_index(const binder_t *b, version_index_t *v)
+{
+    lg_strmap_init(&v->by_name);
+    v->keys = calloc(b->nnames ? b->nnames : 1, sizeof *v->keys);
+    v->next = malloc((b->nnames ? b->nnames : 1) * sizeof *v->next);
+    if (v->keys == NULL || v->next == NULL)
+        return LG_ENOMEM;
+    for (size_t i = 0; i < b->nnames; i++) {
+        const char *at = strstr(b->names[i], "@@");
+        if (at == NULL || at == b->names[i])
+            continue;
+        if ((v->keys[i] = lg_strndup(b->names[i], (size_t)(at - b->names[i]))) == NULL ||
+            !lg_strmap_put_chained(&v->by_name, v->next, v->keys[i], (uint32_t)i))
+            return LG_ENOMEM;
+    }
+    return LG_OK;
+}
+
+/* References from `from` (a function, or UINT32_MAX for data) to every global function that an
+ * undefined symbol `name` may resolve to in the link: the function of that name, the default
+ * version of a versioned one, and what --wrap would make of it. lorgen does not see the link's
+ * options, so it counts every such function as referred to: a profiled call into one of them
+ * is then taken as made, never as inlined (an IFUNC's implementations are reached through the
+ * loader and are no reference of the caller's; calls.h keeps them by their object instead). */
+static lg_err_t add_named_references(const binder_t *b, const version_index_t *v, size_t *cap,
+                                     uint32_t from, const char *name, uint8_t kind)
+{
+    const lg_elfsyms_t *elf = b->elf;
+    lg_program_t *p = b->prog;
+    size_t len = strlen(name), wrap_len = strlen(LG_WRAP_PREFIX);
+    char *wrapped = malloc(wrap_len + len + 1);
+    if (wrapped == NULL)
+        return LG_ENOMEM;
+    memcpy(wrapped, LG_WRAP_PREFIX, wrap_len);
+    memcpy(wrapped + wrap_len, name, len + 1);
+    const char *real = strncmp(name, LG_REAL_PREFIX, strlen(LG_REAL_PREFIX)) == 0
+                           ? name + strlen(LG_REAL_PREFIX)
+                           : NULL;
+    const char *exact[] = {name, wrapped, real};
+    lg_err_t err = LG_OK;
+    for (size_t t = 0; err == LG_OK && t < sizeof exact / sizeof exact[0] * 2; t++) {
+        /* Each spelling as a symbol name, then as the name of a default version. */
+        const char *key = exact[t / 2];
+        bool versioned = t % 2 == 1;
+        uint32_t k;
+        if (key == NULL || *key == '\0' ||
+            !lg_strmap_get(versioned ? &v->by_name : &b->by_symbol, key, &k))
+            continue;
+        for (; err == LG_OK && k != UINT32_MAX; k = versioned ? v->next[k] : b->next_symbol[k]) {
+            /* A hidden global is a local of the linked program, and still what the name
+             * refers to. */
+            uint32_t fn = b->name_fn[k], o = b->fn_obj[fn];
+            bool global =
+                o != UINT32_MAX ? !elf->syms[o].is_local : !(p->fns[fn].flags & LG_FN_LOCAL);
+            if (global)
+                err = add_reference(p, cap, from, fn, kind);
+        }
+    }
+    free(wrapped);
+    return err;
+}
+
 /* p->refs and the LG_FN_REFS_KNOWN / LG_FN_ADDRESS_TAKEN flags from the objects' references
  * (elfsym.h), between clone families: a call may go to foo.part.0 or foo.isra.0 where a profile
  * of another build says foo. Only functions alone in their section know their references: a
@@ -481,7 +570,8 @@ static lg_err_t build_references(binder_t *b)
     free(unknown);
     qsort(index, n, sizeof *index, cmp_section_fn);
     size_t cap = 0;
-    lg_err_t err = LG_OK;
+    version_index_t versions;
+    lg_err_t err = build_version_index(b, &versions);
     for (size_t i = 0; err == LG_OK && i < elf->nrefs; i++) {
         const lg_elfref_t *r = &elf->refs[i];
         uint32_t from = UINT32_MAX;
@@ -496,20 +586,10 @@ static lg_err_t build_references(binder_t *b)
             continue;
         }
         /* Every global function of that name, in the objects or only in the program. */
-        uint32_t k;
-        if (!lg_strmap_get(&b->by_symbol, r->to_name, &k))
-            continue;
-        for (; err == LG_OK && k != UINT32_MAX; k = b->next_symbol[k]) {
-            /* A hidden global is a local of the linked program, and still what the name
-             * refers to. */
-            uint32_t fn = b->name_fn[k], o = b->fn_obj[fn];
-            bool global =
-                o != UINT32_MAX ? !elf->syms[o].is_local : !(p->fns[fn].flags & LG_FN_LOCAL);
-            if (global)
-                err = add_reference(p, &cap, from, fn, r->kind);
-        }
+        err = add_named_references(b, &versions, &cap, from, r->to_name, r->kind);
     }
     free(index);
+    version_index_destroy(&versions, b->nnames);
     if (err == LG_OK) {
         lg_arcs_merge(p->refs, &p->nrefs);
         /* A family's address taken is every member's. */

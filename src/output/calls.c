@@ -61,6 +61,19 @@ static bool has_arc(const lg_arc_t *arcs, size_t n, uint32_t caller, uint32_t ca
     return n > 0 && bsearch(&key, arcs, n, sizeof *arcs, cmp_arc) != NULL;
 }
 
+/* True when the compiler could have inlined b into a: b's code was in a's translation unit.
+ * Without link-time optimisation a compiler inlines only what its translation unit defines: a
+ * function of the same object file, or a weak copy of a header's inline function that every
+ * object using it may hold. A call into another object's function that the caller's code does
+ * not name was redirected by the linker or the loader (--wrap, symbol versions, --defsym, an
+ * IFUNC's implementation, an alias), and it runs out of line all the same. */
+static bool same_translation_unit(const lg_fn_t *a, const lg_fn_t *b)
+{
+    if (b->flags & LG_FN_WEAK)
+        return true;
+    return a->object != NULL && b->object != NULL && strcmp(a->object, b->object) == 0;
+}
+
 /* The definition of "inlined arc" in calls.h. */
 static bool arc_inlined(const calls_ctx_t *x, const lg_arc_t *e)
 {
@@ -72,6 +85,7 @@ static bool arc_inlined(const calls_ctx_t *x, const lg_arc_t *e)
     const lg_program_t *p = x->prog;
     uint32_t fa = p->fns[a].family, fb = p->fns[b].family;
     return fa != fb && (p->fns[a].flags & LG_FN_REFS_KNOWN) &&
+           same_translation_unit(&p->fns[a], &p->fns[b]) &&
            !(p->fns[b].flags & LG_FN_ADDRESS_TAKEN) && !x->by_pointer[fb] &&
            !has_arc(p->refs, p->nrefs, fa, fb);
 }
@@ -240,6 +254,10 @@ static void inlined_shares(calls_ctx_t *x, lg_calls_stats_t *st, lg_diag_t *d)
     st->inlined_edges += counted.inlined_edges;
     st->bound_edges += counted.bound_edges;
     st->inlined_weight = lg_sat_add(st->inlined_weight, counted.inlined_weight);
+    uint64_t total_hits = 0, cold_hits = 0, hottest_hits = 0;
+    size_t cold = 0, hottest = SIZE_MAX;
+    for (size_t f = 0; f < prof->nfuncs; f++)
+        total_hits = lg_sat_add(total_hits, prof->funcs[f].hits);
     for (size_t f = 0; f < prof->nfuncs; f++) {
         int64_t fn = x->map[f];
         if (fn == LG_BIND_ABSENT) {
@@ -260,6 +278,30 @@ static void inlined_shares(calls_ctx_t *x, lg_calls_stats_t *st, lg_diag_t *d)
         g->counter2_self -= c2 < g->counter2_self ? c2 : g->counter2_self;
         st->hits_removed = lg_sat_add(st->hits_removed, hits);
         st->inlined_functions++;
+        if (x->share[f] >= 1.0 && pf->hits > 0) {
+            cold++;
+            cold_hits = lg_sat_add(cold_hits, pf->hits);
+            if (pf->hits > hottest_hits) {
+                hottest_hits = pf->hits;
+                hottest = f;
+            }
+        }
+    }
+    if (hottest != SIZE_MAX &&
+        (double)cold_hits * 100.0 >= (double)total_hits * LG_INLINED_ALERT_PERCENT) {
+        const lg_pfunc_t *h = &prof->funcs[hottest];
+        lg_diag_add(d, LG_ALERT, prof->path ? prof->path : "",
+                    "%zu function(s) with %.1f%% of the profile's hits (%llu of %llu) go among "
+                    "the never-executed code: this build has them out of line, but every "
+                    "profiled call to them comes from code of their own object that does not "
+                    "call them, so they are taken as inlined there; the hottest '%s' (%llu "
+                    "hits) in %s. If that build calls it (through a pointer or a redirection "
+                    "lorgen does not know), give no object files to take every call as made",
+                    cold, 100.0 * (double)cold_hits / (double)total_hits,
+                    (unsigned long long)cold_hits, (unsigned long long)total_hits,
+                    h->name ? h->name : "?", (unsigned long long)hottest_hits,
+                    x->prog->fns[x->map[hottest]].object ? x->prog->fns[x->map[hottest]].object
+                                                         : "the program");
     }
 }
 

@@ -11,7 +11,10 @@
  *                this build's foo.part.0 or foo.isra.0
  *   inlined arc  a profiled arc A -> B that this build does not make: B is absent, or both are
  *                bound in different families, A's references are known (program.h:
- *                LG_FN_REFS_KNOWN), no code of A's family calls B's family, and nothing
+ *                LG_FN_REFS_KNOWN), B's code was in A's translation unit (the same object
+ *                file, or B is weak: a header's inline function), no code of A's family calls
+ *                B's family (a reference names every function the linker may resolve it to:
+ *                the default version foo@@V of foo, --wrap's __wrap_foo), and nothing
  *                suggests B is called through a pointer: its address is not taken (in data, or
  *                in code), and where the objects do not tell calls from taken addresses, every
  *                family that refers to it and ran in the profile also called it
@@ -51,6 +54,12 @@
  * calls contradict the objects' code (a profile of another program or build, or a made-up one),
  * and every call is trusted. */
 #define LG_INLINE_MAX_PERCENT 50.0
+
+/* Share of a profile's hits, in percent, that functions taken as inlined at every profiled call
+ * may hold before lorgen says so in a warning that -q keeps: such a function goes among the
+ * never-executed code, though this build has it out of line. Where that is wrong (a redirection
+ * calls.h's rule does not know), hot code goes cold, the worst a layout can do. */
+#define LG_INLINED_ALERT_PERCENT 1.0
 
 /* Levels of nested inlining followed, and caller visits per profile (bounding the work). */
 #define LG_INLINE_MAX_DEPTH 8u
