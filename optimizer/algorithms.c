@@ -182,6 +182,43 @@ static void free_cliques(lg_i_order_t *o)
     o->ncliques = o->cliques_cap = 0;
 }
 
+/* True when fn holds at least LG_I_OVERSIZED_WARN_PERCENT of the program's hits or self cost. */
+static bool matters(const lg_fn_t *fn, uint64_t total_hits, uint64_t total_self)
+{
+    double pct = LG_I_OVERSIZED_WARN_PERCENT / 100.0;
+    return (double)fn->hits >= pct * (double)total_hits ||
+           (total_self > 0 && (double)fn->counter1_self >= pct * (double)total_self);
+}
+
+/* The candidates larger than the cache: a warning each where they matter to the profile, one
+ * note for the rest. */
+static void warn_oversized(const lg_i_order_t *o, const char *consequence)
+{
+    const lg_program_t *prog = o->prog;
+    uint64_t total_hits = 0, total_self = 0;
+    for (size_t i = 0; i < prog->nfns; i++) {
+        total_hits = lg_sat_add(total_hits, prog->fns[i].hits);
+        total_self = lg_sat_add(total_self, prog->fns[i].counter1_self);
+    }
+    size_t minor = 0;
+    for (size_t k = 0; k < o->cls.ncandidates; k++) {
+        uint32_t i = o->cls.candidates[k];
+        if (o->cls.padded[i] <= o->cache)
+            continue;
+        if (matters(&prog->fns[i], total_hits, total_self))
+            lg_warn_oversized(o->d, o->where, &prog->fns[i], o->cls.padded[i], o->cache,
+                              consequence);
+        else
+            minor++;
+    }
+    if (minor > 0)
+        lg_diag_add(o->d, LG_NOTE, o->where,
+                    "%zu function(s) larger than the %llu-byte instruction cache, each with less "
+                    "than %.0f%% of the profile's hits and cost: %s",
+                    minor, (unsigned long long)o->cache, LG_I_OVERSIZED_WARN_PERCENT,
+                    minor == 1 ? consequence : "each gets a clique of its own");
+}
+
 lg_err_t lg_i_order_run(const lg_i_algorithm_t *alg, const lg_program_t *prog,
                         const lg_geometry_t *geo, lg_layout_t *out, lg_diag_t *d)
 {
@@ -195,12 +232,8 @@ lg_err_t lg_i_order_run(const lg_i_algorithm_t *alg, const lg_program_t *prog,
     LG_CHECK(lg_cg_new(prog, &o.cg, d));
 
     lg_err_t err = lg_classify(prog, o.cg, &o.cls, o.where, d);
-    for (size_t k = 0; err == LG_OK && k < o.cls.ncandidates; k++) {
-        uint32_t i = o.cls.candidates[k];
-        if (o.cls.padded[i] > o.cache)
-            lg_warn_oversized(d, o.where, &prog->fns[i], o.cls.padded[i], o.cache,
-                              alg->oversized_consequence);
-    }
+    if (err == LG_OK)
+        warn_oversized(&o, alg->oversized_consequence);
     if (err == LG_OK)
         err = alg->body(&o);
     lg_cg_free(o.cg);

@@ -90,6 +90,11 @@ lg_err_t lg_order_c3(const lg_program_t *prog, const lg_geometry_t *geo, lg_layo
  * oversized_consequence): the function is not cut, it stands alone. */
 #define LG_I_OWN_CLIQUE "it gets a clique of its own"
 
+/* Share of the program's hits or self cost, in percent, from which a function larger than the
+ * cache gets a warning of its own: below it the user has nothing to act on (a start-up routine
+ * that ran once), and such functions are counted in one note. */
+#define LG_I_OVERSIZED_WARN_PERCENT 1.0
+
 /* State one algorithm run shares with its body. */
 typedef struct lg_i_order {
     const lg_program_t *prog;

@@ -685,7 +685,8 @@ static void test_large_random_program(void **state)
     assert_int_equal(lg_clique_partition(&p, &g, &l1, &d), LG_OK);
     check_invariants_with(&p, &l1, CACHE, exec);
     assert_true(l1.ncliques > 100);
-    assert_true(d.warnings > 0); /* the oversized functions */
+    /* The oversized functions, none of which holds 1% of the hits. */
+    assert_true(lg_test_diag_has(&d, LG_NOTE, "larger than the 8192-byte"));
     size_t grouped = 0;
     for (size_t c = 0; c < l1.ncliques; c++)
         grouped += l1.cliques[c].flags == 0;

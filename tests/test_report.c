@@ -228,6 +228,55 @@ static void test_phase_in_reports(void **state)
     fixture_destroy(&f);
 }
 
+/* The HTML report's "Left out" is one table, hottest first: a hot function that cannot move
+ * comes before many unbound start-up functions, never behind a "[N more]". */
+static void test_html_left_out_hottest_first(void **state)
+{
+    (void)state;
+    static const fn_spec_t left_fns[] = {
+        {"main", 64, 1, 1, 0},
+        {"memcpy_impl", 320, 1, 616265, LG_FN_SECTION_UNKNOWN},
+        {"rare_shared", 32, 1, 3, LG_FN_SHARED_SECTION},
+    };
+    lg_program_t prog;
+    MAKE_NO_ARCS(&prog, left_fns);
+    enum { UNBOUND = 5 };
+    prog.unbound = calloc(UNBOUND, sizeof *prog.unbound);
+    assert_non_null(prog.unbound);
+    for (size_t i = 0; i < UNBOUND; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "start_%zu", i);
+        prog.unbound[i] = (lg_unbound_t){strdup(name), 12 - i, strdup("no symbol")};
+    }
+    prog.nunbound = UNBOUND;
+    lg_layout_t layout;
+    lg_layout_init(&layout);
+    lg_geometry_t geo = {256, 16, 2};
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_order("cliques", &prog, &geo, &layout, &d), LG_OK);
+    assert_int_equal(layout.nexcluded, 2);
+    lg_report_input_t in = {.prog = &prog, .layout = &layout, .max_rows = 3};
+    memout_t m;
+    assert_int_equal(lg_report_write_html(&in, mem_open(&m), &d), LG_OK);
+    char *html = mem_close(&m);
+    const char *left = strstr(html, "<h2>Left out</h2>");
+    assert_non_null(left);
+    const char *hot = strstr(left, "memcpy_impl");
+    const char *first_unbound = strstr(left, "start_0");
+    assert_non_null(hot);
+    assert_non_null(first_unbound);
+    assert_true(hot < first_unbound);
+    assert_null(strstr(left, "start_2")); /* the fourth row and on are counted */
+    assert_null(strstr(left, "rare_shared"));
+    assert_non_null(strstr(left, "<td>unbound</td><td>[3 more]</td>"));
+    assert_non_null(strstr(left, "<td>not movable</td><td>[1 more]</td>"));
+    free(html);
+    lg_diag_destroy(&d);
+    lg_layout_destroy(&layout);
+    lg_program_destroy(&prog);
+}
+
 static void test_html_report(void **state)
 {
     (void)state;
@@ -602,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_json_report),
         cmocka_unit_test(test_phase_in_reports),
         cmocka_unit_test(test_html_report),
+        cmocka_unit_test(test_html_left_out_hottest_first),
         cmocka_unit_test(test_sort_rows_keeps_all),
         cmocka_unit_test(test_graphml_reads_back),
         cmocka_unit_test(test_dot_content),

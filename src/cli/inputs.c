@@ -108,7 +108,22 @@ int lg_cli_load_profiled(const lg_cli_options_t *o, const char *no_profile, cons
                          lg_cli_inputs_t *in, lg_diag_t *d)
 {
     int status = lg_cli_load_inputs(o->inputs, o->ninputs, &o->load, true, in, d);
-    if (status == 0 && in->nprofiles == 0) {
+    size_t empty = 0;
+    for (size_t i = 0; status == 0 && i < in->nprofiles; i++)
+        if (!lg_profile_has_cost(&in->profiles[i])) {
+            empty++;
+            if (in->nprofiles > 1)
+                lg_cli_message(LG_ALERT, in->profiles[i].path,
+                               "the profile holds no cost: every count in it is 0 (a crashed "
+                               "or empty profiling run?); it adds nothing to the order");
+        }
+    if (status == 0 && in->nprofiles > 0 && empty == in->nprofiles) {
+        lg_cli_message(LG_ERROR, in->nprofiles == 1 ? in->profiles[0].path : "",
+                       "expected a profile with some cost, found %s: every count is 0 (a "
+                       "crashed or empty profiling run?), so there is nothing to order by",
+                       in->nprofiles == 1 ? "none in it" : "none in any of the profiles");
+        status = LG_EXIT_BAD_INPUT;
+    } else if (status == 0 && in->nprofiles == 0) {
         lg_cli_message(LG_ERROR, "", "%s", no_profile);
         status = LG_EXIT_USAGE;
     } else if (status == 0 && no_elf != NULL && in->nelf == 0) {

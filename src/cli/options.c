@@ -351,7 +351,7 @@ static const option_t options[] = {
     {.section = "Other:", .names = {"-n", "--rows"}, .value = "N",
      .help = "rows per table in the report, 0 for all", .fallback = "10", .apply = set_count,
      .field = FIELD(rows)},
-    {.names = {"-q", "--quiet"}, .help = "errors only", .apply = set_verbosity, .arg = 0},
+    {.names = {"-q", "--quiet"}, .help = "errors, and warnings that an output loses hot code", .apply = set_verbosity, .arg = 0},
     {.names = {"-v", "--verbose"},
      .help = "also progress and statistics\n"
              "(on a terminal, long loads always show how far they got)",

@@ -246,3 +246,23 @@ lg_err_t lg_profile_add_cost(lg_profile_t *p, uint32_t func, uint64_t position, 
     p->costs[p->ncosts++] = (lg_pcost_t){func, position, cost};
     return LG_OK;
 }
+
+bool lg_profile_has_cost(const lg_profile_t *p)
+{
+    for (size_t i = 0; i < p->nfuncs; i++) {
+        const lg_pfunc_t *f = &p->funcs[i];
+        if (f->hits || f->counter1_total || f->counter1_self || f->counter2_total ||
+            f->counter2_self)
+            return true;
+    }
+    for (size_t i = 0; i < p->nedges; i++)
+        if (p->edges[i].weight > 0)
+            return true;
+    for (size_t i = 0; i < p->nproximity; i++)
+        if (p->proximity[i].weight > 0)
+            return true;
+    for (size_t i = 0; i < p->ncosts; i++)
+        if (p->costs[i].cost > 0)
+            return true;
+    return false;
+}

@@ -117,6 +117,11 @@ void lg_profile_init(lg_profile_t *p);
 /* Frees everything; accepts a zeroed struct. */
 void lg_profile_destroy(lg_profile_t *p);
 
+/* True when the profile measured anything: some function's hits or counters, some call's or
+ * proximity pair's weight, or some position's cost is not zero. A profile without is what a
+ * crashed or empty profiling run leaves; it orders nothing. */
+bool lg_profile_has_cost(const lg_profile_t *p);
+
 /* Sets p->path to a copy of path. */
 lg_err_t lg_profile_set_path(lg_profile_t *p, const char *path);
 

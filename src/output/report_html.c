@@ -852,30 +852,48 @@ static lg_err_t write_graph(const lg_report_input_t *in, const lg_report_model_t
     return LG_OK;
 }
 
-static void write_left_out(const lg_report_input_t *in, FILE *out)
+/* One table of what was left out, unbound and not movable alike, hottest first: the function
+ * that matters most is the first row, never behind a "[N more]". */
+static lg_err_t write_left_out(const lg_report_input_t *in, FILE *out)
 {
     const lg_program_t *prog = in->prog;
     const lg_layout_t *layout = in->layout;
     fputs("<section id=\"left-out\">\n<h2>Left out</h2>\n", out);
-    if (prog->nunbound == 0 && layout->nexcluded == 0)
+    size_t n = prog->nunbound + layout->nexcluded;
+    if (n == 0)
         fputs("<p>Every profiled function was bound and placed.</p>\n", out);
     size_t rows = in->max_rows ? in->max_rows : SIZE_MAX;
-    if (prog->nunbound > 0 || layout->nexcluded > 0) {
+    if (n > 0) {
+        /* Index i < nunbound is unbound entry i; past it, excluded entry i - nunbound. */
+        lg_report_key_t *keys = malloc(n * sizeof *keys);
+        if (keys == NULL)
+            return LG_ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t hits = i < prog->nunbound
+                                ? prog->unbound[i].hits
+                                : prog->fns[layout->excluded[i - prog->nunbound]].hits;
+            keys[i] = (lg_report_key_t){hits, hits, i};
+        }
+        qsort(keys, n, sizeof *keys, lg_report_key_cmp);
         fputs("<table class=\"calls\"><thead><tr><th></th><th>function</th><th>hits</th>"
               "<th>why</th></tr></thead><tbody>\n",
               out);
-        for (size_t i = 0; i < prog->nunbound && i < rows; i++) {
-            fputs("<tr><td>unbound</td><td>", out);
-            put_text(out, prog->unbound[i].name);
-            fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td><td>", prog->unbound[i].hits);
-            put_text(out, prog->unbound[i].reason);
-            fputs("</td></tr>\n", out);
-        }
-        if (prog->nunbound > rows)
-            fprintf(out, "<tr><td>unbound</td><td>[%zu more]</td><td></td><td></td></tr>\n",
-                    prog->nunbound - rows);
-        for (size_t i = 0; i < layout->nexcluded && i < rows; i++) {
-            const lg_fn_t *fn = &prog->fns[layout->excluded[i]];
+        size_t unbound_more = 0, excluded_more = 0;
+        for (size_t k = 0; k < n; k++) {
+            size_t i = keys[k].index;
+            if (k >= rows) {
+                *(i < prog->nunbound ? &unbound_more : &excluded_more) += 1;
+                continue;
+            }
+            if (i < prog->nunbound) {
+                fputs("<tr><td>unbound</td><td>", out);
+                put_text(out, prog->unbound[i].name);
+                fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td><td>", prog->unbound[i].hits);
+                put_text(out, prog->unbound[i].reason);
+                fputs("</td></tr>\n", out);
+                continue;
+            }
+            const lg_fn_t *fn = &prog->fns[layout->excluded[i - prog->nunbound]];
             fputs("<tr><td>not movable</td><td>", out);
             put_text(out, fn->symbol);
             fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td><td>", fn->hits);
@@ -884,15 +902,20 @@ static void write_left_out(const lg_report_input_t *in, FILE *out)
             put_text(out, lg_fn_unmovable_reason(fn));
             fputs("</td></tr>\n", out);
         }
-        if (layout->nexcluded > rows)
+        free(keys);
+        if (unbound_more > 0)
+            fprintf(out, "<tr><td>unbound</td><td>[%zu more]</td><td></td><td></td></tr>\n",
+                    unbound_more);
+        if (excluded_more > 0)
             fprintf(out, "<tr><td>not movable</td><td>[%zu more]</td><td></td><td></td></tr>\n",
-                    layout->nexcluded - rows);
+                    excluded_more);
         fputs("</tbody></table>\n", out);
     }
     fprintf(out,
             "<p>%zu functions never executed keep their input order after the cliques.</p>\n"
             "</section>\n",
             layout->ncold);
+    return LG_OK;
 }
 
 /* ---- the page ------------------------------------------------------------------------------ */
@@ -1000,8 +1023,9 @@ static lg_err_t write_page(const lg_report_input_t *in, lg_report_model_t *m,
     }
     if (err == LG_OK)
         err = write_graph(in, m, out);
+    if (err == LG_OK)
+        err = write_left_out(in, out);
     if (err == LG_OK) {
-        write_left_out(in, out);
         fputs(page_script, out);
         fputs("</body>\n</html>\n", out);
     }
