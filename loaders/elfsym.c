@@ -92,6 +92,7 @@ typedef struct sec_info {
     uint64_t flags; /* sh_flags */
     const char *name; /* in libelf's section name table (valid while the Elf is open), or NULL */
     uint64_t align, size;
+    uint64_t addr; /* sh_addr: where a linked file's symbol values start; 0 in objects */
 } sec_info_t;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -369,6 +370,7 @@ static void describe_section(elf_reader_t *f, sec_info_t *cache, size_t index)
     s->flags = sh.sh_flags;
     s->align = sh.sh_addralign;
     s->size = sh.sh_size;
+    s->addr = sh.sh_addr;
     s->name = elf_strptr(f->elf, f->shstrndx, sh.sh_name);
     if (s->name == NULL && s->state == SEC_EXEC)
         warn_at(f, section_label(NULL, index, buf, sizeof buf),
@@ -390,6 +392,84 @@ static int cmp_sec_value(const void *a, const void *b)
     if (x->value != y->value)
         return x->value < y->value ? -1 : 1;
     return x->sym < y->sym ? -1 : (x->sym > y->sym);
+}
+
+/* True for the name of an untyped symbol that may label code: not empty, not an ARM, AArch64 or
+ * RISC-V mapping symbol ("$a", "$t", "$x", "$d.1"), not an assembler-local ".L" label. */
+static bool is_code_label_name(const char *name)
+{
+    return name != NULL && name[0] != '\0' && name[0] != '$' && strncmp(name, ".L", 2) != 0;
+}
+
+/* The code labels of syms[lo, hi) (one file; read_symbols kept every untyped symbol of its
+ * code, with section_size set to its section's end): a label inside a function symbol's range
+ * (a loop's label, an alias) is dropped; a kept one without st_size ends where the next symbol
+ * of its section starts, or at the section's end, and one that would be empty is dropped. *hi
+ * receives the new end. Time O(n log n), and O(n) per run of symbols at one value. */
+static lg_err_t size_code_labels(elf_reader_t *f, size_t lo, size_t *hi)
+{
+    lg_elfsyms_t *out = f->r->out;
+    lg_elfsym_t *syms = out->syms;
+    size_t n = *hi - lo, labels = 0;
+    for (size_t i = lo; i < *hi; i++)
+        labels += syms[i].is_label;
+    if (labels == 0)
+        return LG_OK;
+    sec_value_t *v = calloc(n, sizeof *v);
+    bool *drop = calloc(n, sizeof *drop);
+    if (v == NULL || drop == NULL) {
+        free(v);
+        free(drop);
+        return fail_at(f, LG_ENOMEM, NULL, "out of memory");
+    }
+    /* On ARM bit 0 of a Thumb function's value marks the instruction set, not the address. */
+    uint64_t mask = n > 0 && out->files[syms[lo].file].machine == EM_ARM ? ~(uint64_t)1 : ~0ull;
+    for (size_t i = 0; i < n; i++)
+        v[i] = (sec_value_t){syms[lo + i].section_index, syms[lo + i].value & mask, lo + i};
+    qsort(v, n, sizeof *v, cmp_sec_value);
+    uint64_t covered_to = 0; /* end of the function symbols met so far in this section */
+    for (size_t k = 0; k < n; k++) {
+        if (k == 0 || v[k].section != v[k - 1].section)
+            covered_to = 0;
+        lg_elfsym_t *s = &syms[v[k].sym];
+        if (!s->is_label) {
+            if (s->size > 0 && lg_sat_add(v[k].value, s->size) > covered_to)
+                covered_to = lg_sat_add(v[k].value, s->size);
+            continue;
+        }
+        bool inside = s->value < covered_to;
+        /* A function symbol at the same value, later in the sort, covers it too. */
+        for (size_t j = k + 1; !inside && j < n && v[j].section == v[k].section &&
+                               v[j].value == s->value;
+             j++)
+            inside = !syms[v[j].sym].is_label && syms[v[j].sym].size > 0;
+        /* The section's end, in values. Linker-defined symbols (_edata, __bss_start) may stand
+         * at or past it: no code is theirs. */
+        uint64_t section_end = lg_sat_add(s->section_addr, s->section_size), end = section_end;
+        for (size_t j = k + 1; j < n && v[j].section == v[k].section; j++)
+            if (v[j].value > s->value) {
+                end = v[j].value < section_end ? v[j].value : section_end;
+                break;
+            }
+        bool in_section = s->value >= s->section_addr && s->value < section_end;
+        if (s->size == 0 && in_section && end > s->value)
+            s->size = end - s->value;
+        drop[v[k].sym - lo] = inside || !in_section || s->size == 0;
+    }
+    /* Drops the labels in place. */
+    size_t kept = lo;
+    for (size_t i = lo; i < *hi; i++) {
+        if (drop[i - lo]) {
+            free_sym(&syms[i]);
+            continue;
+        }
+        syms[kept++] = syms[i];
+    }
+    free(v);
+    free(drop);
+    *hi = kept;
+    out->nsyms = kept;
+    return LG_OK;
 }
 
 /* Sets section_funcs of syms[lo, hi) (one relocatable file): the number of distinct addresses
@@ -523,7 +603,8 @@ static lg_err_t read_symbols(elf_reader_t *f, Elf_Scn *symtab, Elf_Scn *shndx_sc
             source_file = (name != NULL && *name != '\0') ? name : NULL;
             continue;
         }
-        if (type != STT_FUNC && type != STT_GNU_IFUNC)
+        bool untyped = type == STT_NOTYPE;
+        if (type != STT_FUNC && type != STT_GNU_IFUNC && !untyped)
             continue;
         /* Undefined, absolute and common symbols have no section to place. */
         size_t index;
@@ -550,6 +631,8 @@ static lg_err_t read_symbols(elf_reader_t *f, Elf_Scn *symtab, Elf_Scn *shndx_sc
 
         char name_buf[LG_ELF_PLACEHOLDER_BYTES];
         const char *name = elf_strptr(f->elf, sh.sh_link, sym.st_name);
+        if (untyped && !is_code_label_name(name))
+            continue;
         if (name == NULL) {
             snprintf(name_buf, sizeof name_buf, "[invalid st_name %#" PRIx64 "]",
                      (uint64_t)sym.st_name);
@@ -571,6 +654,8 @@ static lg_err_t read_symbols(elf_reader_t *f, Elf_Scn *symtab, Elf_Scn *shndx_sc
             .is_weak = GELF_ST_BIND(sym.st_info) == STB_WEAK,
             .is_hidden = GELF_ST_VISIBILITY(sym.st_other) == STV_HIDDEN ||
                          GELF_ST_VISIBILITY(sym.st_other) == STV_INTERNAL,
+            .is_label = untyped,
+            .section_addr = cache[index].addr,
         };
         err = add_sym(f, &proto, name,
                       section_label(cache[index].name, index, sec_buf, sizeof sec_buf),
@@ -909,6 +994,9 @@ static lg_err_t read_elf(reader_t *r, Elf *elf, const char *where, const char *m
                 "hidden functions are missing");
     size_t first_sym = r->out->nsyms;
     lg_err_t err = read_symbols(&f, symtab, shndx, file);
+    size_t end_sym = r->out->nsyms;
+    if (err == LG_OK)
+        err = size_code_labels(&f, first_sym, &end_sym);
     if (err == LG_OK && kind == LG_ELF_OBJECT)
         err = count_section_funcs(&f, first_sym, r->out->nsyms);
     if (err == LG_OK && kind == LG_ELF_OBJECT && !dynamic)

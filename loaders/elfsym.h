@@ -77,6 +77,7 @@ typedef struct lg_elfsym {
                             (".text.foo"), the output section for linked files (".text") */
     uint64_t section_align; /* sh_addralign of that section (objects; 0 if unknown) */
     uint64_t section_size;  /* sh_size of that section */
+    uint64_t section_addr;  /* sh_addr of that section: 0 in objects */
     char *source_file;   /* for locals: the STT_FILE name in effect, e.g. "util.c"; else NULL */
     uint32_t file;       /* index into lg_elfsyms_t.files */
     uint32_t section_index; /* section header index in its file */
@@ -85,6 +86,10 @@ typedef struct lg_elfsym {
     bool is_weak;        /* STB_WEAK */
     bool is_hidden;      /* STV_HIDDEN or STV_INTERNAL: a global the linker turns into a local
                             of the linked file (an object's hidden global is the linked local) */
+    bool is_label;       /* a code label: an untyped symbol (STT_NOTYPE) in executable code
+                            outside every function symbol's range, as hand-written assembly
+                            defines them; without st_size it ends where the next symbol of its
+                            section starts, or at the section's end */
 } lg_elfsym_t;
 
 typedef struct lg_elfsyms {

@@ -468,6 +468,9 @@ static int build_fixtures(void **state)
         run("gcc -O2 -c '%s/c.c' -o '%s/c.o'", FIXTURES, WORK) != 0 ||
         run("cd '%s' && gcc a.o b.o c.o -o app", WORK) != 0 ||
         run("%s -c '%s/refs.c' -o '%s/refs.o'", cc, FIXTURES, WORK) != 0 ||
+        run("gcc -c '%s/labels.S' -o '%s/labels.o' && cd '%s' && gcc -nostdlib -static "
+            "-Wl,-e,lab_a labels.o -o labels",
+            FIXTURES, WORK, WORK) != 0 ||
         run("cd '%s' && printf 'not an object\\n' > notes.txt && cp c.o %s && "
             "ar rcs libabc.a a.o notes.txt b.o %s",
             WORK, LONG_MEMBER, LONG_MEMBER) != 0 ||
@@ -832,6 +835,44 @@ static void test_ifunc_and_zero_size(void **state)
     assert_string_equal(no_size->section, ".text");
     check_against_readelf(&t, 0);
     lg_elfsyms_destroy(&t);
+}
+
+/* True when file `file` of t has a symbol called name. */
+static bool has_symbol(const lg_elfsyms_t *t, uint32_t file, const char *name)
+{
+    for (size_t i = 0; i < t->nsyms; i++)
+        if (t->syms[i].file == file && strcmp(t->syms[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* Untyped labels in code are functions that end where the next symbol starts (or at the
+ * section's end), in an object and in a linked file alike; a label inside a sized function, or
+ * at the section's end, is none. */
+static void test_code_labels(void **state)
+{
+    (void)state;
+    const char *files[] = {"labels.o", "labels"};
+    for (uint32_t k = 0; k < 2; k++) {
+        lg_elfsyms_t t;
+        lg_elfsyms_init(&t);
+        read_ok(&t, work_path(files[k]));
+        const lg_elfsym_t *a = find_in(&t, 0, "lab_a");
+        const lg_elfsym_t *b = find_in(&t, 0, "fn_b");
+        const lg_elfsym_t *c = find_in(&t, 0, "lab_c");
+        assert_true(a->is_label);
+        assert_false(b->is_label);
+        assert_int_equal(a->size, 4);         /* three nops and ret, up to fn_b */
+        assert_int_equal(b->value, a->value + 4);
+        assert_int_equal(b->size, 3);
+        assert_int_equal(c->value, b->value + 3);
+        assert_int_equal(c->size, 3);         /* to the end of .text */
+        assert_false(has_symbol(&t, 0, "inner_b"));
+        assert_false(has_symbol(&t, 0, "lab_end"));
+        if (k == 0)
+            assert_int_equal(a->section_funcs, 3);
+        lg_elfsyms_destroy(&t);
+    }
 }
 
 /* More sections than an ELF header or a symbol's st_shndx can count (SHN_LORESERVE = 0xff00):
@@ -1347,6 +1388,7 @@ int main(void)
         cmocka_unit_test(test_thin_archive_errors),
         cmocka_unit_test(test_stripped_shared_object_uses_dynsym),
         cmocka_unit_test(test_ifunc_and_zero_size),
+        cmocka_unit_test(test_code_labels),
         cmocka_unit_test(test_extended_section_indexes),
         cmocka_unit_test(test_cross_targets),
         cmocka_unit_test(test_missing_file_is_eio),

@@ -798,18 +798,162 @@ static int cmp_unbound(const void *a, const void *b)
 
 /* Binds every function of one profile; map[i] receives the program function or a BIND_*
  * code. Hits and counters are added to the bound functions. */
+/* ---- Code named by its address -------------------------------------------------------------- */
+
+/* Hexadecimal digits of a profiled address name at most (64 bits). */
+#define LG_ADDRESS_NAME_MAX_DIGITS 16u
+
+/* True when name is an address, as callgrind and perf name code no typed, sized symbol covers
+ * ("0x0000000000431040"), with *address set. */
+static bool address_name(const char *name, uint64_t *address)
+{
+    if (name == NULL || name[0] != '0' || (name[1] != 'x' && name[1] != 'X') || name[2] == '\0')
+        return false;
+    uint64_t a = 0;
+    size_t digits = 0;
+    for (const char *c = name + 2; *c != '\0'; c++, digits++) {
+        int v = *c >= '0' && *c <= '9'   ? *c - '0'
+                : *c >= 'a' && *c <= 'f' ? *c - 'a' + 10
+                : *c >= 'A' && *c <= 'F' ? *c - 'A' + 10
+                                         : -1;
+        if (v < 0 || digits >= LG_ADDRESS_NAME_MAX_DIGITS)
+            return false;
+        a = a << 4 | (uint64_t)v;
+    }
+    *address = a;
+    return true;
+}
+
+typedef struct fn_at {
+    uint64_t address;
+    uint32_t fn;
+} fn_at_t;
+
+static int cmp_fn_at(const void *x, const void *y)
+{
+    const fn_at_t *a = x, *c = y;
+    if (a->address != c->address)
+        return a->address < c->address ? -1 : 1;
+    return (a->fn > c->fn) - (a->fn < c->fn);
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
+    return (a > c) - (a < c);
+}
+
+/* The load bias of the profiled run as the functions bound by name show it: the most frequent
+ * distance, a multiple of LG_HOTSPOT_BIAS_ALIGN, from a function's address in the ELF to the
+ * lowest address the profile saw in it (0 for a program run where it was linked). */
+static lg_err_t profiled_bias(const binder_t *b, const lg_profile_t *prof, const int64_t *map,
+                              uint64_t *bias)
+{
+    *bias = 0;
+    uint64_t *d = malloc((prof->nfuncs ? prof->nfuncs : 1) * sizeof *d);
+    if (d == NULL)
+        return LG_ENOMEM;
+    size_t n = 0;
+    for (size_t i = 0; i < prof->nfuncs; i++) {
+        const lg_pfunc_t *f = &prof->funcs[i];
+        if (map[i] < 0 || f->pc_min == 0)
+            continue;
+        uint64_t at = b->prog->fns[map[i]].address;
+        if (at != UINT64_MAX && f->pc_min >= at && (f->pc_min - at) % LG_HOTSPOT_BIAS_ALIGN == 0)
+            d[n++] = f->pc_min - at;
+    }
+    qsort(d, n, sizeof *d, cmp_u64);
+    size_t best = 0;
+    for (size_t i = 0, run; i < n; i += run) {
+        for (run = 1; i + run < n && d[i + run] == d[i]; run++)
+            ;
+        if (run > best) {
+            best = run;
+            *bias = d[i];
+        }
+    }
+    free(d);
+    return LG_OK;
+}
+
+/* Binds the functions of prof that are named by an address (deferred[], n of them, map[] -1)
+ * to the function of the linked ELF whose code holds that address, under the profile's load
+ * bias; those it cannot are left with map[] -1 and the reason in reasons[] (512 bytes each). */
+static lg_err_t bind_addresses(const binder_t *b, const lg_profile_t *prof, int64_t *map,
+                               const size_t *deferred, size_t n, char (*reasons)[512])
+{
+    const lg_program_t *p = b->prog;
+    uint64_t bias;
+    LG_CHECK(profiled_bias(b, prof, map, &bias));
+    fn_at_t *at = malloc((p->nfns ? p->nfns : 1) * sizeof *at);
+    if (at == NULL)
+        return LG_ENOMEM;
+    size_t nat = 0;
+    for (size_t i = 0; i < p->nfns; i++)
+        if (p->fns[i].address != UINT64_MAX && p->fns[i].size > 0)
+            at[nat++] = (fn_at_t){p->fns[i].address, (uint32_t)i};
+    qsort(at, nat, sizeof *at, cmp_fn_at);
+    for (size_t k = 0; k < n; k++) {
+        size_t i = deferred[k];
+        uint64_t a;
+        address_name(prof->funcs[i].name, &a);
+        uint64_t linked = a >= bias ? a - bias : a;
+        /* The last function that starts at or before the address. */
+        size_t lo = 0, hi = nat;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (at[mid].address <= linked)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        const lg_fn_t *fn = lo > 0 ? &p->fns[at[lo - 1].fn] : NULL;
+        if (fn != NULL && linked - fn->address < fn->size) {
+            map[i] = at[lo - 1].fn;
+            continue;
+        }
+        snprintf(reasons[k], sizeof reasons[k],
+                 "named by its address, and no function symbol of the linked ELF holds address "
+                 "0x%llx (code without a symbol, such as PLT stubs): lorgen cannot move it",
+                 (unsigned long long)linked);
+    }
+    free(at);
+    return LG_OK;
+}
+
 static lg_err_t bind_functions(binder_t *b, const lg_profile_t *prof, double scale, int64_t *map,
                                size_t *unbound_cap)
 {
     lg_program_t *p = b->prog;
+    size_t *deferred = malloc((prof->nfuncs ? prof->nfuncs : 1) * sizeof *deferred);
+    char(*reasons)[512] = malloc((prof->nfuncs ? prof->nfuncs : 1) * sizeof *reasons);
+    lg_err_t err = deferred != NULL && reasons != NULL ? LG_OK : LG_ENOMEM;
+    size_t ndeferred = 0;
+    for (size_t i = 0; err == LG_OK && i < prof->nfuncs; i++) {
+        uint64_t unused;
+        map[i] = bind_one(b, &prof->funcs[i], reasons[ndeferred], sizeof reasons[ndeferred]);
+        /* Code named by its address binds by address once the bias is known. */
+        if (map[i] == LG_BIND_ABSENT && address_name(prof->funcs[i].name, &unused) &&
+            !outside_program(b->elf, prof->funcs[i].object))
+            deferred[ndeferred++] = i;
+        else if (map[i] < 0)
+            err = add_unbound(p, unbound_cap, prof->funcs[i].name,
+                              lg_scale_count(prof->funcs[i].hits, scale), reasons[ndeferred]);
+    }
+    if (err == LG_OK && ndeferred > 0)
+        err = bind_addresses(b, prof, map, deferred, ndeferred, reasons);
+    for (size_t k = 0; err == LG_OK && k < ndeferred; k++) {
+        const lg_pfunc_t *f = &prof->funcs[deferred[k]];
+        if (map[deferred[k]] < 0)
+            err = add_unbound(p, unbound_cap, f->name, lg_scale_count(f->hits, scale), reasons[k]);
+    }
+    free(deferred);
+    free(reasons);
+    LG_CHECK(err);
     for (size_t i = 0; i < prof->nfuncs; i++) {
         const lg_pfunc_t *f = &prof->funcs[i];
-        char reason[512];
-        map[i] = bind_one(b, f, reason, sizeof reason);
-        if (map[i] < 0) {
-            LG_CHECK(add_unbound(p, unbound_cap, f->name, lg_scale_count(f->hits, scale), reason));
+        if (map[i] < 0)
             continue;
-        }
         lg_fn_t *fn = &p->fns[map[i]];
         b->bound[map[i]] = true;
         fn->hits = lg_sat_add(fn->hits, lg_scale_count(f->hits, scale));
@@ -900,7 +1044,8 @@ static lg_err_t bind_positions(binder_t *b, size_t *cap, size_t *jumps_cap,
                  (unsigned long long)st.dropped_shared_name_cost);
     if (outside > 0)
         snprintf(beyond, sizeof beyond,
-                 "; cost %llu falls outside its function in the ELF (another build profiled?)",
+                 "; cost %llu falls outside its function's symbol in the ELF (code past the "
+                 "symbol's size, or another build profiled)",
                  (unsigned long long)outside);
     lg_diag_add(b->d, LG_NOTE, path,
                 "%zu of %zu per-position costs (cost %llu) were not used%s%s%s%s", st.dropped,
