@@ -141,6 +141,7 @@ static struct {
                                        call's enter hook */
     uint64_t ghost_calls;           /* calls not recorded */
     uint64_t unwound_frames;        /* frames closed because longjmp skipped their exits */
+    uint64_t inlined_calls;         /* calls whose hook ran in the caller's frame (inlined) */
     bool node_cap_reached, depth_cap_reached;
     uint64_t unmatched_exits; /* exits with no matching open frame */
     char out_path[LGT_PATH_MAX];
@@ -326,6 +327,9 @@ LGT_NOINSTR static void record_enter(uintptr_t fn, uintptr_t site, uintptr_t sp,
         return;
     }
     drop_unwound(sp, site, at);
+    if (lgt.depth > 0 && lgt.stack[lgt.depth - 1u].sp == sp &&
+        lgt.stack[lgt.depth - 1u].site == site)
+        lgt.inlined_calls++; /* the caller's frame and call_site: inlined (see drop_unwound) */
     uint32_t parent = lgt.depth > 0 ? lgt.stack[lgt.depth - 1u].node : 0u;
     uint32_t n = 0;
     if (lgt.depth == LGT_MAX_DEPTH)
@@ -1073,6 +1077,19 @@ LGT_NOINSTR static void write_profile(void)
         fprintf(stderr, "lgtrace: %s: error: cannot build the profile (error %d); not written\n",
                 lgt.out_path, (int)err);
         goto out;
+    }
+    if (lgt.inlined_calls > 0) {
+        /* Thousandths, rounded down: integer arithmetic, so the message is the same everywhere. */
+        uint64_t permille = lgt.inlined_calls * 1000u / (h.total_hits ? h.total_hits : 1u);
+        fprintf(stderr,
+                "lgtrace: %s: note: %llu of %llu calls (%llu.%llu%%) went to functions the "
+                "compiler inlined into their callers; a build without instrumentation may not have "
+                "them out of line, and lorgen then leaves them and their time unbound. clang's "
+                "-finstrument-functions-after-inlining records only the calls that remain "
+                "(examples/tracer/README.md, \"Inlining\")\n",
+                lgt.out_path, (unsigned long long)lgt.inlined_calls,
+                (unsigned long long)h.total_hits, (unsigned long long)(permille / 10u),
+                (unsigned long long)(permille % 10u));
     }
     if (o.unresolved > 0 && t.nsyms > 0)
         fprintf(stderr,
