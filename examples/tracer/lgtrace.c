@@ -64,6 +64,18 @@
  * -finstrument-functions to this file by mistake: an instrumented hook would call itself. */
 #define LGT_NOINSTR __attribute__((no_instrument_function))
 
+/* The hooks can run before thread-local storage exists (see lgt_early), and a stack protector
+ * reads its canary from there: keep it out of them even where the compiler enables it by
+ * default. */
+#if defined(__has_attribute)
+#if __has_attribute(no_stack_protector)
+#define LGT_NO_SSP __attribute__((no_stack_protector))
+#endif
+#endif
+#ifndef LGT_NO_SSP
+#define LGT_NO_SSP
+#endif
+
 /* The timeline writer (lgtimeline.c) is optional: linked in, LGTRACE_TIMELINE works; left out,
  * these are NULL and the tracer writes the .prf only. */
 #pragma weak lgtl_open
@@ -77,6 +89,9 @@
 #define LGT_HASH_SLOTS (1u << LGT_HASH_BITS)
 /* Most nested calls tracked at once (frames). Deeper calls become ghosts. */
 #define LGT_MAX_DEPTH (1u << 16)
+/* Hook events kept from before the runtime starts (see lgt_early); past it, such calls are
+ * counted, not recorded. 32 bytes each on 64-bit. */
+#define LGT_MAX_EARLY_EVENTS 4096u
 /* Longest output path, bytes including the terminating NUL. */
 #define LGT_PATH_MAX 4096u
 #define LGT_DEFAULT_OUT "trace.prf"
@@ -108,11 +123,12 @@ typedef struct lgt_frame {
     uint64_t start_ns;
 } lgt_frame_t;
 
-enum { LGT_IDLE = 0, LGT_RECORDING = 1, LGT_DONE = 2 };
+/* IDLE until the start-up constructor (lgt_arm); ARMING while it sets up; RECORDING until exit. */
+enum { LGT_IDLE = 0, LGT_ARMING = 1, LGT_RECORDING = 2, LGT_DONE = 3 };
 enum { LGT_ROLE_UNKNOWN = 0, LGT_ROLE_OWNER = 1, LGT_ROLE_OTHER = 2 };
 
 static struct {
-    int state; /* LGT_IDLE, LGT_RECORDING, LGT_DONE */
+    int state; /* LGT_IDLE, LGT_ARMING, LGT_RECORDING, LGT_DONE */
     bool busy; /* inside the runtime: events now come from our own callees, ignore them */
     pid_t pid; /* process that started recording; a forked child does not write */
     lgt_node_t *nodes;
@@ -125,11 +141,32 @@ static struct {
                                        call's enter hook */
     uint64_t ghost_calls;           /* calls not recorded */
     uint64_t unwound_frames;        /* frames closed because longjmp skipped their exits */
+    uint64_t inlined_calls;         /* calls whose hook ran in the caller's frame (inlined) */
     bool node_cap_reached, depth_cap_reached;
     uint64_t unmatched_exits; /* exits with no matching open frame */
     char out_path[LGT_PATH_MAX];
     bool timeline; /* events also go to the timeline writer (LGTRACE_TIMELINE) */
 } lgt;
+
+/* Events of hooks that ran before lgt_arm. An instrumented IFUNC resolver runs while the dynamic
+ * loader (or, in a static program, the C library's start-up code) applies relocations: before
+ * thread-local storage is set up (or while it is still to be overwritten by its initial image),
+ * before the environment is known, and before C library functions, some of them IFUNCs
+ * themselves, can be called. Constructors of shared libraries may also run instrumented code
+ * before lgt_arm. Such a hook only appends to this array (no libc, no TLS); lgt_arm replays the
+ * events into the call tree once the C library is ready. Start-up is single-threaded, so plain
+ * variables do. */
+typedef struct lgt_early_event {
+    uintptr_t fn, site, sp; /* as the hooks record them (see lgt_frame_t) */
+    bool is_exit;
+} lgt_early_event_t;
+
+static struct {
+    lgt_early_event_t events[LGT_MAX_EARLY_EVENTS];
+    uint32_t count;      /* events kept */
+    uint64_t lost_calls; /* entries past LGT_MAX_EARLY_EVENTS */
+    uint64_t calls;      /* entries replayed into the tree */
+} lgt_early;
 
 static _Thread_local unsigned char lgt_role; /* LGT_ROLE_*, per thread */
 static atomic_int lgt_claimed;               /* 1 once a thread owns the recording */
@@ -165,16 +202,16 @@ LGT_NOINSTR static void *reserve(size_t bytes)
 
 LGT_NOINSTR static void finish(void);
 
-LGT_NOINSTR static void start(void)
+/* Sets up the recording; false, with a message on stderr, when it cannot. */
+LGT_NOINSTR static bool start(void)
 {
     const char *out = getenv("LGTRACE_OUT");
     if (out == NULL || *out == '\0')
         out = LGT_DEFAULT_OUT;
-    lgt.state = LGT_DONE; /* until everything below has worked */
     if (strlen(out) >= sizeof lgt.out_path) {
         fprintf(stderr, "lgtrace: LGTRACE_OUT: error: path longer than %u bytes; not tracing\n",
                 LGT_PATH_MAX - 1u);
-        return;
+        return false;
     }
     strcpy(lgt.out_path, out);
     lgt.nodes = reserve((size_t)LGT_MAX_NODES * sizeof *lgt.nodes);
@@ -185,11 +222,11 @@ LGT_NOINSTR static void start(void)
                 "lgtrace: error: cannot reserve memory for the call tree (%s); "
                 "not tracing\n",
                 strerror(errno));
-        return;
+        return false;
     }
     if (atexit(finish) != 0) {
         fprintf(stderr, "lgtrace: error: cannot register the exit handler; not tracing\n");
-        return;
+        return false;
     }
     const char *timeline = getenv("LGTRACE_TIMELINE");
     if (timeline != NULL && *timeline != '\0') {
@@ -204,7 +241,7 @@ LGT_NOINSTR static void start(void)
     lgt.nodes[0].parent = 0; /* the root; mmap'd memory is already zero */
     lgt.nnodes = 1;
     lgt.pid = getpid();
-    lgt.state = LGT_RECORDING;
+    return true;
 }
 
 LGT_NOINSTR static uint32_t hash_slot(uint32_t parent, uintptr_t fn)
@@ -252,9 +289,9 @@ LGT_NOINSTR static uint32_t child_node(uint32_t parent, uintptr_t fn)
  * current one, or as deep but from another call_site. (A stale frame called again from the very
  * same call site cannot be told from an inlined call; it stays, as the new call's parent, until
  * an exit shows otherwise.) */
-LGT_NOINSTR static void drop_unwound(uintptr_t sp, uintptr_t site)
+LGT_NOINSTR static void drop_unwound(uintptr_t sp, uintptr_t site, const uint64_t *at)
 {
-    uint64_t t = 0;
+    uint64_t t = at != NULL ? *at : 0u;
     while (lgt.depth > 0) {
         const lgt_frame_t *top = &lgt.stack[lgt.depth - 1u];
         if (top->sp > sp || (top->sp == sp && top->site == site))
@@ -278,85 +315,172 @@ LGT_NOINSTR static void start_ghost(uintptr_t sp, uintptr_t site)
     lgt.ghost_calls++;
 }
 
-LGT_NOINSTR void __cyg_profile_func_enter(void *this_fn, void *call_site)
+/* Records the entry of fn. at: the time of a replayed event (lgt_arm), NULL for now. */
+LGT_NOINSTR static void record_enter(uintptr_t fn, uintptr_t site, uintptr_t sp, const uint64_t *at)
 {
-    if (!is_owner() || lgt.busy)
-        return;
-    if (lgt.state != LGT_RECORDING) {
-        if (lgt.state == LGT_DONE)
-            return;
-        lgt.busy = true;
-        start();
-        lgt.busy = false;
-        if (lgt.state != LGT_RECORDING)
-            return;
-    }
-    lgt.busy = true;
-    uintptr_t sp = (uintptr_t)__builtin_frame_address(0), site = (uintptr_t)call_site;
     if (lgt.ghost_depth > 0 &&
         (sp > lgt.ghost_sp || (sp == lgt.ghost_sp && site != lgt.ghost_site)))
         lgt.ghost_depth = 0; /* longjmp unwound the ghost calls (rule: see drop_unwound) */
     if (lgt.ghost_depth > 0) {
         lgt.ghost_depth++;
         lgt.ghost_calls++;
-    } else {
-        drop_unwound(sp, site);
-        uint32_t parent = lgt.depth > 0 ? lgt.stack[lgt.depth - 1u].node : 0u;
-        uint32_t n = 0;
-        if (lgt.depth == LGT_MAX_DEPTH)
-            lgt.depth_cap_reached = true;
-        else
-            n = child_node(parent, (uintptr_t)this_fn);
-        if (n == 0) {
-            start_ghost(sp, site);
+        return;
+    }
+    drop_unwound(sp, site, at);
+    if (lgt.depth > 0 && lgt.stack[lgt.depth - 1u].sp == sp &&
+        lgt.stack[lgt.depth - 1u].site == site)
+        lgt.inlined_calls++; /* the caller's frame and call_site: inlined (see drop_unwound) */
+    uint32_t parent = lgt.depth > 0 ? lgt.stack[lgt.depth - 1u].node : 0u;
+    uint32_t n = 0;
+    if (lgt.depth == LGT_MAX_DEPTH)
+        lgt.depth_cap_reached = true;
+    else
+        n = child_node(parent, fn);
+    if (n == 0) {
+        start_ghost(sp, site);
+        return;
+    }
+    lgt.nodes[n].hits++;
+    if (lgt.timeline) {
+        uint64_t t = at != NULL ? *at : now_ns();
+        if (lgt.depth > 0)
+            lgtl_event(lgt.nodes[lgt.stack[lgt.depth - 1u].node].fn, LGTL_SUSPEND, t);
+        lgtl_event(fn, LGTL_ENTRY, t);
+    }
+    lgt_frame_t *f = &lgt.stack[lgt.depth++];
+    f->node = n;
+    f->sp = sp;
+    f->site = site;
+    f->start_ns = at != NULL ? *at : now_ns(); /* last, so our own work is not counted */
+}
+
+/* Records the exit of fn at time t. */
+LGT_NOINSTR static void record_exit(uintptr_t fn, uint64_t t)
+{
+    if (lgt.ghost_depth > 0) {
+        lgt.ghost_depth--;
+        return;
+    }
+    /* Normally the top frame matches. If not, longjmp (or a C++ exception through C code)
+     * skipped some exits that drop_unwound has not seen yet: close the frames above the
+     * newest frame of this function. */
+    uint32_t i = lgt.depth;
+    while (i > 0 && lgt.nodes[lgt.stack[i - 1u].node].fn != fn)
+        i--;
+    if (i == 0) {
+        lgt.unmatched_exits++;
+        return;
+    }
+    lgt.unwound_frames += lgt.depth - i; /* the frames above the match */
+    while (lgt.depth >= i) {
+        lgt_frame_t *f = &lgt.stack[--lgt.depth];
+        lgt.nodes[f->node].time_ns += t - f->start_ns;
+        if (lgt.timeline)
+            lgtl_event(lgt.nodes[f->node].fn, LGTL_EXIT, t);
+    }
+    if (lgt.timeline && lgt.depth > 0)
+        lgtl_event(lgt.nodes[lgt.stack[lgt.depth - 1u].node].fn, LGTL_RESUME, t);
+}
+
+/* Ends every open call at time t. */
+LGT_NOINSTR static void close_open_calls(uint64_t t)
+{
+    while (lgt.depth > 0) {
+        lgt_frame_t *f = &lgt.stack[--lgt.depth];
+        lgt.nodes[f->node].time_ns += t - f->start_ns;
+        if (lgt.timeline)
+            lgtl_event(lgt.nodes[f->node].fn, LGTL_EXIT, t);
+    }
+}
+
+/* A hook that ran before lgt_arm: keeps the event for the replay. Touches nothing but this
+ * file's static memory (see lgt_early). */
+LGT_NOINSTR LGT_NO_SSP static void keep_early(uintptr_t fn, uintptr_t site, uintptr_t sp,
+                                              bool is_exit)
+{
+    if (lgt_early.count == LGT_MAX_EARLY_EVENTS) {
+        if (!is_exit)
+            lgt_early.lost_calls++;
+        return;
+    }
+    lgt_early_event_t *e = &lgt_early.events[lgt_early.count++];
+    e->fn = fn; /* field by field: a struct copy may become a call to memcpy */
+    e->site = site;
+    e->sp = sp;
+    e->is_exit = is_exit;
+}
+
+/* Replays the events kept before lgt_arm into the call tree. Their calls have no time: the
+ * clock could not be read then. */
+LGT_NOINSTR static void replay_early(void)
+{
+    if (lgt_early.count == 0)
+        return;
+    (void)is_owner(); /* start-up runs on the main thread, which ran these calls: it is recorded */
+    uint64_t t = now_ns();
+    for (uint32_t i = 0; i < lgt_early.count; i++) {
+        const lgt_early_event_t *e = &lgt_early.events[i];
+        if (e->is_exit) {
+            record_exit(e->fn, t);
         } else {
-            lgt.nodes[n].hits++;
-            if (lgt.timeline) {
-                uint64_t t = now_ns();
-                if (lgt.depth > 0)
-                    lgtl_event(lgt.nodes[lgt.stack[lgt.depth - 1u].node].fn, LGTL_SUSPEND, t);
-                lgtl_event((uintptr_t)this_fn, LGTL_ENTRY, t);
-            }
-            lgt_frame_t *f = &lgt.stack[lgt.depth++];
-            f->node = n;
-            f->sp = sp;
-            f->site = site;
-            f->start_ns = now_ns(); /* last, so our own work is not counted */
+            record_enter(e->fn, e->site, e->sp, &t);
+            lgt_early.calls++;
         }
     }
+    /* Start-up code calls constructors from its top level, so nothing kept is still running;
+     * a call whose exit was lost (past LGT_MAX_EARLY_EVENTS) must not become the caller of the
+     * whole program. */
+    close_open_calls(t);
+}
+
+/* Starts the runtime once the C library is ready: a constructor runs after relocation, after
+ * thread-local storage and the environment are set up, and priority 101 (the first one left to
+ * programs) runs it before the program's own constructors. */
+LGT_NOINSTR __attribute__((constructor(101))) static void lgt_arm(void)
+{
+    if (lgt.state != LGT_IDLE)
+        return;
+    lgt.state = LGT_ARMING; /* events of our own callees (an instrumented malloc) are ignored */
+    if (!start()) {
+        if (lgt_early.count > 0)
+            fprintf(stderr,
+                    "lgtrace: error: %u events of calls made during start-up are dropped with "
+                    "the recording\n",
+                    lgt_early.count);
+        lgt.state = LGT_DONE;
+        return;
+    }
+    lgt.busy = true;
+    replay_early();
+    lgt.busy = false;
+    lgt.state = LGT_RECORDING;
+}
+
+LGT_NOINSTR LGT_NO_SSP void __cyg_profile_func_enter(void *this_fn, void *call_site)
+{
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    if (lgt.state == LGT_IDLE) { /* first, before anything that needs the C library or TLS */
+        keep_early((uintptr_t)this_fn, (uintptr_t)call_site, sp, false);
+        return;
+    }
+    if (lgt.state != LGT_RECORDING || !is_owner() || lgt.busy)
+        return;
+    lgt.busy = true;
+    record_enter((uintptr_t)this_fn, (uintptr_t)call_site, sp, NULL);
     lgt.busy = false;
 }
 
-LGT_NOINSTR void __cyg_profile_func_exit(void *this_fn, void *call_site)
+LGT_NOINSTR LGT_NO_SSP void __cyg_profile_func_exit(void *this_fn, void *call_site)
 {
-    (void)call_site;
-    if (!is_owner() || lgt.busy || lgt.state != LGT_RECORDING)
+    if (lgt.state == LGT_IDLE) {
+        keep_early((uintptr_t)this_fn, (uintptr_t)call_site, 0u, true); /* exits need no sp */
+        return;
+    }
+    if (lgt.state != LGT_RECORDING || !is_owner() || lgt.busy)
         return;
     uint64_t t = now_ns(); /* first, so our own work is not counted */
     lgt.busy = true;
-    if (lgt.ghost_depth > 0) {
-        lgt.ghost_depth--;
-    } else {
-        /* Normally the top frame matches. If not, longjmp (or a C++ exception through C code)
-         * skipped some exits that drop_unwound has not seen yet: close the frames above the
-         * newest frame of this function. */
-        uint32_t i = lgt.depth;
-        while (i > 0 && lgt.nodes[lgt.stack[i - 1u].node].fn != (uintptr_t)this_fn)
-            i--;
-        if (i == 0) {
-            lgt.unmatched_exits++;
-        } else {
-            lgt.unwound_frames += lgt.depth - i; /* the frames above the match */
-            while (lgt.depth >= i) {
-                lgt_frame_t *f = &lgt.stack[--lgt.depth];
-                lgt.nodes[f->node].time_ns += t - f->start_ns;
-                if (lgt.timeline)
-                    lgtl_event(lgt.nodes[f->node].fn, LGTL_EXIT, t);
-            }
-            if (lgt.timeline && lgt.depth > 0)
-                lgtl_event(lgt.nodes[lgt.stack[lgt.depth - 1u].node].fn, LGTL_RESUME, t);
-        }
-    }
+    record_exit((uintptr_t)this_fn, t);
     lgt.busy = false;
 }
 
@@ -848,6 +972,22 @@ LGT_NOINSTR static void report_limits(void)
     if (lgt.unmatched_exits > 0)
         fprintf(stderr, "lgtrace: %s: warning: %llu function exits had no matching entry\n",
                 lgt.out_path, (unsigned long long)lgt.unmatched_exits);
+    if (lgt_early.lost_calls > 0)
+        fprintf(stderr,
+                "lgtrace: %s: warning: %llu calls made during start-up, before the tracer's "
+                "constructor, not recorded: more than LGT_MAX_EARLY_EVENTS events\n",
+                lgt.out_path, (unsigned long long)lgt_early.lost_calls);
+    if (lgt_early.calls > 0)
+        fprintf(stderr,
+                "lgtrace: %s: note: %llu calls ran during start-up, before the tracer's "
+                "constructor (IFUNC resolvers, constructors of shared libraries); they are "
+                "recorded with no time\n",
+                lgt.out_path, (unsigned long long)lgt_early.calls);
+    if (lgt.nnodes <= 1u)
+        fprintf(stderr,
+                "lgtrace: %s: warning: no instrumented function ran; the profile is empty "
+                "(were the sources built with -finstrument-functions?)\n",
+                lgt.out_path);
 }
 
 /* Names for the timeline's main file (lgtimeline.h): the symbol covering fn, else its address. */
@@ -938,6 +1078,19 @@ LGT_NOINSTR static void write_profile(void)
                 lgt.out_path, (int)err);
         goto out;
     }
+    if (lgt.inlined_calls > 0) {
+        /* Thousandths, rounded down: integer arithmetic, so the message is the same everywhere. */
+        uint64_t permille = lgt.inlined_calls * 1000u / (h.total_hits ? h.total_hits : 1u);
+        fprintf(stderr,
+                "lgtrace: %s: note: %llu of %llu calls (%llu.%llu%%) went to functions the "
+                "compiler inlined into their callers; a build without instrumentation may not have "
+                "them out of line, and lorgen then leaves them and their time unbound. clang's "
+                "-finstrument-functions-after-inlining records only the calls that remain "
+                "(examples/tracer/README.md, \"Inlining\")\n",
+                lgt.out_path, (unsigned long long)lgt.inlined_calls,
+                (unsigned long long)h.total_hits, (unsigned long long)(permille / 10u),
+                (unsigned long long)(permille % 10u));
+    }
     if (o.unresolved > 0 && t.nsyms > 0)
         fprintf(stderr,
                 "lgtrace: /proc/self/exe: warning: %u of %u functions have no symbol (stripped?); "
@@ -974,12 +1127,7 @@ LGT_NOINSTR static void finish(void)
     if (getpid() != lgt.pid)
         return; /* a forked child: the parent writes the profile */
     lgt.busy = true;
-    while (lgt.depth > 0) { /* calls still open (exit() called below main): they end now */
-        lgt_frame_t *f = &lgt.stack[--lgt.depth];
-        lgt.nodes[f->node].time_ns += t - f->start_ns;
-        if (lgt.timeline)
-            lgtl_event(lgt.nodes[f->node].fn, LGTL_EXIT, t);
-    }
+    close_open_calls(t); /* calls still open (exit() called below main) end now */
     report_limits();
     write_profile();
     lgt.busy = false;
