@@ -167,23 +167,109 @@ static const struct {
     /* The cache statement may follow the functions: the phase is checked against it. */
     {"lorgen-lor 1\nclique 1\n fn a phase=16\ncache size=4096 line=16 ways=1\n",
      "bad.lor:3: expected phase= below the 16-byte line of the cache statement, found 16"},
+    /* A word after a statement that takes one is the next statement run into it (a lost line
+     * end): never dropped. */
+    {"lorgen-lor 1 clique 1\n", "bad.lor:1: expected nothing after 'lorgen-lor 1', found 'clique'"},
+    {"lorgen-lor 1\nalgorithm chains clique\n",
+     "bad.lor:2: expected nothing after 'algorithm chains', found 'clique'"},
+    {"lorgen-lor 1\nclique 1\n fn a\ncold 5  fn wt_add\n",
+     "bad.lor:4: expected nothing after 'cold 5', found 'fn'"},
+    {"lorgen-lor 1\ninput profile=t.prf clique 1\n",
+     "bad.lor:2: expected key=value words after 'input', found 'clique'"},
+    {"lorgen-lor 1\ninput profile=t.prf elf=app\n",
+     "bad.lor:2: expected one input a line, found elf= after profile="},
+    {"lorgen-lor 1\ninput format=prf\n",
+     "bad.lor:2: expected 'input profile=PATH' or 'input elf=PATH', found no profile= or elf="},
+    /* Lone CRs end lines as LF and CRLF do: the statements are read one by one. */
+    {"lorgen-lor 1\rclique 1\r fn a\r\n fn a\n",
+     "bad.lor:4: function 'a' is listed twice (first on line 3)"},
+    {"lorgen-lor 1\rcold 5\r\rcold 5 fn b\r",
+     "bad.lor:4: expected nothing after 'cold 5', found 'fn'"},
+    /* An empty name is not a missing one. */
+    {"lorgen-lor 1\nclique 1\n fn a section=\n",
+     "bad.lor:3: expected a name after section=, found it empty (delete the key to take the "
+     "section from the ELF inputs)"},
+    {"lorgen-lor 1\nclique 1\n fn a object=\"\"\n",
+     "bad.lor:3: expected a name after object=, found it empty"},
+    {"lorgen-lor 1\nclique 1\n fn a source=\n", "bad.lor:3: expected a name after source="},
+    /* A pad no cache needs, which a linker refuses or which wraps the address. */
+    {"lorgen-lor 1\nclique 1 pad=4294967296\n",
+     "bad.lor:2: expected pad= at most 67108864 bytes, found 4294967296"},
+    {"lorgen-lor 1\nclique 1\n fn a\nclique 2 pad=18446744073709551615\n",
+     "bad.lor:4: expected pad= at most 67108864 bytes, found 18446744073709551615"},
 };
+
+/* LF, CRLF and lone CR line ends read alike, in any mix, and so does a file that starts with a
+ * UTF-8 byte-order mark: the same statements, on the same line numbers. */
+static void test_line_ends_and_byte_order_mark(void **state)
+{
+    (void)state;
+    const char *lines[] = {"# order",
+                           "lorgen-lor 1",
+                           "algorithm chains",
+                           "input profile=t.prf",
+                           "clique 1 pad=67108864",
+                           "  fn a",
+                           "cold 5",
+                           "  fn wt_add",
+                           ""};
+    const char *ends[] = {"\n", "\r\n", "\r", "mixed", "bom"};
+    for (size_t e = 0; e < sizeof ends / sizeof *ends; e++) {
+        char text[512] = "";
+        if (strcmp(ends[e], "bom") == 0)
+            strcat(text, "\xef\xbb\xbf");
+        for (size_t i = 0; *lines[i] != '\0'; i++) {
+            const char *mixed[] = {"\r", "\n", "\r\n"};
+            strcat(text, lines[i]);
+            strcat(text, strcmp(ends[e], "mixed") == 0 ? mixed[i % 3]
+                         : strcmp(ends[e], "bom") == 0 ? "\n"
+                                                       : ends[e]);
+        }
+        lg_lor_t lor;
+        lg_lor_init(&lor);
+        lg_diag_t d;
+        lg_diag_init(&d);
+        if (lg_lor_parse(text, strlen(text), "e.lor", &lor, &d) != LG_OK || d.count != 0) {
+            print_message("line ends '%s'\n", ends[e]);
+            lg_test_diag_dump(&d);
+            fail();
+        }
+        assert_string_equal(lor.algorithm, "chains");
+        assert_int_equal(lor.ninputs, 1);
+        assert_int_equal(lor.ncliques, 1);
+        assert_int_equal(lor.cliques[0].pad_before, 67108864);
+        assert_int_equal(lor.ncold, 5);
+        assert_int_equal(lor.nfns, 2);
+        assert_string_equal(lor.fns[1].symbol, "wt_add");
+        assert_int_equal(lor.fns[1].line, 8);
+        lg_lor_destroy(&lor);
+        lg_diag_destroy(&d);
+    }
+}
 
 /* Found by fuzzing (tests/fuzz/regressions/lor/quoted-key-roundtrip): a key that is not a word
  * (here one with quotes and a space, made by a quoted token) was kept and written back bare, and
- * the rewritten file did not parse. Such a token is not key=value: it is skipped with the other
- * unknown words, and what is written parses to the same. */
+ * the rewritten file did not parse. Such a token is not key=value: on a fn line it is an unknown
+ * flag (a warning), after input, which takes key=value words only, an error; what is written
+ * parses to the same. */
 static void test_odd_keys_do_not_break_the_round_trip(void **state)
 {
     (void)state;
-    const char *text = "lorgen-lor 1\n"
-                       "input \"odd \\\"key\"=x profile=p.prf\n"
-                       "clique 1\n"
-                       "  fn main \"a b\"=1\n";
+    const char *odd_input = "lorgen-lor 1\ninput \"odd \\\"key\"=x profile=p.prf\n";
     lg_lor_t lor, again;
     lg_lor_init(&lor);
-    lg_lor_init(&again);
     lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_lor_parse(odd_input, strlen(odd_input), "odd.lor", &lor, &d), LG_EFORMAT);
+    assert_true(lg_test_diag_has(&d, LG_ERROR,
+                                 "odd.lor:2: expected key=value words after 'input', found "
+                                 "'odd \"key=x'"));
+    lg_diag_destroy(&d);
+    const char *text = "lorgen-lor 1\n"
+                       "input profile=p.prf\n"
+                       "clique 1\n"
+                       "  fn main \"a b\"=1\n";
+    lg_lor_init(&again);
     lg_diag_init(&d);
     assert_int_equal(lg_lor_parse(text, strlen(text), "odd.lor", &lor, &d), LG_OK);
     assert_int_equal(lor.ninputs, 1);
@@ -647,11 +733,79 @@ static void test_phase_against_section_alignment(void **state)
                                  "linker would start 'c' at phase 48 instead"));
     assert_false(lg_test_diag_has(&d, LG_ERROR, "s.lor:4:"));
     assert_true(lg_test_diag_has(&d, LG_ERROR,
-                                 "s.lor: 2 function(s) have a phase= that their "
-                                 "section alignment cannot give"));
+                                 "s.lor: 2 function(s) have a phase= that the linker "
+                                 "cannot give them"));
     lg_lor_destroy(&lor);
     lg_diag_destroy(&d);
     lg_program_destroy(&elf);
+}
+
+/* A function that shares its input section (built without -ffunction-sections), or whose
+ * section no object gives, moves only with its section: no padding reaches its phase. */
+static void test_phase_on_a_function_that_cannot_move(void **state)
+{
+    (void)state;
+    lg_program_t elf;
+    phased_program(&elf);
+    elf.fns[1].flags |= LG_FN_SHARED_SECTION;
+    elf.fns[2].flags |= LG_FN_SECTION_UNKNOWN;
+    const char *text = "lorgen-lor 1\ncache size=8192 line=32 ways=1\n"
+                       "clique 1\n fn a phase=0\n fn b phase=16\n fn c phase=0\n";
+    lg_lor_t lor;
+    lg_lor_init(&lor);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_lor_parse(text, strlen(text), "m.lor", &lor, &d), LG_OK);
+    assert_int_equal(lg_lor_check(&lor, &elf, "m.lor", &d), LG_EINVAL);
+    assert_false(lg_test_diag_has(&d, LG_ERROR, "m.lor:4:"));
+    assert_true(lg_test_diag_has(&d, LG_ERROR,
+                                 "m.lor:5: expected phase= only on a function that moves alone, "
+                                 "found it on 'b': shares its input section with other functions "
+                                 "(build with -ffunction-sections); no padding can reach its "
+                                 "phase: delete phase="));
+    assert_true(lg_test_diag_has(&d, LG_ERROR,
+                                 "m.lor:6: expected phase= only on a function that "
+                                 "moves alone, found it on 'c': defined in none"));
+    assert_true(lg_test_diag_has(&d, LG_ERROR,
+                                 "m.lor: 2 function(s) have a phase= that the "
+                                 "linker cannot give them"));
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&elf);
+}
+
+/* The comment above `cold` in a .LOR whose input order was kept gives the safeguard's reason,
+ * or none when it is not known (a file read back). */
+static void test_kept_input_order_says_why(void **state)
+{
+    (void)state;
+    const struct {
+        lg_lor_kept_t kept;
+        const char *comment;
+    } cases[] = {
+        {LG_LOR_KEPT_MISSES_MORE, "\n# The input order was kept (the new layout was predicted to "
+                                  "miss more):\n# every function keeps its place.\ncold 3\n"},
+        {LG_LOR_KEPT_NO_CONFLICTS, "\n# The input order was kept (in this 8-way cache the model "
+                                   "predicts no conflict misses for it):\n# every function keeps "
+                                   "its place.\ncold 3\n"},
+        {LG_LOR_KEPT_UNSAID, "\n# The input order was kept:\n# every function keeps its "
+                             "place.\ncold 3\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        lg_lor_t lor;
+        lg_lor_init(&lor);
+        lor.geometry = (lg_geometry_t){32768, 64, 8};
+        lor.algorithm = strdup(LG_ALGORITHM_KEPT);
+        lor.ncold = 3;
+        lor.kept = cases[i].kept;
+        size_t len;
+        char *text = write_to_string(&lor, &len);
+        size_t n = strlen(cases[i].comment);
+        assert_true(len >= n);
+        assert_string_equal(text + len - n, cases[i].comment);
+        free(text);
+        lg_lor_destroy(&lor);
+    }
 }
 
 int main(void)
@@ -661,6 +815,7 @@ int main(void)
         cmocka_unit_test(test_hand_edited_minimal_file),
         cmocka_unit_test(test_odd_keys_do_not_break_the_round_trip),
         cmocka_unit_test(test_malformed_files_fail_with_line),
+        cmocka_unit_test(test_line_ends_and_byte_order_mark),
         cmocka_unit_test(test_overlong_line_is_a_limit_error),
         cmocka_unit_test(test_check_fills_and_reports),
         cmocka_unit_test(test_long_names_round_trip),
@@ -670,6 +825,8 @@ int main(void)
         cmocka_unit_test(test_deleted_line_moves_later_cliques),
         cmocka_unit_test(test_phase_round_trip_and_check),
         cmocka_unit_test(test_phase_against_section_alignment),
+        cmocka_unit_test(test_phase_on_a_function_that_cannot_move),
+        cmocka_unit_test(test_kept_input_order_says_why),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,8 +11,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* lorgen eval: estimated misses of the ELF's current order and of a proposed one (a .LOR, or
- * the order lorgen would compute), by replaying the profiles through the cache model. */
+static bool same_geometry(const lg_geometry_t *a, const lg_geometry_t *b)
+{
+    return a->cache_size == b->cache_size && a->line_size == b->line_size && a->ways == b->ways;
+}
+
+/* The cache a .LOR is judged in: the one its cache statement says it was made for, unless the
+ * command line gives one, which wins with a note when it is another: an order judged in a cache
+ * it was not made for says little about it. */
+static lg_geometry_t judging_geometry(const lg_cli_options_t *o, const lg_lor_t *lor, lg_diag_t *d)
+{
+    const lg_geometry_t *made = &lor->geometry, *given = &o->geometry;
+    if (!o->geometry_given)
+        return *made;
+    if (!same_geometry(made, given))
+        lg_diag_add(d, LG_NOTE, o->lor,
+                    "made for a %" PRIu32 "-byte %" PRIu32 "-way cache with %" PRIu32
+                    "-byte lines (its cache statement), judged in the %" PRIu32 "-byte %" PRIu32
+                    "-way cache with %" PRIu32 "-byte lines the command line gives",
+                    made->cache_size, made->ways, made->line_size, given->cache_size, given->ways,
+                    given->line_size);
+    return *given;
+}
+
+/* lorgen eval: estimated misses of the ELF's current order and of a proposed one (a .LOR, judged
+ * in the cache it was made for unless the command line gives one, or the order lorgen would
+ * compute), by replaying the profiles through the cache model. */
 int lg_cli_cmd_eval(const lg_cli_options_t *o)
 {
     lg_diag_t d;
@@ -26,11 +50,14 @@ int lg_cli_cmd_eval(const lg_cli_options_t *o)
     if (status == 0 && lg_bind(binds, in.nprofiles, &in.elf, &p.prog, &d) != LG_OK)
         status = LG_EXIT_BAD_INPUT;
     const char *proposed = o->algorithm;
+    lg_geometry_t geo = o->geometry; /* the cache both orders are judged in */
     if (status == 0 && o->lor != NULL) {
         size_t len;
         char *text = lg_cli_read_lor(o->lor, &len);
-        if (text == NULL || lg_lor_parse(text, len, o->lor, &p.lor, &d) != LG_OK ||
-            lg_lor_check(&p.lor, &p.prog, o->lor, &d) != LG_OK ||
+        bool read = text != NULL && lg_lor_parse(text, len, o->lor, &p.lor, &d) == LG_OK;
+        if (read)
+            geo = judging_geometry(o, &p.lor, &d);
+        if (!read || lg_lor_check(&p.lor, &p.prog, o->lor, &d) != LG_OK ||
             lg_lor_to_layout(&p.lor, &p.prog, &p.layout, &d) != LG_OK)
             status = LG_EXIT_BAD_INPUT;
         free(text);
@@ -45,7 +72,7 @@ int lg_cli_cmd_eval(const lg_cli_options_t *o)
     lg_estimate_init(&before);
     lg_estimate_init(&after);
     lg_cli_estimate_status_t est =
-        status == 0 ? lg_cli_estimate_orders(&p.prog, &p.layout, &o->geometry, &before, &after, &d)
+        status == 0 ? lg_cli_estimate_orders(&p.prog, &p.layout, &geo, &before, &after, &d)
                     : LG_CLI_ESTIMATE_FAILED;
     if (status == 0 && est == LG_CLI_NO_ADDRESSES)
         lg_cli_message(LG_ERROR, "",
@@ -56,7 +83,7 @@ int lg_cli_cmd_eval(const lg_cli_options_t *o)
     if (status == 0) {
         printf("cache %" PRIu32 " bytes, %" PRIu32 "-byte lines, %" PRIu32
                "-way; replay estimate%s\n",
-               o->geometry.cache_size, o->geometry.line_size, o->geometry.ways,
+               geo.cache_size, geo.line_size, geo.ways,
                after.scale < 1.0 ? " (profile counts scaled down to bound the work)" : "");
         printf("%-32s %14s %14s %7s\n", "order", "accesses", "misses", "ratio");
         printf("%-32s %14" PRIu64 " %14" PRIu64 " %7.3f\n", "ELF (current)", before.accesses,

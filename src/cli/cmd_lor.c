@@ -80,6 +80,23 @@ int lg_cli_cmd_script(const lg_cli_options_t *o)
     return status;
 }
 
+/* A .LOR that lists no function asks for no order, and "0 of 0 landed" would pass a file whose
+ * lines were lost. Only the safeguard's input-kept order lists none on purpose: every function
+ * keeps its place, which the summary line says (exit 0). Returns the exit status. */
+static int check_nothing(const lor_program_t *lp)
+{
+    if (lp->lor.algorithm != NULL && strcmp(lp->lor.algorithm, LG_ALGORITHM_KEPT) == 0) {
+        printf("lorgen check: no functions to check: %s keeps the input order (algorithm %s), "
+               "so the link orders nothing\n",
+               lp->lor_path, LG_ALGORITHM_KEPT);
+        return 0;
+    }
+    lg_cli_message(LG_ERROR, lp->lor_path,
+                   "expected fn lines to check, found none: the .LOR orders nothing (an empty "
+                   "or damaged file?)");
+    return LG_EXIT_BAD_INPUT;
+}
+
 /* lorgen check: reads the relinked ELF back and says, per function of the .LOR, whether it
  * landed in the asked order (and at its phase= in the cache line). Rows go to standard output,
  * then one summary line. */
@@ -93,7 +110,9 @@ int lg_cli_cmd_check(const lg_cli_options_t *o)
     int status = lor_program_load(o, &lp, &d);
     lg_linkcheck_t check;
     lg_linkcheck_init(&check);
-    if (status == 0) {
+    if (status == 0 && lp.lor.nfns == 0)
+        status = check_nothing(&lp);
+    else if (status == 0) {
         /* The writers' notes about pinned functions were given when the scripts were written;
          * here the rows say it. */
         lg_diag_t quiet;
@@ -104,7 +123,7 @@ int lg_cli_cmd_check(const lg_cli_options_t *o)
             status = LG_EXIT_BAD_INPUT;
     }
     lg_cli_flush_diag(&d);
-    if (status == 0) {
+    if (status == 0 && lp.lor.nfns > 0) {
         for (size_t r = 0; r < check.nrows; r++) {
             const lg_landed_t *row = &check.rows[r];
             char addr[24] = "-";

@@ -94,6 +94,10 @@ int lg_cli_cmd_optimize(const lg_cli_options_t *o)
     }
     if (status == 0) {
         lg_err_t err = lg_lor_from_layout(&p.prog, &p.layout, &p.lor);
+        if (p.sg.verdict == LG_SAFEGUARD_KEPT_INPUT)
+            p.lor.kept = LG_LOR_KEPT_MISSES_MORE;
+        else if (p.sg.verdict == LG_SAFEGUARD_NO_CONFLICTS)
+            p.lor.kept = LG_LOR_KEPT_NO_CONFLICTS;
         for (size_t i = 0; i < in.nprofiles && err == LG_OK; i++)
             err = lg_lor_add_input(&p.lor, "profile", in.profiles[i].path, in.profiles[i].format);
         for (size_t i = 0; i < in.nelf && err == LG_OK; i++)

@@ -159,6 +159,7 @@ static lg_cli_status_t set_size(parser_t *p, const option_t *opt, const char *na
         return usage(p->o, "%s: %s is out of range: expected 1 to %" PRIu32 " bytes", name, value,
                      UINT32_MAX);
     *(uint32_t *)field(p, opt) = (uint32_t)(v * unit);
+    p->o->geometry_given = true;
     return LG_CLI_RUN;
 }
 
@@ -194,6 +195,7 @@ static lg_cli_status_t set_ways(parser_t *p, const option_t *opt, const char *na
         return usage(p->o, "%s: %s is out of range: expected 1 to %" PRIu32 " ways", name, value,
                      UINT32_MAX);
     *(uint32_t *)field(p, opt) = (uint32_t)v;
+    p->o->geometry_given = true;
     return LG_CLI_RUN;
 }
 

@@ -42,6 +42,7 @@ typedef struct lg_cli_options {
     size_t ninputs;
     const char *outputs[LG_CLI_OUTPUTS]; /* NULL: not requested */
     lg_geometry_t geometry;
+    bool geometry_given;    /* --cache-size, --line-size or --ways was on the command line */
     size_t rows;            /* -n: rows per report table, 0 for all */
     int verbosity;          /* 0 errors only (-q), 1 also warnings and notes, 2 also progress */
     bool normalize;         /* scale merged profiles to one volume (lg_bind_normalize) */

@@ -7,7 +7,6 @@
 /* Bounds on the geometry lorgen accepts. */
 #define LG_LINE_SIZE_MIN 4u           /* bytes */
 #define LG_LINE_SIZE_MAX 4096u        /* bytes */
-#define LG_CACHE_SIZE_MAX (64u << 20) /* bytes: larger than any instruction cache */
 /* Ways: enough for a fully-associative cache of 64 KiB with 4-byte lines or 1 MiB with 16-byte
  * ones, which the safeguard replays (safeguard.h). Sets of many ways cost O(1) per access in the
  * simulator (cachesim.h) and about 36 bytes per line. */

@@ -21,6 +21,9 @@
 #define LG_LINE_SIZE_DEFAULT 32u    /* bytes */
 #define LG_WAYS_DEFAULT 1u          /* direct-mapped */
 
+/* Largest cache lorgen models: larger than any instruction cache. */
+#define LG_CACHE_SIZE_MAX (64u << 20) /* bytes */
+
 typedef struct lg_geometry {
     uint32_t cache_size; /* bytes, a multiple of line_size * ways */
     uint32_t line_size;  /* bytes, a power of two */

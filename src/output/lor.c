@@ -14,6 +14,10 @@
 /* Most tokens one .LOR line may hold: a fn line has a name, four keys and a few flags. */
 #define LG_LOR_MAX_TOKENS 32u
 
+/* The UTF-8 byte-order mark, which may start the file. */
+#define UTF8_BOM "\xef\xbb\xbf"
+#define UTF8_BOM_BYTES 3u
+
 void lg_lor_init(lg_lor_t *lor)
 {
     memset(lor, 0, sizeof *lor);
@@ -245,10 +249,19 @@ lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out)
             fputc('\n', out);
         }
     }
-    if (lor->algorithm != NULL && strcmp(lor->algorithm, LG_ALGORITHM_KEPT) == 0)
-        fprintf(out, "\n# The input order was kept (the new layout was predicted to miss more):\n"
-                     "# every function keeps its place.\n");
-    else
+    if (lor->algorithm != NULL && strcmp(lor->algorithm, LG_ALGORITHM_KEPT) == 0) {
+        if (lor->kept == LG_LOR_KEPT_MISSES_MORE)
+            fputs("\n# The input order was kept (the new layout was predicted to miss more):\n",
+                  out);
+        else if (lor->kept == LG_LOR_KEPT_NO_CONFLICTS)
+            fprintf(out,
+                    "\n# The input order was kept (in this %" PRIu32 "-way cache the model "
+                    "predicts no conflict misses for it):\n",
+                    lor->geometry.ways);
+        else
+            fputs("\n# The input order was kept:\n", out);
+        fputs("# every function keeps its place.\n", out);
+    } else
         fprintf(out, "\n# Functions never executed keep their input order after the cliques.\n");
     fprintf(out, "cold %" PRIu64 "\n", lor->ncold);
     return ferror(out) ? LG_EIO : LG_OK;
@@ -276,7 +289,7 @@ static int tokenize(char *line, char **tokens, line_ctx_t *ctx)
     int n = 0;
     char *p = line;
     for (;;) {
-        while (*p == ' ' || *p == '\t' || *p == '\r')
+        while (*p == ' ' || *p == '\t')
             p++;
         if (*p == '\0' || *p == '#')
             return n;
@@ -287,7 +300,7 @@ static int tokenize(char *line, char **tokens, line_ctx_t *ctx)
         }
         tokens[n++] = p;
         char *w = p; /* write position: unquoting only shrinks the text */
-        while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r') {
+        while (*p != '\0' && *p != ' ' && *p != '\t') {
             if (*p != '"') {
                 *w++ = *p++;
                 continue;
@@ -425,6 +438,11 @@ static lg_err_t parse_clique(lg_lor_t *lor, size_t *cliques_cap, char **tok, int
             strcmp(tok[i], "functions") == 0 || strcmp(tok[i], "pad") == 0) {
             if (!parse_u64(value, &v))
                 return bad_number(ctx, tok[i], value);
+            if (tok[i][0] == 'p' && v > LG_LOR_MAX_PAD)
+                return lg_diag_fail(ctx->d, LG_ELIMIT, where_of(ctx),
+                                    "expected pad= at most %llu bytes, found %" PRIu64
+                                    " (placement pads less than a cache way)",
+                                    (unsigned long long)LG_LOR_MAX_PAD, v);
             if (tok[i][0] == 'b')
                 cl.bytes = v;
             else if (tok[i][0] == 'h')
@@ -480,15 +498,23 @@ static lg_err_t parse_fn(lg_lor_t *lor, size_t *fns_cap, lg_strmap_t *seen, char
                 return bad_number(ctx, tok[i], value);
             }
             f.flags |= LG_FN_PHASED;
-        } else if (strcmp(tok[i], "section") == 0 && *value != '\0') {
-            free(f.section);
-            f.section = lg_strdup_opt(value, &ok);
-        } else if (strcmp(tok[i], "object") == 0 && *value != '\0') {
-            free(f.object);
-            f.object = lg_strdup_opt(value, &ok);
-        } else if (strcmp(tok[i], "source") == 0 && *value != '\0') {
-            free(f.source);
-            f.source = lg_strdup_opt(value, &ok);
+        } else if (strcmp(tok[i], "section") == 0 || strcmp(tok[i], "object") == 0 ||
+                   strcmp(tok[i], "source") == 0) {
+            /* An empty name would make a pattern that matches nothing; without the key, lorgen
+             * takes the name from the ELF inputs. */
+            if (*value == '\0') {
+                lg_err_t err = lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                                            "expected a name after %s=, found it empty (delete "
+                                            "the key to take the %s from the ELF inputs)",
+                                            tok[i], tok[i]);
+                free_fn(&f);
+                return err;
+            }
+            char **slot = strcmp(tok[i], "section") == 0  ? &f.section
+                          : strcmp(tok[i], "object") == 0 ? &f.object
+                                                          : &f.source;
+            free(*slot);
+            *slot = lg_strdup_opt(value, &ok);
         } else {
             lg_diag_add(ctx->d, LG_WARNING, where_of(ctx), "ignoring unknown fn key '%s'", tok[i]);
         }
@@ -525,6 +551,49 @@ static lg_err_t parse_fn(lg_lor_t *lor, size_t *fns_cap, lg_strmap_t *seen, char
     return LG_OK;
 }
 
+/* lorgen-lor, algorithm and cold take one word and nothing after it: a word there is most likely
+ * the next statement run into this one (a line end lost), which must not vanish. */
+static lg_err_t nothing_after(char **tok, int n, line_ctx_t *ctx)
+{
+    if (n <= 2)
+        return LG_OK;
+    return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                        "expected nothing after '%s %s', found '%s': one statement a line (was a "
+                        "line end lost?)",
+                        tok[0], tok[1], tok[2]);
+}
+
+/* input profile=PATH [format=F] or input elf=PATH: one input a line, key=value words only. */
+static lg_err_t parse_input(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
+{
+    const char *kind = NULL, *path = NULL, *format = NULL;
+    for (int i = 1; i < n; i++) {
+        char *value = split_key(tok[i]);
+        if (value == NULL)
+            return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                                "expected key=value words after 'input', found '%s' (was a line "
+                                "end lost?)",
+                                tok[i]);
+        if (strcmp(tok[i], "format") == 0) {
+            format = value;
+        } else if (strcmp(tok[i], "profile") != 0 && strcmp(tok[i], "elf") != 0) {
+            lg_diag_add(ctx->d, LG_WARNING, where_of(ctx), "ignoring unknown input key '%s'",
+                        tok[i]);
+        } else if (kind != NULL) {
+            return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                                "expected one input a line, found %s= after %s=", tok[i], kind);
+        } else {
+            kind = tok[i];
+            path = value;
+        }
+    }
+    if (kind == NULL)
+        return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                            "expected 'input profile=PATH' or 'input elf=PATH', found no "
+                            "profile= or elf=");
+    return lg_lor_add_input(lor, kind, path, format);
+}
+
 static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, size_t *caps,
                            lg_strmap_t *seen, bool *have_version)
 {
@@ -536,6 +605,8 @@ static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, si
                                 "expected 'lorgen-lor VERSION' as the first line, found '%s'", kw);
         if (!parse_u32(tok[1], &version))
             return bad_number(ctx, "the version", tok[1]);
+        if (nothing_after(tok, n, ctx) != LG_OK)
+            return LG_EFORMAT;
         if (version == 0 || version > LG_LOR_VERSION)
             return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
                                 "expected .LOR version 1 to %u, found %u (written by a newer "
@@ -555,25 +626,14 @@ static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, si
         if (n < 2)
             return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
                                 "expected 'algorithm NAME', found no name");
+        if (nothing_after(tok, n, ctx) != LG_OK)
+            return LG_EFORMAT;
         free(lor->algorithm);
         lor->algorithm = strdup(tok[1]);
         return lor->algorithm ? LG_OK : LG_ENOMEM;
     }
-    if (strcmp(kw, "input") == 0) {
-        const char *kind = NULL, *path = NULL, *format = NULL;
-        for (int i = 1; i < n; i++) {
-            char *value = split_key(tok[i]);
-            if (value == NULL)
-                continue;
-            if (strcmp(tok[i], "format") == 0)
-                format = value;
-            else if (kind == NULL) {
-                kind = tok[i];
-                path = value;
-            }
-        }
-        return kind ? lg_lor_add_input(lor, kind, path, format) : LG_OK;
-    }
+    if (strcmp(kw, "input") == 0)
+        return parse_input(lor, tok, n, ctx);
     if (strcmp(kw, "section") == 0) {
         for (int i = 1; i < n; i++) {
             char *value = split_key(tok[i]);
@@ -592,7 +652,7 @@ static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, si
     if (strcmp(kw, "cold") == 0) {
         if (n < 2 || !parse_u64(tok[1], &lor->ncold))
             return bad_number(ctx, "cold", n < 2 ? "" : tok[1]);
-        return LG_OK;
+        return nothing_after(tok, n, ctx);
     }
     /* A statement this reader does not know may hold a function (`fnn`): dropping it with a
      * warning would change the order the file asks for. */
@@ -602,14 +662,12 @@ static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, si
                         kw);
 }
 
-/* Follows one line of a statement as tokenize() will read it, from the quoting state *quoted
- * the previous line left. Returns where the line's continuation backslash is (a backslash
- * inside quotes as the line's last byte, before any '\r'), or SIZE_MAX when the statement ends
+/* Follows one line of a statement (without its line end) as tokenize() will read it, from the
+ * quoting state *quoted the previous line left. Returns where the line's continuation backslash
+ * is (a backslash inside quotes as the line's last byte), or SIZE_MAX when the statement ends
  * with this line. */
 static size_t continuation_at(const char *s, size_t n, bool *quoted)
 {
-    if (n > 0 && s[n - 1] == '\r')
-        n--;
     bool word_start = true;
     for (size_t i = 0; i < n; i++) {
         if (*quoted) {
@@ -619,7 +677,7 @@ static size_t continuation_at(const char *s, size_t n, bool *quoted)
                 i++;
             else if (s[i] == '"')
                 *quoted = false;
-        } else if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
+        } else if (s[i] == ' ' || s[i] == '\t') {
             word_start = true;
         } else if (s[i] == '#' && word_start) {
             return SIZE_MAX; /* a comment runs to the end of the line */
@@ -632,6 +690,26 @@ static size_t continuation_at(const char *s, size_t n, bool *quoted)
     return SIZE_MAX;
 }
 
+/* Bytes of the line at s (n bytes to the end of the text) before its line end, and in *end the
+ * bytes of that end: LF, CRLF or a lone CR (an editor of classic Mac OS files, or a conversion
+ * gone wrong, leaves lone CRs; taken as blanks they would join every line of the file into one,
+ * whose first statement swallowed the rest). *end is 0 at the end of the text. */
+static size_t line_length(const char *s, size_t n, size_t *end)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\n') {
+            *end = 1;
+            return i;
+        }
+        if (s[i] == '\r') {
+            *end = i + 1 < n && s[i + 1] == '\n' ? 2 : 1;
+            return i;
+        }
+    }
+    *end = 0;
+    return n;
+}
+
 /* Reads the statement that starts at text + *pos into *buf (grown as needed: a statement costs
  * memory in proportion to its bytes, each read once): one line, or several joined where a quoted
  * word continues after a backslash. ctx->line ends at the statement's last line. */
@@ -641,8 +719,8 @@ static lg_err_t read_statement(const char *text, size_t len, size_t *pos, char *
     size_t n = 0;
     bool quoted = false;
     for (;;) {
-        const char *nl = memchr(text + *pos, '\n', len - *pos);
-        size_t k = nl ? (size_t)(nl - (text + *pos)) : len - *pos;
+        size_t end;
+        size_t k = line_length(text + *pos, len - *pos, &end);
         if (k > LG_LOR_MAX_LINE)
             return lg_diag_fail(ctx->d, LG_ELIMIT, where_of(ctx),
                                 "line is %zu bytes long, expected at most %u", k, LG_LOR_MAX_LINE);
@@ -652,9 +730,9 @@ static lg_err_t read_statement(const char *text, size_t len, size_t *pos, char *
         if (!lg_grow((void **)buf, cap, n + k + 1, 1))
             return LG_ENOMEM;
         memcpy(*buf + n, text + *pos, k);
-        *pos += k + (nl ? 1 : 0);
+        *pos += k + end;
         size_t cut = continuation_at(*buf + n, k, &quoted);
-        if (cut == SIZE_MAX || nl == NULL || *pos >= len) {
+        if (cut == SIZE_MAX || end == 0 || *pos >= len) {
             n += k;
             break;
         }
@@ -694,7 +772,10 @@ lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *
     size_t caps[2] = {0, 0}; /* cliques, fns */
     bool have_version = false;
     lg_err_t err = LG_OK;
-    size_t pos = 0;
+    /* Editors on Windows save UTF-8 with a byte-order mark; it says nothing the format does not
+     * (the file is UTF-8 or ASCII), so it is skipped. */
+    size_t pos =
+        len >= UTF8_BOM_BYTES && memcmp(text, UTF8_BOM, UTF8_BOM_BYTES) == 0 ? UTF8_BOM_BYTES : 0;
     while (err == LG_OK && pos < len) {
         size_t first = ++ctx.line;
         err = read_statement(text, len, &pos, &buf, &cap, &ctx);
@@ -916,6 +997,21 @@ static bool phase_fits(const lg_lor_t *lor, lg_lor_fn_t *f, const lg_fn_t *fn, c
     return false;
 }
 
+/* False, with an error, when f has a phase= but fn cannot move alone (it shares its input
+ * section, or its section is unknown): the linker script pads before an input section, so no
+ * padding reaches a function inside one, and lorgen check would then blame the pattern. */
+static bool phase_reachable(const lg_lor_fn_t *f, const lg_fn_t *fn, const char *where,
+                            lg_diag_t *d)
+{
+    if (lg_fn_movable(fn))
+        return true;
+    lg_diag_add(d, LG_ERROR, where,
+                "expected phase= only on a function that moves alone, found it on '%s': %s; "
+                "no padding can reach its phase: delete phase=",
+                f->symbol, lg_fn_unmovable_reason(fn));
+    return false;
+}
+
 lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path, lg_diag_t *d)
 {
     lg_strmap_t by_symbol, objects;
@@ -996,7 +1092,9 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
                         f->symbol, f->size, fn->size);
         f->size = fn->size;
         f->align = fn->align;
-        if ((f->flags & LG_FN_PHASED) && !phase_fits(lor, f, fn, where, d))
+        if ((f->flags & LG_FN_PHASED) && !phase_reachable(f, fn, where, d))
+            bad_phases++;
+        else if ((f->flags & LG_FN_PHASED) && !phase_fits(lor, f, fn, where, d))
             bad_phases++;
         f->flags |= fn->flags & (LG_FN_SHARED_SECTION | LG_FN_LOCAL | LG_FN_AMBIGUOUS_NAME);
         bool ok = true;
@@ -1051,8 +1149,7 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
                            unknown);
     if (err == LG_OK && bad_phases > 0)
         err = lg_diag_fail(d, LG_EINVAL, path,
-                           "%zu function(s) have a phase= that their section alignment cannot "
-                           "give",
+                           "%zu function(s) have a phase= that the linker cannot give them",
                            bad_phases);
     lg_strmap_destroy(&by_symbol);
     lg_strmap_destroy(&objects);

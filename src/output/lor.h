@@ -40,6 +40,10 @@
  * at most four such pieces share a line (fn SYMBOL section= object= source=), well under
  * LG_LOR_MAX_LINE. */
 #define LG_LOR_WRAP_BYTES 4096u
+/* Largest pad= the reader takes, in bytes. Placement pads a clique by less than a cache way to
+ * move it to a cache offset, and no cache lorgen models is larger than LG_CACHE_SIZE_MAX; far
+ * larger pads only make a linker fail (2^32 bytes past the code) or wrap the address. */
+#define LG_LOR_MAX_PAD ((uint64_t)LG_CACHE_SIZE_MAX)
 
 typedef struct lg_lor_fn {
     char *symbol;  /* ELF symbol name */
@@ -79,6 +83,14 @@ typedef struct lg_lor_input {
     char *format; /* profile format, or NULL */
 } lg_lor_input_t;
 
+/* Why the safeguard kept the input order (algorithm LG_ALGORITHM_KEPT), for the comment the
+ * writer puts above `cold`. Not part of the format: a file read back is LG_LOR_KEPT_UNSAID. */
+typedef enum lg_lor_kept {
+    LG_LOR_KEPT_UNSAID = 0,   /* not known, or the order was not kept */
+    LG_LOR_KEPT_MISSES_MORE,  /* the new layout was predicted to miss more */
+    LG_LOR_KEPT_NO_CONFLICTS, /* an associative cache, and no conflict misses predicted */
+} lg_lor_kept_t;
+
 typedef struct lg_lor {
     unsigned version;
     lg_geometry_t geometry;
@@ -91,6 +103,7 @@ typedef struct lg_lor {
     size_t nfns;
     uint64_t ncold; /* never-executed functions left in input order (informational) */
     uint64_t section_align; /* the ordered code starts at this alignment (bytes); 0: none */
+    lg_lor_kept_t kept;     /* why the input order was kept, when algorithm says it was */
 } lg_lor_t;
 
 void lg_lor_init(lg_lor_t *lor);
@@ -113,11 +126,14 @@ lg_err_t lg_lor_to_layout(const lg_lor_t *lor, lg_program_t *prog, lg_layout_t *
 /* Writes the text form. Returns LG_EIO if the stream reports an error. */
 lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out);
 
-/* Parses the text form; path names the input in diagnostics ("app.lor:12: ..."). Unknown keys
- * and flags are warnings (forward compatibility); an unknown statement (`fnn`: a typo would drop
- * a function), a missing or newer version line, a fn outside a clique, a repeated function, a
- * malformed number, or a phase= not below the line size of the cache statement is an error. On
- * error lor is left empty. */
+/* Parses the text form; path names the input in diagnostics ("app.lor:12: ..."). LF, CRLF and
+ * lone CR each end a line, and a leading UTF-8 byte-order mark is skipped. Unknown keys and
+ * flags are warnings (forward compatibility); an unknown statement (`fnn`: a typo would drop a
+ * function), a word after lorgen-lor V, algorithm NAME or cold N, an input line with a bare word,
+ * two inputs or none, a missing or newer version line, a fn outside a clique, a repeated
+ * function, a malformed number, an empty section=, object= or source=, or a phase= not below the
+ * line size of the cache statement is an error (LG_EFORMAT); a pad= above LG_LOR_MAX_PAD is
+ * LG_ELIMIT. On error lor is left empty. */
 lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *lor,
                       lg_diag_t *d);
 
@@ -125,8 +141,9 @@ lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *
  * (unknown names are errors) in the object and source file the .LOR names (another file, or an
  * object that is not among the object files given, is an error); sections, objects and
  * alignments are filled in from the program where the file omits them (a phased function is
- * aligned to the line, or to its section's alignment when larger, and a phase= that is not a
- * multiple of its section's alignment, which the linker would round up, is an error); sizes that
+ * aligned to the line, or to its section's alignment when larger; a phase= that is not a
+ * multiple of its section's alignment, which the linker would round up, or one on a function
+ * that cannot move alone (lg_fn_movable), which no padding reaches, is an error); sizes that
  * changed and cliques that no longer fit the cache are warnings; stated clique sizes are
  * recomputed, phases' leads included. Functions of the program that share their section with
  * others are warned about: they move with their whole section. A clique whose functions= is not

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # End to end: hand edits of a real .LOR that would break the link are errors naming the line
 # (exit 1, nothing written), and an edit that moves cliques off the cache offsets placement chose
-# is said, with both offsets (docs/lor-format.md, "What lorgen script checks").
+# is said, with both offsets (docs/lor-format.md, "What lorgen script checks"). A file saved with
+# other line ends (CR, CRLF) or a byte-order mark reads as it is; statements run together, an
+# empty name, a pad= past the bound or a phase= on a function that cannot move alone are errors
+# for every command; eval judges a .LOR in the cache it was made for; and check refuses a .LOR
+# that lists no function instead of passing "0 of 0".
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
@@ -71,4 +75,68 @@ expect 0 "lorgen: deleted.lor:$c1: warning: expected 4 fn lines in clique 1 (fun
 lorgen: deleted.lor:$c2: note: clique 2 now starts at cache offset 240, placement chose 0: the code before it is 16 bytes shorter than when it was placed (an edit, or sizes that changed), which moves every later clique too; rerun lorgen to place them again" \
   -- script deleted.lor fw $objs --ld-script deleted.ld
 [ -s deleted.ld ] || fail "no script written for a deleted line"
+step "CR, CRLF and a byte-order mark: the same script as the file as lorgen wrote it"
+tr '\n' '\r' <fw.lor >cr.lor
+sed 's/$/\r/' fw.lor >crlf.lor
+{ printf '\357\273\277'; cat fw.lor; } >bom.lor
+for f in cr crlf bom; do
+  expect 0 "" -- script $f.lor fw $objs --ld-script $f.ld
+  cmp -s $f.ld fw.ld || fail "$f.lor: another script than fw.lor's"
+done
+
+step "a statement run into the one before it (a lost line end): an error, not a lost function"
+n=$(line_of '^cold ' fw.lor)
+sed 's/^cold \([0-9]*\)$/cold \1  fn wt_add/' fw.lor >joined.lor
+expect 1 "lorgen: joined.lor:$n: error: expected nothing after 'cold 7', found 'fn': one statement a line (was a line end lost?)" \
+  -- script joined.lor fw $objs --ld-script joined.ld
+[ ! -e joined.ld ] || fail "a script was written for a .LOR with a lost line end"
+
+step "an empty section=: said to be empty"
+sed 's/^\(  fn comms_crc .*\)section=[^ ]*/\1section=/' fw.lor >empty.lor
+n=$(line_of '^  fn comms_crc ' empty.lor)
+expect 1 "lorgen: empty.lor:$n: error: expected a name after section=, found it empty (delete the key to take the section from the ELF inputs)" \
+  -- script empty.lor fw $objs --ld-script empty.ld
+
+step "pad= past the bound: the same error from script and eval"
+for pad in 4294967296 18446744073709551615; do
+  sed "s/^\(clique 4 .*\)pad=184/\1pad=$pad/" fw.lor >pad.lor
+  n=$(line_of '^clique 4 ' pad.lor)
+  message="lorgen: pad.lor:$n: error: expected pad= at most 67108864 bytes, found $pad (placement pads less than a cache way)"
+  expect 1 "$message" -- script pad.lor fw $objs --ld-script pad.ld
+  [ ! -e pad.ld ] || fail "a script was written with pad=$pad"
+  expect 1 "$message" -- eval -q fw.callgrind fw $objs --lor pad.lor
+done
+
+step "eval judges a .LOR in the cache it was made for, unless told otherwise"
+"$lorgen" eval -q fw.callgrind fw $objs --lor fw.lor >eval.txt ||
+  fail "eval --lor fw.lor failed"
+head -1 eval.txt | grep -q '^cache 256 bytes, 32-byte lines, 1-way;' ||
+  fail "eval judged fw.lor in another cache than its own: $(head -1 eval.txt)"
+"$lorgen" eval --cache-size 8K fw.callgrind fw $objs --lor fw.lor >eval.txt 2>eval.err ||
+  fail "eval --cache-size 8K --lor fw.lor failed: $(cat eval.err)"
+grep -qx "lorgen: fw.lor: note: made for a 256-byte 1-way cache with 32-byte lines (its cache statement), judged in the 8192-byte 1-way cache with 32-byte lines the command line gives" \
+  eval.err || fail "eval --cache-size 8K did not note the cache fw.lor was made for: $(cat eval.err)"
+grep -q '^cache 8192 bytes' eval.txt || fail "eval --cache-size 8K judged in another cache"
+
+step "phase= on a function inside a shared .text (no -ffunction-sections): an error"
+mkdir -p shared
+sobjs=""
+for f in sensor control comms faults run host_main; do
+  gcc -O2 -I"$fw" -c "$fw/$f.c" -o "shared/$f.o"
+  sobjs="$sobjs shared/$f.o"
+done
+gcc $sobjs -o shared/fw
+printf 'lorgen-lor 1\nclique 1\n  fn comms_put\n  fn comms_crc phase=0\n' >shared.lor
+expect 1 "lorgen: shared.lor:3: warning: function 'comms_put' shares section .text with other functions: it moves with all of them (build with -ffunction-sections)
+lorgen: shared.lor:4: error: expected phase= only on a function that moves alone, found it on 'comms_crc': shares its input section with other functions (build with -ffunction-sections); no padding can reach its phase: delete phase=
+lorgen: shared.lor:4: warning: function 'comms_crc' shares section .text with other functions: it moves with all of them (build with -ffunction-sections)
+lorgen: shared.lor: error: 1 function(s) have a phase= that the linker cannot give them" \
+  -- script shared.lor shared/fw $sobjs --ld-script shared.ld
+[ ! -e shared.ld ] || fail "a script was written for a phase no padding reaches"
+
+step "check refuses a .LOR that lists no function instead of passing 0 of 0"
+grep -v '^  fn ' fw.lor >nofn.lor
+expect 1 "lorgen: nofn.lor: error: expected fn lines to check, found none: the .LOR orders nothing (an empty or damaged file?)" \
+  -- check nofn.lor fw $objs
+[ ! -s out.txt ] || fail "check printed a verdict for a .LOR with no functions: $(cat out.txt)"
 echo "lor_edits: ok" >&2

@@ -13,6 +13,8 @@
 # tries C3's order under the same check before it keeps the input order (src/cli/order.c): on
 # the demo that happens in the 2 KiB direct-mapped cache with 16-byte lines, where the .LOR must
 # then say c3, lorgen must say why, and the relinked program must print what the original does.
+# A kept order's .LOR gives the same reason as the warning, and `lorgen check` says it has
+# nothing to check.
 # (test_safeguard.c covers the loss rule on its own, test_cli_order.c the second choice.)
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
@@ -46,16 +48,25 @@ for geometry in 4096,1,32 8192,1,32 16384,2,32 32768,8,64 2048,1,16 4096,4,16; d
         --ways $((size / line)) --line-size "$line" | awk '/^ELF \(current\)/ { print $4 }')
       [ -n "$input" ] && [ -n "$associative" ] && [ "$associative" -ge "$input" ] ||
         fail "$geometry: said no conflicts, yet eval gives $input, fully associative $associative"
+      grep -qx "# The input order was kept (in this $ways-way cache the model predicts no conflict misses for it):" \
+        "$out/o-$size-$ways.lor" || fail "$geometry: the .LOR gives another reason for keeping"
       no_conflicts=$((no_conflicts + 1))
     else
       grep -q 'kept the input order: the new layout was predicted to miss more' \
         "$out/o-$size-$ways.err" || fail "$geometry: the input order was kept without a warning"
+      grep -qx '# The input order was kept (the new layout was predicted to miss more):' \
+        "$out/o-$size-$ways.lor" || fail "$geometry: the .LOR gives another reason for keeping"
     fi
     ! grep -q '^clique ' "$out/o-$size-$ways.lor" || fail "$geometry: kept, yet cliques listed"
     make -s -C "$src/examples/demo" OUT="$out" relink LDSCRIPT="$out/o-$size-$ways.ld" \
       >/dev/null 2>&1
     cmp -s "$out/demo-ordered" "$out/demo" ||
       fail "$geometry: keeping the input order changed the linked program"
+    # Nothing to check, and check says so rather than "0 of 0 functions landed".
+    verdict=$(cd "$out" && "$lorgen" check "o-$size-$ways.lor" demo-ordered normal/*.o) ||
+      fail "$geometry: check failed on a .LOR that keeps the input order"
+    [ "$verdict" = "lorgen check: no functions to check: o-$size-$ways.lor keeps the input order (algorithm input-kept), so the link orders nothing" ] ||
+      fail "$geometry: check said '$verdict' of a .LOR that keeps the input order"
   else
     proposed=$((proposed + 1))
     grep -q '^clique ' "$out/o-$size-$ways.lor" || fail "$geometry: no cliques proposed"
