@@ -49,6 +49,18 @@ static int cmp_elf_path(const void *a, const void *b)
     return strcmp(x->arg->path, y->arg->path);
 }
 
+/* The magic numbers of LLVM bitcode, bare and in its wrapper: what clang -flto writes instead of
+ * an ELF object. */
+static const uint8_t llvm_bitcode_magic[] = {'B', 'C', 0xc0, 0xde};
+static const uint8_t llvm_wrapper_magic[] = {0xde, 0xc0, 0x17, 0x0b};
+
+static bool is_llvm_bitcode(const uint8_t *head, size_t n)
+{
+    return n >= sizeof llvm_bitcode_magic &&
+           (memcmp(head, llvm_bitcode_magic, sizeof llvm_bitcode_magic) == 0 ||
+            memcmp(head, llvm_wrapper_magic, sizeof llvm_wrapper_magic) == 0);
+}
+
 /* Tells what arg is from its first bytes: an ELF input (loader NULL) or a profile of *loader.
  * Returns 0 or the exit status, with the error shown. */
 static int probe_input(const lg_cli_input_t *arg, bool profiles_allowed, probed_t *out)
@@ -63,6 +75,13 @@ static int probe_input(const lg_cli_input_t *arg, bool profiles_allowed, probed_
     if (arg->format == NULL && lg_elf_probe(head, (size_t)n))
         return 0;
     out->loader = arg->format ? lg_loader_find(arg->format) : lg_loader_detect(head, (size_t)n);
+    if (out->loader == NULL && is_llvm_bitcode(head, (size_t)n)) {
+        lg_cli_message(LG_ERROR, arg->path,
+                       "LLVM bitcode (clang -flto): no machine code yet, so its functions get "
+                       "their code and their sections only when the program is linked; give "
+                       "the linked program instead");
+        return LG_EXIT_BAD_INPUT;
+    }
     if (out->loader == NULL) {
         char bytes[64];
         lg_cli_describe_head(head, (size_t)n, bytes, sizeof bytes);

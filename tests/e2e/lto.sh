@@ -3,7 +3,8 @@
 # program linked from it, the order comes from the program alone, as with no objects, with one
 # warning naming them, and GNU ld's -T script orders the sections the LTO link makes (linked
 # with -flto -ffunction-sections); given alone, it is refused. A fat one (-ffat-lto-objects),
-# linked without -flto, is an object like any other.
+# linked without -flto, is an object like any other. clang -flto writes LLVM bitcode, no ELF,
+# and is refused as that.
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
@@ -40,6 +41,22 @@ status=0
 [ "$status" -eq 0 ] || { cat check.txt check.err >&2; fail "check: exit $status, expected 0"; }
 grep -qF "did not, 0 left" check.txt || fail "check: not every function landed"
 
+step "relink with -ffunction-sections only when compiling: one .text, nothing moves"
+gcc -O2 -flto normal/*.o -Wl,-T,with.ld -o demo-one-text
+status=0
+"$lorgen" check with.lor demo-one-text >check.txt 2>check.err || status=$?
+[ "$status" -eq 3 ] || { cat check.txt check.err >&2; fail "check: exit $status, expected 3"; }
+
+if have ld.gold; then
+  step "gold with -flto -ffunction-sections: the order holds"
+  "$lorgen" -q trace.prf demo normal/*.o -o gold.lor --gold gold.txt
+  gcc -O2 -flto -ffunction-sections -fuse-ld=gold normal/*.o \
+    -Wl,--section-ordering-file,gold.txt -o demo-gold
+  ./demo-gold "${args[@]}" >gold.out
+  cmp -s before.out gold.out || fail "the demo relinked by gold prints differently"
+  check_order demo-gold nm gold.lor
+fi
+
 step "slim objects alone: refused, nothing written"
 expect 1 "$what" -- trace.prf normal/*.o -o alone.lor
 grep -qF "Give the linked program" err.txt || fail "the refusal does not say what to give"
@@ -62,4 +79,15 @@ make -s -C "$src/examples/demo" OUT="$work/fat" DEMO_CFLAGS="$lto_flags -ffat-lt
 ./demo-ordered "${args[@]}" >after.out
 cmp -s before.out after.out || fail "the relinked fat demo prints differently"
 check_order demo-ordered nm fat.lor
+cd ..
+
+if have clang; then
+  step "clang -flto objects (LLVM bitcode): named for what they are"
+  clang -O2 -flto -c "$src/examples/demo/lex.c" -o lex-clang.o
+  expect 1 "LLVM bitcode (clang -flto): no machine code yet" -- slim/trace.prf slim/demo \
+    lex-clang.o -o clang.lor
+  [ ! -e clang.lor ] || fail "clang.lor written"
+else
+  echo "   skipping clang -flto: clang missing" >&2
+fi
 echo "lto: ok" >&2
