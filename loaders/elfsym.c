@@ -913,8 +913,7 @@ static void describe_target(uint16_t machine, int elf_class, bool big_endian, ch
 /* The ELF inputs are one program: the linked file and the objects it was built from. A file of
  * another machine, ELF class or byte order than the first one read is another program's, and
  * binding names across the two would order functions that neither link holds. */
-static lg_err_t check_same_target(elf_reader_t *f, uint16_t machine, int elf_class,
-                                  bool big_endian)
+static lg_err_t check_same_target(elf_reader_t *f, uint16_t machine, int elf_class, bool big_endian)
 {
     const lg_elf_file_t *first = f->r->first_file;
     if (first == NULL && f->r->out->nfiles > 0)
@@ -1343,8 +1342,12 @@ lg_err_t lg_elfsyms_read(lg_elfsyms_t *t, const char *path, lg_diag_t *d)
 
     lg_elfsyms_t tmp;
     lg_elfsyms_init(&tmp);
-    reader_t r = {.out = &tmp, .base_nsyms = t->nsyms, .base_nfiles = t->nfiles,
-                  .first_file = t->nfiles > 0 ? &t->files[0] : NULL, .path = path, .d = d};
+    reader_t r = {.out = &tmp,
+                  .base_nsyms = t->nsyms,
+                  .base_nfiles = t->nfiles,
+                  .first_file = t->nfiles > 0 ? &t->files[0] : NULL,
+                  .path = path,
+                  .d = d};
     err = read_input(&r, fd);
     close(fd);
     if (err == LG_OK) {
