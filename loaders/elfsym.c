@@ -65,6 +65,8 @@ typedef struct reader {
     lg_elfsyms_t *out; /* temporary table the input is read into */
     size_t base_nsyms; /* symbols already in the caller's table, counted against the limit */
     size_t base_nfiles;
+    const lg_elf_file_t *first_file; /* the caller's first file, which every file read must
+                                        match in machine, class and byte order; NULL if none */
     const char *path; /* as given by the caller */
     lg_diag_t *d;
 } reader_t;
@@ -191,6 +193,36 @@ uint32_t lg_elfsyms_first(const lg_elfsyms_t *t, const char *name)
     if (name == NULL || !lg_strmap_get(&t->by_name, name, &first))
         return UINT32_MAX;
     return first;
+}
+
+const char *lg_elf_machine_name(uint16_t machine)
+{
+    switch (machine) {
+    case EM_386:
+        return "i386";
+    case EM_X86_64:
+        return "x86-64";
+    case EM_ARM:
+        return "ARM";
+    case EM_AARCH64:
+        return "AArch64";
+    case EM_RISCV:
+        return "RISC-V";
+    case EM_SH:
+        return "SH";
+    case EM_PPC:
+        return "PowerPC";
+    case EM_PPC64:
+        return "PowerPC64";
+    case EM_MIPS:
+        return "MIPS";
+    case EM_S390:
+        return "S/390";
+    case EM_SPARCV9:
+        return "SPARC V9";
+    default:
+        return NULL;
+    }
 }
 
 bool lg_elf_probe(const uint8_t *head, size_t len)
@@ -948,6 +980,57 @@ static lg_err_t check_section_headers(elf_reader_t *f, const GElf_Ehdr *ehdr)
     return LG_OK;
 }
 
+/* Room for what describe_target writes: a machine's name or number, class and byte order. */
+#define LG_ELF_TARGET_BYTES 64u
+
+/* "x86-64 (ELF64, little-endian)", or "machine 4711 (...)" for one lorgen does not name. */
+static void describe_target(uint16_t machine, int elf_class, bool big_endian, char *buf, size_t n)
+{
+    const char *name = lg_elf_machine_name(machine);
+    const char *layout = elf_class == ELFCLASS64 ? "ELF64" : "ELF32";
+    const char *order = big_endian ? "big-endian" : "little-endian";
+    if (name != NULL)
+        snprintf(buf, n, "%s (%s, %s)", name, layout, order);
+    else
+        snprintf(buf, n, "machine %u (%s, %s)", (unsigned)machine, layout, order);
+}
+
+/* The ELF inputs are one program: the linked file and the objects it was built from. A file of
+ * another machine, ELF class or byte order than the first one read is another program's, and
+ * binding names across the two would order functions that neither link holds. */
+static lg_err_t check_same_target(elf_reader_t *f, uint16_t machine, int elf_class, bool big_endian)
+{
+    const lg_elf_file_t *first = f->r->first_file;
+    if (first == NULL && f->r->out->nfiles > 0)
+        first = &f->r->out->files[0]; /* an earlier member of the same archive */
+    if (first == NULL || (first->machine == machine && first->elf_class == elf_class &&
+                          first->big_endian == big_endian))
+        return LG_OK;
+    char mine[LG_ELF_TARGET_BYTES], theirs[LG_ELF_TARGET_BYTES];
+    describe_target(machine, elf_class, big_endian, mine, sizeof mine);
+    describe_target(first->machine, first->elf_class, first->big_endian, theirs, sizeof theirs);
+    return fail_at(f, LG_EELF, NULL,
+                   "built for %s, but %s is built for %s: the ELF inputs must be one program "
+                   "and the objects it was linked from, all for one machine",
+                   mine, first->path, theirs);
+}
+
+/* True when the file has GCC's LTO sections (.gnu.lto_*: GIMPLE bytecode, its symbol table,
+ * its options). */
+static bool has_lto_sections(elf_reader_t *f)
+{
+    static const char prefix[] = ".gnu.lto_";
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(f->elf, scn)) != NULL;) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) == NULL)
+            continue;
+        const char *name = elf_strptr(f->elf, f->shstrndx, sh.sh_name);
+        if (name != NULL && strncmp(name, prefix, sizeof prefix - 1) == 0)
+            return true;
+    }
+    return false;
+}
+
 /* Reads one ELF file (or archive member) known to be of kind ELF_K_ELF. */
 static lg_err_t read_elf(reader_t *r, Elf *elf, const char *where, const char *member)
 {
@@ -972,6 +1055,7 @@ static lg_err_t read_elf(reader_t *r, Elf *elf, const char *where, const char *m
         return fail_at(&f, LG_EELF, NULL, "cannot read the ELF identification: %s",
                        elf_errmsg(-1));
     bool big_endian = (unsigned char)ident[EI_DATA] == ELFDATA2MSB;
+    LG_CHECK(check_same_target(&f, ehdr.e_machine, elf_class, big_endian));
     if (elf_getshdrstrndx(elf, &f.shstrndx) != 0)
         return fail_at(&f, LG_EELF, NULL, "cannot find the section name table: %s",
                        elf_errmsg(-1));
@@ -1001,6 +1085,10 @@ static lg_err_t read_elf(reader_t *r, Elf *elf, const char *where, const char *m
         err = count_section_funcs(&f, first_sym, r->out->nsyms);
     if (err == LG_OK && kind == LG_ELF_OBJECT && !dynamic)
         err = read_references(&f, symtab, shndx, file);
+    /* A fat LTO object (-ffat-lto-objects) holds machine code beside its bytecode, and is read
+     * as any object; a slim one has no function symbol at all. */
+    if (err == LG_OK && kind == LG_ELF_OBJECT && r->out->nsyms == first_sym)
+        r->out->files[file].lto_bytecode = has_lto_sections(&f);
     if (err == LG_OK && f.suppressed > 0)
         lg_diag_add(r->d, LG_WARNING, where, "%zu more warnings about this file not recorded",
                     f.suppressed);
@@ -1342,7 +1430,11 @@ lg_err_t lg_elfsyms_read(lg_elfsyms_t *t, const char *path, lg_diag_t *d)
 
     lg_elfsyms_t tmp;
     lg_elfsyms_init(&tmp);
-    reader_t r = {.out = &tmp, .base_nsyms = t->nsyms, .base_nfiles = t->nfiles, .path = path,
+    reader_t r = {.out = &tmp,
+                  .base_nsyms = t->nsyms,
+                  .base_nfiles = t->nfiles,
+                  .first_file = t->nfiles > 0 ? &t->files[0] : NULL,
+                  .path = path,
                   .d = d};
     err = read_input(&r, fd);
     close(fd);

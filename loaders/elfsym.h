@@ -6,7 +6,10 @@
  *   objects   ET_REL files and ar archives of them: the exact input section each function lives
  *             in (.text.hot.foo, .text.foo.constprop.0, ...), its alignment, the object file it
  *             came from, and whether other functions share that section
- * 32/64-bit and little/big-endian ELF are read alike (x86-64, SH-4, ARM, RISC-V, ...).
+ * 32/64-bit and little/big-endian ELF are read alike (x86-64, SH-4, ARM, RISC-V, ...), but all
+ * the files of one table must share machine, class and byte order: they are one program.
+ * A slim GCC LTO object (gcc -flto: .gnu.lto_* sections, no function) is kept as a file marked
+ * lto_bytecode, with no symbols; a fat one (-ffat-lto-objects) is read as any object.
  *
  * A symbol is kept when it is STT_FUNC (or STT_GNU_IFUNC), defined (not SHN_UNDEF/SHN_ABS/
  * SHN_COMMON), and its section is executable (SHF_EXECINSTR). Zero-size functions are kept with
@@ -49,6 +52,10 @@ typedef struct lg_elf_file {
     uint16_t machine;   /* e_machine (EM_X86_64, EM_SH, EM_ARM, EM_RISCV, ...) */
     bool refs_read;     /* objects: every relocation section was read into lg_elfsyms_t.refs, so
                            a function alone in its section refers to nothing else */
+    bool lto_bytecode;  /* objects: GCC LTO bytecode only (GIMPLE in .gnu.lto_* sections, no
+                           function of machine code: gcc -flto without -ffat-lto-objects). Its
+                           functions get their code, and their sections, only when the program
+                           is linked, so the file tells nothing about them */
 } lg_elf_file_t;
 
 /* A reference found in an object's relocations: code or data in one section of the file that
@@ -109,9 +116,14 @@ void lg_elfsyms_destroy(lg_elfsyms_t *t);
 
 /* Reads the function symbols of one ELF file or ar archive at path and appends them to t.
  * On error returns LG_EIO (cannot open or read), LG_EELF (not ELF, libelf failure, corrupt
- * tables) or LG_ELIMIT, records a diagnostic naming the file (and section or member), and leaves
- * t as it was before the call. Never prints. */
+ * tables, or another machine, ELF class or byte order than the files t holds already: the ELF
+ * inputs are one program's) or LG_ELIMIT, records a diagnostic naming the file (and section or
+ * member), and leaves t as it was before the call. Never prints. */
 lg_err_t lg_elfsyms_read(lg_elfsyms_t *t, const char *path, lg_diag_t *d);
+
+/* A name for an e_machine value ("x86-64", "RISC-V", "SH", ...); NULL for one lorgen does not
+ * name. */
+const char *lg_elf_machine_name(uint16_t machine);
 
 /* True when the first bytes look like an ELF file or an ar archive. */
 bool lg_elf_probe(const uint8_t *head, size_t len);

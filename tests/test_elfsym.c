@@ -1046,6 +1046,88 @@ static void test_cross_targets(void **state)
     }
 }
 
+/* A RISC-V (or any other machine's) object after a host one is another program's: refused,
+ * naming both files and both machines, and the table keeps only the host file. So is an
+ * archive whose members mix machines. */
+static void test_mixed_machines_refused(void **state)
+{
+    (void)state;
+    const cross_t *c = NULL;
+    for (size_t k = 0; k < sizeof crosses / sizeof crosses[0] && c == NULL; k++)
+        if (crosses[k].machine != EM_SH && lg_test_have(crosses[k].cc))
+            c = &crosses[k];
+    if (c == NULL) {
+        print_message("skipped: no cross compiler installed\n");
+        skip_case();
+        return;
+    }
+    assert_int_equal(run("cd '%s' && %s %s -O2 -ffreestanding -c '%s/a.c' -o other.o && "
+                         "rm -f mixed.a && ar rcs mixed.a b.o other.o",
+                         WORK, c->cc, c->flags, FIXTURES),
+                     0);
+    lg_elfsyms_t t;
+    lg_elfsyms_init(&t);
+    read_ok(&t, work_path("a.o"));
+    const char *host = lg_elf_machine_name(t.files[0].machine);
+    if (host == NULL || t.files[0].machine == c->machine) {
+        lg_elfsyms_destroy(&t);
+        skip_case();
+        return;
+    }
+    char host_target[256], want[2048];
+    snprintf(host_target, sizeof host_target, "%s (ELF%d, %s)", host,
+             t.files[0].elf_class == ELFCLASS64 ? 64 : 32,
+             t.files[0].big_endian ? "big-endian" : "little-endian");
+    snprintf(want, sizeof want, "built for %s (ELF%d, %s), but %s is built for %s",
+             lg_elf_machine_name(c->machine), c->elf_class == ELFCLASS64 ? 64 : 32,
+             c->big_endian ? "big-endian" : "little-endian", work_path("a.o"), host_target);
+    expect_failure(&t, work_path("other.o"), LG_EELF, want);
+    lg_elfsyms_destroy(&t);
+
+    /* The other way round, and inside one archive. */
+    lg_elfsyms_init(&t);
+    read_ok(&t, work_path("other.o"));
+    snprintf(want, sizeof want, "built for %s, but", host_target);
+    expect_failure(&t, work_path("a.o"), LG_EELF, want);
+    lg_elfsyms_destroy(&t);
+    lg_elfsyms_init(&t);
+    snprintf(want, sizeof want, "built for %s", lg_elf_machine_name(c->machine));
+    expect_failure(&t, work_path("mixed.a"), LG_EELF, want);
+    lg_elfsyms_destroy(&t);
+}
+
+/* gcc -flto without -ffat-lto-objects writes GIMPLE bytecode and no function: such an object is
+ * marked lto_bytecode. A fat one holds the functions' code as well and reads as any object. */
+static void test_lto_objects(void **state)
+{
+    (void)state;
+    if (run("cd '%s' && gcc -O2 -ffunction-sections -flto -c '%s/a.c' -o slim.o && "
+            "gcc -O2 -ffunction-sections -flto -ffat-lto-objects -c '%s/a.c' -o fat.o && "
+            "rm -f libslim.a && gcc-ar rcs libslim.a slim.o",
+            WORK, FIXTURES, FIXTURES) != 0) {
+        print_message("skipped: gcc -flto does not work here\n");
+        skip_case();
+        return;
+    }
+    lg_elfsyms_t t;
+    lg_elfsyms_init(&t);
+    read_ok(&t, work_path("slim.o"));
+    read_ok(&t, work_path("fat.o"));
+    read_ok(&t, work_path("libslim.a"));
+    read_ok(&t, work_path("a.o"));
+    assert_int_equal(t.nfiles, 4);
+    assert_true(t.files[0].lto_bytecode);
+    assert_false(t.files[1].lto_bytecode);
+    assert_true(t.files[2].lto_bytecode);
+    assert_string_equal(t.files[2].member, "slim.o");
+    assert_false(t.files[3].lto_bytecode);
+    for (size_t i = 0; i < t.nsyms; i++)
+        assert_true(t.syms[i].file == 1 || t.syms[i].file == 3);
+    assert_string_equal(find_in(&t, 1, "helper")->section, ".text.helper");
+    assert_true(find_in(&t, 1, "helper")->size > 0);
+    lg_elfsyms_destroy(&t);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Errors                                                                                     */
 
@@ -1391,6 +1473,8 @@ int main(void)
         cmocka_unit_test(test_code_labels),
         cmocka_unit_test(test_extended_section_indexes),
         cmocka_unit_test(test_cross_targets),
+        cmocka_unit_test(test_mixed_machines_refused),
+        cmocka_unit_test(test_lto_objects),
         cmocka_unit_test(test_missing_file_is_eio),
         cmocka_unit_test(test_not_elf),
         cmocka_unit_test(test_truncated_object_never_reads),

@@ -25,11 +25,13 @@ typedef struct lg_cli_inputs {
     size_t nprofiles;
     lg_elfsyms_t elf; /* the symbols of every ELF input */
     size_t nelf;
-    const char **elf_paths; /* nelf paths, in command-line order */
+    const char **elf_paths; /* nelf paths, in the order read: sorted by path (strcmp) */
 } lg_cli_inputs_t;
 
 /* Loads the files of args (nargs of them) into in, which lg_cli_inputs_destroy frees whatever
- * the result; load holds the loaders' options and the progress line (progress_line.h).
+ * the result; load holds the loaders' options and the progress line (progress_line.h). Every
+ * input is probed first; then the ELF inputs are read in the order of their paths (so their
+ * command-line order changes no output), then the profiles in command-line order.
  * profiles_allowed false: only ELF inputs, a profile is an error. Shows the messages of d.
  * Returns 0 or LG_EXIT_BAD_INPUT. */
 int lg_cli_load_inputs(const lg_cli_input_t *args, size_t nargs, const lg_load_options_t *load,

@@ -29,6 +29,8 @@
  * of the profile's hits on, in percent, that is a warning: below it, it is startup code
  * (_start, frame_dummy), which the report lists; above it, an archive was most likely left out. */
 #define LG_BIND_UNMOVABLE_WARN_PCT 1.0
+/* Room for " and N more" after the first LTO object's name, in bytes. */
+#define LG_BIND_LTO_MORE_BYTES 32
 
 typedef struct binder {
     const lg_elfsyms_t *elf;
@@ -259,6 +261,37 @@ static bool any_linked_symbol(const lg_elfsyms_t *elf)
     return false;
 }
 
+/* Slim LTO objects (elfsym.h: lto_bytecode) name no function and no section: the link makes
+ * both. With a linked program the order comes from it, as when no object is given, and a
+ * warning names them; without one there is nothing to order, and that is the error. */
+static lg_err_t judge_lto_objects(binder_t *b, bool have_linked)
+{
+    const lg_elfsyms_t *elf = b->elf;
+    size_t n = 0, first = 0;
+    for (size_t i = 0; i < elf->nfiles; i++)
+        if (elf->files[i].lto_bytecode && n++ == 0)
+            first = i;
+    if (n == 0)
+        return LG_OK;
+    char more[LG_BIND_LTO_MORE_BYTES] = "";
+    if (n > 1)
+        snprintf(more, sizeof more, " and %zu more", n - 1);
+    const char *what = "GCC LTO bytecode (built with -flto, without -ffat-lto-objects): GIMPLE "
+                       "and no machine code yet, so their functions get their code and their "
+                       "input sections only when the program is linked";
+    if (!have_linked)
+        return lg_diag_fail(b->d, LG_EUNSUPPORTED, "",
+                            "%s%s: %s. Give the linked program (built with -flto "
+                            "-ffunction-sections: its functions are then ordered by their names), "
+                            "or objects built with -ffat-lto-objects, linked without -flto",
+                            elf->files[first].path, more, what);
+    lg_diag_add(b->d, LG_WARNING, "",
+                "%s%s: %s. The order comes from the linked program alone, as when no object "
+                "file is given, which is right when it was linked with -flto -ffunction-sections",
+                elf->files[first].path, more, what);
+    return LG_OK;
+}
+
 static lg_err_t collect_functions(binder_t *b)
 {
     const lg_elfsyms_t *elf = b->elf;
@@ -266,9 +299,10 @@ static lg_err_t collect_functions(binder_t *b)
     for (size_t i = 0; i < elf->nfiles; i++) {
         if (elf->files[i].kind == LG_ELF_LINKED)
             have_linked = true;
-        else
+        else if (!elf->files[i].lto_bytecode)
             have_objects = true;
     }
+    LG_CHECK(judge_lto_objects(b, have_linked && any_linked_symbol(elf)));
     if (have_linked && have_objects && !any_linked_symbol(elf)) {
         /* A stripped program: its objects still name every function and its section. */
         const char *path = "";
