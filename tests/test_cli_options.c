@@ -16,12 +16,12 @@
 #include <unistd.h>
 
 /* Most words one test command line holds. */
-#define MAX_WORDS 16
+#define MAX_WORDS 80
 
 /* Parses the words of line (split at spaces; "lorgen" comes first) into o. */
 static lg_cli_status_t parse(lg_cli_options_t *o, const char *line)
 {
-    static char buf[512];
+    static char buf[1024];
     static char *argv[MAX_WORDS + 1];
     snprintf(buf, sizeof buf, "lorgen %s", line);
     int argc = 0;
@@ -116,7 +116,10 @@ static void test_outputs_into_their_slots(void **state)
             /* -o=FILE is not a form lorgen takes: only long names join their value. */
             if (joined && cases[i].option[1] != '-')
                 continue;
-            snprintf(line, sizeof line, "%s%sout.file", cases[i].option, joined ? "=" : " ");
+            /* Each in a command that takes it: the call graph's outputs are callgraph's. */
+            bool graph = cases[i].kind == LG_OUTPUT_DOT || cases[i].kind == LG_OUTPUT_GRAPHML;
+            snprintf(line, sizeof line, "%s%s%sout.file", graph ? "callgraph " : "",
+                     cases[i].option, joined ? "=" : " ");
             lg_cli_options_t o;
             parse_ok(&o, line);
             for (size_t k = 0; k < LG_CLI_OUTPUTS; k++) {
@@ -134,18 +137,21 @@ static void test_options_into_their_fields(void **state)
 {
     (void)state;
     lg_cli_options_t o;
-    parse_ok(&o, "--no-place --no-safeguard --no-normalize --event cycles --lor a.lor "
+    parse_ok(&o, "--no-place --no-safeguard --no-normalize --event cycles "
                  "--algorithm c3 --bin-version 1.1 --rows 0 -q");
     assert_false(o.place);
     assert_false(o.safeguard);
     assert_false(o.normalize);
     assert_string_equal(o.load.event, "cycles");
-    assert_string_equal(o.lor, "a.lor");
     assert_string_equal(o.algorithm, "c3");
     assert_int_equal(o.load.bin_version, 11);
     assert_int_equal(o.rows, 0);
     assert_int_equal(o.verbosity, 0);
     assert_int_equal(o.ninputs, 0);
+    lg_cli_options_destroy(&o);
+    parse_ok(&o, "eval --lor a.lor --no-normalize");
+    assert_string_equal(o.lor, "a.lor");
+    assert_false(o.normalize);
     lg_cli_options_destroy(&o);
 
     parse_ok(&o, "--bin-version=1.0 -n 25 --verbose --algorithm=pettis-hansen");
@@ -285,6 +291,75 @@ static void test_repeated_options(void **state)
     lg_cli_options_destroy(&o);
 }
 
+/* Each command takes the options it uses and refuses the others, before reading anything: an
+ * option it ignored would be a request dropped while the exit status says all was done. */
+static void test_options_each_command_takes(void **state)
+{
+    (void)state;
+    static const char *const taken[] = {
+        "p e -o a --ld-script b --ld-include c --section-ordering d --gold e --lld f --report g "
+        "--report-html h --report-json i --algorithm c3 --no-place --no-phase --no-safeguard "
+        "--cache-size 4K --line-size 16 --ways 2 --format prf --weight 2 p2 --event x "
+        "--bin-version 1.0 --perturb 1 --no-normalize -n 3 -q",
+        "script a.lor e -o b.lor --ld-script b --ld-include c --section-ordering d --gold e --lld "
+        "f "
+        "-v",
+        "check a.lor e o.o -q",
+        "callgraph p -o a --dot b --graphml c --format prf --weight 2 p2 --event x --bin-version "
+        "1.1 --no-normalize -v",
+        "eval p e --algorithm c3 --no-place --no-phase --no-safeguard --cache-size 4K --line-size "
+        "16 --ways 2 --format prf --weight 2 p2 --event x --bin-version 1.0 --no-normalize -q",
+        "eval p e --lor a.lor --cache-size 4K --line-size 16 --ways 2 --no-normalize",
+        "formats -q",
+    };
+    for (size_t i = 0; i < sizeof taken / sizeof *taken; i++) {
+        lg_cli_options_t o;
+        parse_ok(&o, taken[i]);
+        lg_cli_options_destroy(&o);
+    }
+    static const struct {
+        const char *line, *message;
+    } refused[] = {
+        {"script a.lor e --report r.txt",
+         "script does not use --report (only the main command does)"},
+        {"script a.lor e --ld s.ld --report-json r.json",
+         "script does not use --report-json (only the main command does)"},
+        {"script a.lor e --ld s.ld --dot d.dot", "script does not use --dot (only callgraph does)"},
+        {"script a.lor e --ld s.ld --cache-size 4K",
+         "script does not use --cache-size (the main command and eval do)"},
+        {"script a.lor e --ld s.ld --algorithm c3",
+         "script does not use --algorithm (the main command and eval do)"},
+        {"check a.lor e -o x.lor",
+         "check does not use -o (the main command, script and callgraph do)"},
+        {"check a.lor e --ways 2", "check does not use --ways (the main command and eval do)"},
+        {"eval p e --ld-script s.ld", "eval does not use --ld-script (the main command and script "
+                                      "do)"},
+        {"eval p e -n 3", "eval does not use -n (only the main command does)"},
+        {"eval p e --perturb 2", "eval does not use --perturb (only the main command does)"},
+        {"callgraph p -o - --report r.txt",
+         "callgraph does not use --report (only the main command does)"},
+        {"callgraph p -o - --algorithm cliques",
+         "callgraph does not use --algorithm (the main command and eval do)"},
+        {"p e -o a.lor --dot d.dot", "the main command does not use --dot (only callgraph does)"},
+        {"p e -o a.lor --graphml g.xml",
+         "the main command does not use --graphml (only callgraph does)"},
+        {"p e -o a.lor --lor b.lor", "the main command does not use --lor (only eval does)"},
+        {"formats --format prf p",
+         "formats does not use --format (the main command, callgraph and eval do)"},
+        /* Options before the command word are judged by it as well. */
+        {"--report r.txt script a.lor e",
+         "script does not use --report (only the main command does)"},
+        {"eval p e --lor a.lor --algorithm c3",
+         "eval --lor does not use --algorithm: it estimates the .LOR's order as written "
+         "(--algorithm applies to the order eval computes without --lor)"},
+        {"eval p e --no-safeguard --lor a.lor",
+         "eval --lor does not use --no-safeguard: it estimates the .LOR's order as written "
+         "(--no-safeguard applies to the order eval computes without --lor)"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+        expect_usage(refused[i].line, refused[i].message);
+}
+
 static void test_positional_and_double_dash(void **state)
 {
     (void)state;
@@ -330,7 +405,7 @@ static void test_commands(void **state)
         {"formats", LG_CLI_FORMATS, 0},
         /* A command after options, before any input. */
         {"-q eval p.prf app.elf", LG_CLI_EVAL, 2},
-        {"--cache-size 4K script a.lor", LG_CLI_SCRIPT, 1},
+        {"-v script a.lor", LG_CLI_SCRIPT, 1},
         /* After an input, or after --, a command's name is an input. */
         {"p.prf eval", LG_CLI_OPTIMIZE, 2},
         {"-- eval", LG_CLI_OPTIMIZE, 1},
@@ -368,7 +443,7 @@ static void test_proximity_only_for_placed_cliques(void **state)
         {"t.txt app.elf --algorithm cliques --no-place", true},
         {"eval t.txt app.elf --algorithm cliques", false},
         {"eval t.txt app.elf", true},
-        {"callgraph t.txt --algorithm cliques -o -", true},
+        {"callgraph t.txt -o -", true},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         lg_cli_options_t o;
@@ -444,6 +519,29 @@ static void test_help_text(void **state)
     }
     /* --lor is named in the usage line only. */
     assert_null(strstr(text, "  --lor"));
+    /* Which command takes which option, from the table the parser refuses by. */
+    static const char commands[] =
+        "\nWhich command takes which option (any other is a usage error):\n"
+        "  lorgen        -o --ld-script --ld-include --section-ordering --gold\n"
+        "                --lld --report --report-html --report-json --algorithm\n"
+        "                --no-place --no-phase --no-safeguard --cache-size\n"
+        "                --line-size --ways --format --weight --event\n"
+        "                --bin-version --perturb --no-normalize -n\n"
+        "  script        -o --ld-script --ld-include --section-ordering --gold\n"
+        "                --lld\n"
+        "  check         none\n"
+        "  callgraph     -o --dot --graphml --format --weight --event\n"
+        "                --bin-version --no-normalize\n"
+        "  eval          --algorithm --no-place --no-phase --no-safeguard\n"
+        "                --cache-size --line-size --ways --format --weight\n"
+        "                --event --bin-version --no-normalize\n"
+        "  eval --lor    --cache-size --line-size --ways --format --weight\n"
+        "                --event --bin-version --no-normalize\n"
+        "  formats       none\n"
+        "  all commands  -q -v -h --version\n";
+    if (strstr(text, commands) == NULL)
+        print_message("not in the help:\n%s\nhelp:\n%s", commands, text);
+    assert_non_null(strstr(text, commands));
     assert_true(len > 0 && text[len - 1] == '\n');
     free(text);
 }
@@ -475,14 +573,16 @@ static void test_outputs_named_twice(void **state)
     assert_int_equal(check_files("-o a.lor --ld a.lor x", message, sizeof message), LG_CLI_USAGE);
     assert_string_equal(message,
                         "-o a.lor and --ld-script a.lor name one file: give each output its own");
-    assert_int_equal(check_files("--lld - --graphml - x", message, sizeof message), LG_CLI_USAGE);
-    assert_string_equal(message, "--lld - and --graphml - name one file: give each output its own");
-    assert_int_equal(check_files("--report a --report-json b --dot c x", message, sizeof message),
+    assert_int_equal(check_files("--lld - --report-json - x", message, sizeof message),
+                     LG_CLI_USAGE);
+    assert_string_equal(message,
+                        "--lld - and --report-json - name one file: give each output its own");
+    assert_int_equal(check_files("--report a --report-json b --ld c x", message, sizeof message),
                      LG_CLI_RUN);
     assert_int_equal(check_files("-o /dev/null --lld /dev/null x", message, sizeof message),
                      LG_CLI_RUN);
 
-    /* An output over an existing input, or over eval's --lor. */
+    /* An output over an existing input. */
     const char *input = lg_test_write_file("input.prf", "x", 1);
     snprintf(line, sizeof line, "%s --report %s", input, input);
     assert_int_equal(check_files(line, message, sizeof message), LG_CLI_USAGE);
@@ -491,8 +591,6 @@ static void test_outputs_named_twice(void **state)
              "inputs",
              input, input);
     assert_string_equal(message, want);
-    snprintf(line, sizeof line, "eval p --lor %s -o %s", input, input);
-    assert_int_equal(check_files(line, message, sizeof message), LG_CLI_USAGE);
     /* A file that does not exist yet is no input. */
     snprintf(line, sizeof line, "%s.new --report %s.new", input, input);
     assert_int_equal(check_files(line, message, sizeof message), LG_CLI_RUN);
@@ -510,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_missing_value),
         cmocka_unit_test(test_unknown_option),
         cmocka_unit_test(test_repeated_options),
+        cmocka_unit_test(test_options_each_command_takes),
         cmocka_unit_test(test_positional_and_double_dash),
         cmocka_unit_test(test_commands),
         cmocka_unit_test(test_proximity_only_for_placed_cliques),

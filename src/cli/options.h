@@ -24,6 +24,7 @@ typedef enum lg_cli_command {
     LG_CLI_FORMATS,   /* lorgen formats */
     LG_CLI_EVAL,      /* lorgen eval PROFILE... ELF... */
     LG_CLI_CHECK,     /* lorgen check FILE.lor RELINKED-ELF */
+    LG_CLI_COMMANDS   /* how many there are */
 } lg_cli_command_t;
 
 /* Output options: one path per kind a command line can name, -o at LG_OUTPUT_LOR (the command's
