@@ -8,6 +8,7 @@
 
 #include "testutil.h"
 
+#include "algorithms.h"
 #include "options.h"
 
 #include <stdio.h>
@@ -224,9 +225,23 @@ static void test_bad_values(void **state)
     expect_usage("--ways 2k", "--ways: expected a whole number, found '2k'");
     expect_usage("-n x", "-n: expected a whole number, found 'x'");
     expect_usage("--rows -1", "--rows: expected a whole number, found '-1'");
+    expect_usage("--rows +1", "--rows: expected a whole number, found '+1'");
+    expect_usage("--perturb= 1", "--perturb: expected a whole number, found ''");
+    /* Digits too many for 64 bits are a number out of range, not "not a number". */
+    expect_usage("-n 18446744073709551616",
+                 "-n: 18446744073709551616 is out of range: expected 0 to 18446744073709551615");
+    expect_usage("--perturb 99999999999999999999999",
+                 "--perturb: 99999999999999999999999 is out of range: expected 0 to "
+                 "18446744073709551615");
+    expect_usage("--cache-size 18446744073709551616K",
+                 "--cache-size: 18446744073709551616K is out of range: expected 1 to 4294967295 "
+                 "bytes");
+    expect_usage("--ways 18446744073709551616",
+                 "--ways: 18446744073709551616 is out of range: expected 1 to 4294967295 ways");
     expect_usage("--bin-version 2", "--bin-version: expected 1.0 or 1.1, found '2'");
-    expect_usage("--algorithm foo", "--algorithm: unknown algorithm 'foo' (cliques, input, "
-                                    "hot-first, pettis-hansen, c3)");
+    expect_usage("--algorithm foo",
+                 "--algorithm: unknown algorithm 'foo' (expected one of: chains, cliques, input, "
+                 "hot-first, pettis-hansen, c3; chains is the default)");
     expect_usage("--weight 0 p",
                  "--weight: expected a number above 0 and at most 1e+06, found '0'");
     expect_usage("--weight 2e7 p",
@@ -247,10 +262,11 @@ static void test_missing_value(void **state)
     assert_string_equal(o.outputs[LG_OUTPUT_LOR], "-q");
     assert_int_equal(o.verbosity, 1);
     lg_cli_options_destroy(&o);
-    /* An empty joined value is a value. */
-    parse_ok(&o, "--event=");
-    assert_string_equal(o.load.event, "");
-    lg_cli_options_destroy(&o);
+    /* An empty file or event name is found now, not once the inputs are read. */
+    expect_usage("--ld-script= p", "--ld-script: expected a file name, found an empty string");
+    expect_usage("-o a.lor --report= p", "--report: expected a file name, found an empty string");
+    expect_usage("eval --lor= p", "--lor: expected a file name, found an empty string");
+    expect_usage("--event= p", "--event: expected a name, found an empty string");
 }
 
 static void test_unknown_option(void **state)
@@ -269,25 +285,49 @@ static void test_unknown_option(void **state)
     expect_usage("--bogus --help", "unknown option '--bogus'");
 }
 
+/* An option that takes one value, given twice, would drop the first without a word (-o a.lor
+ * -o b.lor wrote b.lor only): a usage error, whichever of its names each time. */
 static void test_repeated_options(void **state)
 {
     (void)state;
+    expect_usage("-o a.lor -o b.lor p", "-o given twice (-o a.lor, then -o b.lor): it takes one "
+                                        "value");
+    expect_usage("-o a.lor --output b.lor p",
+                 "-o given twice (-o a.lor, then --output b.lor): it takes one value");
+    expect_usage("--ld x --ld-script=y p",
+                 "--ld-script given twice (--ld x, then --ld-script y): it takes one value");
+    expect_usage("callgraph p --dot a --dot a",
+                 "--dot given twice (--dot a, then --dot a): it takes one value");
+    expect_usage("--cache-size 4K --cache-size 16K p",
+                 "--cache-size given twice (--cache-size 4K, then --cache-size 16K): it takes one "
+                 "value");
+    expect_usage("--algorithm c3 --algorithm c3 p",
+                 "--algorithm given twice (--algorithm c3, then --algorithm c3): it takes one "
+                 "value");
+    expect_usage("-n 5 --rows 6 p", "-n given twice (-n 5, then --rows 6): it takes one value");
+    expect_usage("eval --lor a --lor b p", "--lor given twice (--lor a, then --lor b): it takes "
+                                           "one value");
+    /* --weight and --format go once before each profile, not once per run. */
+    expect_usage("--weight 2 --weight 3 p", "--weight given twice before one profile (2, then 3): "
+                                            "give one --weight before each profile");
+    expect_usage("--format prf --format callgrind p",
+                 "--format given twice before one profile (prf, then callgrind): give one "
+                 "--format before each profile");
     lg_cli_options_t o;
-    parse_ok(&o,
-             "-o a.lor --output b.lor --cache-size 4K --cache-size 16K -q -v --ld x --ld-script y");
-    assert_string_equal(o.outputs[LG_OUTPUT_LOR], "b.lor");
-    assert_string_equal(o.outputs[LG_OUTPUT_LD_SCRIPT], "y");
-    assert_int_equal(o.geometry.cache_size, 16384);
+    parse_ok(&o, "--weight 2 --format prf p --weight 3 --format callgrind q");
+    assert_int_equal(o.ninputs, 2);
+    assert_true(o.inputs[0].weight == 2.0);
+    assert_string_equal(o.inputs[0].format, "prf");
+    assert_true(o.inputs[1].weight == 3.0);
+    assert_string_equal(o.inputs[1].format, "callgrind");
+    lg_cli_options_destroy(&o);
+    /* A flag given twice asks the same thing twice; of -q and -v the last counts. */
+    parse_ok(&o, "--no-place --no-place -q -v");
+    assert_false(o.place);
     assert_int_equal(o.verbosity, 2);
     lg_cli_options_destroy(&o);
     parse_ok(&o, "-v -q");
     assert_int_equal(o.verbosity, 0);
-    lg_cli_options_destroy(&o);
-    /* --weight and --format given twice before one profile: the last counts. */
-    parse_ok(&o, "--weight 2 --weight 3 --format prf --format callgrind p");
-    assert_int_equal(o.ninputs, 1);
-    assert_true(o.inputs[0].weight == 3.0);
-    assert_string_equal(o.inputs[0].format, "callgrind");
     lg_cli_options_destroy(&o);
 }
 
@@ -358,6 +398,25 @@ static void test_options_each_command_takes(void **state)
     };
     for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
         expect_usage(refused[i].line, refused[i].message);
+}
+
+/* The --algorithm error names every algorithm, from their own table. */
+static void test_algorithm_list(void **state)
+{
+    (void)state;
+    lg_cli_options_t o;
+    assert_int_equal(parse(&o, "--algorithm chain"), LG_CLI_USAGE);
+    size_t n;
+    const char *const *names = lg_algorithm_names(&n);
+    assert_true(n > 0);
+    for (size_t k = 0; k < n; k++) {
+        char name[64];
+        snprintf(name, sizeof name, " %s%s", names[k], k + 1 < n ? "," : ";");
+        if (strstr(o.error, name) == NULL)
+            print_message("'%s' not in: %s\n", name, o.error);
+        assert_non_null(strstr(o.error, name));
+    }
+    lg_cli_options_destroy(&o);
 }
 
 static void test_positional_and_double_dash(void **state)
@@ -609,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_unknown_option),
         cmocka_unit_test(test_repeated_options),
         cmocka_unit_test(test_options_each_command_takes),
+        cmocka_unit_test(test_algorithm_list),
         cmocka_unit_test(test_positional_and_double_dash),
         cmocka_unit_test(test_commands),
         cmocka_unit_test(test_proximity_only_for_placed_cliques),

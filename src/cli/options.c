@@ -36,8 +36,9 @@
 /* The parser's state between words: what applies to the next profile. */
 typedef struct parser {
     lg_cli_options_t *o;
-    const char *pending_format; /* --format given, no profile yet */
-    double pending_weight;      /* --weight given, no profile yet; 0: none */
+    const char *pending_format;      /* --format given, no profile yet */
+    double pending_weight;           /* --weight given, no profile yet; 0: none */
+    const char *pending_weight_text; /* pending_weight as given */
 } parser_t;
 
 typedef struct option option_t;
@@ -61,8 +62,9 @@ struct option {
     /* The commands that use it, one COMMAND bit each: any other refuses it as a usage error,
      * since an option a command ignores would be a request silently dropped. */
     unsigned commands;
-    bool orders; /* shapes the order lorgen computes: eval --lor, which computes none,
-                    refuses it */
+    bool orders;      /* shapes the order lorgen computes: eval --lor, which computes none,
+                         refuses it */
+    bool per_profile; /* applies to the next profile: once per profile, not once per run */
 };
 
 /* The bit of command c in option_t.commands. */
@@ -105,10 +107,14 @@ static void *field(parser_t *p, const option_t *opt)
     return (char *)p->o + opt->field;
 }
 
+/* A file or other name: an empty one would be found only once the inputs are read (an output
+ * cannot be made, an event never matches), so it is refused here. */
 static lg_cli_status_t set_string(parser_t *p, const option_t *opt, const char *name,
                                   const char *value)
 {
-    (void)name;
+    if (*value == '\0')
+        return usage(p->o, "%s: expected %s, found an empty string", name,
+                     strcmp(opt->value, "FILE") == 0 ? "a file name" : "a name");
     *(const char **)field(p, opt) = value;
     return LG_CLI_RUN;
 }
@@ -143,12 +149,24 @@ static lg_cli_status_t show_version(parser_t *p, const option_t *opt, const char
     return LG_CLI_VERSION;
 }
 
-/* Parses a whole number of at most 64 bits, no sign; false if text is not one. */
-static bool parse_whole(const char *text, unsigned long long *v, char **end)
+/* What parse_whole found. */
+typedef enum whole {
+    WHOLE,        /* digits whose value fits 64 bits */
+    NOT_WHOLE,    /* no digit first: a sign, a space, a letter or nothing */
+    WHOLE_TOO_BIG /* digits whose value does not fit 64 bits */
+} whole_t;
+
+/* Parses the digits text starts with; *end is where they end. */
+static whole_t parse_whole(const char *text, unsigned long long *v, char **end)
 {
+    /* strtoull would also take spaces, a sign, and a minus that wraps around. */
+    if (*text < '0' || *text > '9') {
+        *end = (char *)text;
+        return NOT_WHOLE;
+    }
     errno = 0;
     *v = strtoull(text, end, 10);
-    return *end != text && errno == 0 && *text != '-';
+    return errno == ERANGE ? WHOLE_TOO_BIG : WHOLE;
 }
 
 /* A byte count: digits with an optional K/M (KiB/MiB) suffix, from 1 to UINT32_MAX bytes. */
@@ -157,7 +175,8 @@ static lg_cli_status_t set_size(parser_t *p, const option_t *opt, const char *na
 {
     char *end;
     unsigned long long v;
-    if (!parse_whole(value, &v, &end))
+    whole_t found = parse_whole(value, &v, &end);
+    if (found == NOT_WHOLE)
         return usage(p->o, "%s: expected a number of bytes, found '%s'", name, value);
     unsigned long long unit = 1;
     if (*end == 'K' || *end == 'k') {
@@ -171,20 +190,25 @@ static lg_cli_status_t set_size(parser_t *p, const option_t *opt, const char *na
         return usage(p->o, "%s: expected a number with an optional K or M suffix, found '%s'", name,
                      value);
     /* Compared before multiplying: the product could wrap around 64 bits. */
-    if (v == 0 || v > UINT32_MAX / unit)
+    if (found == WHOLE_TOO_BIG || v == 0 || v > UINT32_MAX / unit)
         return usage(p->o, "%s: %s is out of range: expected 1 to %" PRIu32 " bytes", name, value,
                      UINT32_MAX);
     *(uint32_t *)field(p, opt) = (uint32_t)(v * unit);
     return LG_CLI_RUN;
 }
 
-/* A whole number, no suffix. */
+/* A whole number, no suffix, from min to max; unit follows the range in the error (" ways"). */
 static lg_cli_status_t parse_count(parser_t *p, const char *name, const char *value,
+                                   unsigned long long min, unsigned long long max, const char *unit,
                                    unsigned long long *v)
 {
     char *end;
-    if (!parse_whole(value, v, &end) || *end != '\0')
+    whole_t found = parse_whole(value, v, &end);
+    if (found == NOT_WHOLE || *end != '\0')
         return usage(p->o, "%s: expected a whole number, found '%s'", name, value);
+    if (found == WHOLE_TOO_BIG || *v < min || *v > max)
+        return usage(p->o, "%s: %s is out of range: expected %llu to %llu%s", name, value, min, max,
+                     unit);
     return LG_CLI_RUN;
 }
 
@@ -192,7 +216,7 @@ static lg_cli_status_t set_count(parser_t *p, const option_t *opt, const char *n
                                  const char *value)
 {
     unsigned long long v;
-    lg_cli_status_t status = parse_count(p, name, value, &v);
+    lg_cli_status_t status = parse_count(p, name, value, 0, SIZE_MAX, "", &v);
     if (status == LG_CLI_RUN)
         *(size_t *)field(p, opt) = (size_t)v;
     return status;
@@ -203,14 +227,10 @@ static lg_cli_status_t set_ways(parser_t *p, const option_t *opt, const char *na
                                 const char *value)
 {
     unsigned long long v;
-    lg_cli_status_t status = parse_count(p, name, value, &v);
-    if (status != LG_CLI_RUN)
-        return status;
-    if (v == 0 || (size_t)v > UINT32_MAX)
-        return usage(p->o, "%s: %s is out of range: expected 1 to %" PRIu32 " ways", name, value,
-                     UINT32_MAX);
-    *(uint32_t *)field(p, opt) = (uint32_t)v;
-    return LG_CLI_RUN;
+    lg_cli_status_t status = parse_count(p, name, value, 1, UINT32_MAX, " ways", &v);
+    if (status == LG_CLI_RUN)
+        *(uint32_t *)field(p, opt) = (uint32_t)v;
+    return status;
 }
 
 static lg_cli_status_t set_bin_version(parser_t *p, const option_t *opt, const char *name,
@@ -239,10 +259,24 @@ static lg_cli_status_t set_algorithm(parser_t *p, const option_t *opt, const cha
             return LG_CLI_RUN;
         }
     }
-    return usage(p->o,
-                 "--algorithm: unknown algorithm '%s' (cliques, input, hot-first, "
-                 "pettis-hansen, c3)",
-                 value);
+    /* The list comes from the algorithms' own table, so that it names every one of them. */
+    size_t len = 0;
+    for (size_t k = 0; k < n; k++)
+        len += strlen(names[k]) + strlen(", ");
+    char *list = malloc(len + 1);
+    if (list == NULL)
+        return LG_CLI_NOMEM;
+    list[0] = '\0';
+    for (size_t k = 0; k < n; k++) {
+        if (k > 0)
+            strcat(list, ", ");
+        strcat(list, names[k]);
+    }
+    lg_cli_status_t status =
+        usage(p->o, "--algorithm: unknown algorithm '%s' (expected one of: %s; %s is the default)",
+              value, list, LG_DEFAULT_ALGORITHM);
+    free(list);
+    return status;
 }
 
 static lg_cli_status_t set_weight(parser_t *p, const option_t *opt, const char *name,
@@ -255,7 +289,13 @@ static lg_cli_status_t set_weight(parser_t *p, const option_t *opt, const char *
     if (end == value || *end != '\0' || errno != 0 || !(w > 0.0) || w > LG_WEIGHT_MAX)
         return usage(p->o, "--weight: expected a number above 0 and at most %g, found '%s'",
                      LG_WEIGHT_MAX, value);
+    if (p->pending_weight > 0.0)
+        return usage(p->o,
+                     "--weight given twice before one profile (%s, then %s): give one "
+                     "--weight before each profile",
+                     p->pending_weight_text, value);
     p->pending_weight = w;
+    p->pending_weight_text = value;
     return LG_CLI_RUN;
 }
 
@@ -265,6 +305,11 @@ static lg_cli_status_t set_format(parser_t *p, const option_t *opt, const char *
     (void)opt, (void)name;
     if (lg_loader_find(value) == NULL)
         return usage(p->o, "--format: unknown format '%s' (see 'lorgen formats')", value);
+    if (p->pending_format != NULL)
+        return usage(p->o,
+                     "--format given twice before one profile (%s, then %s): give one "
+                     "--format before each profile",
+                     p->pending_format, value);
     p->pending_format = value;
     return LG_CLI_RUN;
 }
@@ -356,9 +401,9 @@ static const option_t options[] = {
 
     {.section = "Inputs:", .names = {"--format"}, .value = "NAME",
      .help = "read the next profile as NAME (see `lorgen formats`)", .apply = set_format,
-     .commands = PROFILE_COMMANDS},
+     .commands = PROFILE_COMMANDS, .per_profile = true},
     {.names = {"--weight"}, .value = "W", .help = "count the next profile W times when merging",
-     .fallback = "1", .apply = set_weight, .commands = PROFILE_COMMANDS},
+     .fallback = "1", .apply = set_weight, .commands = PROFILE_COMMANDS, .per_profile = true},
     {.names = {"--event"}, .value = "NAME",
      .help = "perf script: read only this event when several are\n"
              "interleaved",
@@ -444,12 +489,6 @@ static lg_cli_command_t find_command(const char *word)
             return (lg_cli_command_t)i;
     return LG_CLI_OPTIMIZE;
 }
-
-/* How an option of the table was given, for the errors that need the whole command line. */
-typedef struct given {
-    const char *spelling; /* as typed ("--ld" or "--ld-script"); NULL: not given */
-    const char *value;    /* its value, or NULL for a flag */
-} given_t;
 
 /* The command's word, or "the main command", for messages. */
 static const char *command_title(lg_cli_command_t c)
@@ -554,6 +593,12 @@ void lg_cli_write_help(FILE *out)
 
 /* ---- Parsing --------------------------------------------------------------------------------- */
 
+/* How an option of the table was given, for the errors that need the whole command line. */
+typedef struct given {
+    const char *spelling; /* as typed ("--ld" or "--ld-script"); NULL: not given */
+    const char *value;    /* its value, or NULL for a flag */
+} given_t;
+
 /* One option word (and its value, which may be the next word: *i moves past it); given[] holds
  * the options given so far, by row. */
 static lg_cli_status_t parse_option(parser_t *p, int argc, char **argv, int *i, given_t *given)
@@ -579,7 +624,7 @@ static lg_cli_status_t parse_option(parser_t *p, int argc, char **argv, int *i, 
         return usage(p->o, "unknown option '%s'", arg);
     given_t *before = &given[opt - options];
     if (opt->value == NULL) {
-        /* A value after '=' is ignored. */
+        /* A flag: given twice it asks the same thing twice. A value after '=' is ignored. */
         *before = (given_t){spelling, NULL};
         return opt->apply(p, opt, spelling, NULL);
     }
@@ -588,6 +633,11 @@ static lg_cli_status_t parse_option(parser_t *p, int argc, char **argv, int *i, 
             return usage(p->o, "%s needs a value", name);
         value = argv[++*i];
     }
+    /* Of two values for one setting or output only the last would count: the first request
+     * would be dropped without a word. */
+    if (before->spelling != NULL && !opt->per_profile)
+        return usage(p->o, "%s given twice (%s %s, then %s %s): it takes one value", opt->names[0],
+                     before->spelling, before->value, spelling, value);
     *before = (given_t){spelling, value};
     return opt->apply(p, opt, spelling, value);
 }
@@ -652,7 +702,7 @@ lg_cli_status_t lg_cli_parse(int argc, char **argv, lg_cli_options_t *o)
     o->inputs = calloc(argc > 0 ? (size_t)argc : 1, sizeof *o->inputs);
     if (o->inputs == NULL)
         return LG_CLI_NOMEM;
-    parser_t p = {o, NULL, 0.0};
+    parser_t p = {o, NULL, 0.0, NULL};
     given_t given[NOPTIONS] = {{0}};
     int i = 1;
     if (argc > 1 && find_command(argv[1]) != LG_CLI_OPTIMIZE) {

@@ -4,8 +4,8 @@
 # failed write, a failed rename or a signal leaves no temporary file, and either every old output
 # or every new one; a full disk and a file-size limit say so. Also what shows of the loaders'
 # limits through the CLI (a sparse tail after a .prf, a callgrind file cut short), option
-# values that used to wrap, and the options a command does not use, which are refused rather
-# than dropped. docs/reliability.md states these guarantees.
+# values that used to wrap, and the options a command does not use or that are given twice, which
+# are refused rather than dropped. docs/reliability.md states these guarantees.
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
@@ -341,7 +341,7 @@ expect 2 "--ways: expected a whole number, found '1K'" -- --ways 1K t.prf prog -
 expect 2 "--ways: 0 is out of range: expected 1 to 4294967295 ways" -- --ways 0 t.prf prog -o x.lor
 [ ! -e x.lor ] || fail "an output was written after a usage error"
 
-# ---- Options a command does not use (issue 28, item 6) -------------------------------------
+# ---- Options a command does not use, values given twice (issue 28, items 6 and 11) ----------
 
 step "an option its command does not use: exit 2 before any input is read, outputs untouched"
 echo "stale report" >r.txt
@@ -384,6 +384,34 @@ grep -qx "  formats       none" help.txt || fail "the help does not say formats 
 sed -n '/Generated from the option table/,/^\.fi$/p' "$src/docs/lorgen.1" |
   sed '1,/^\.nf$/d; /^\.fi$/d; s/\\-/-/g' >man.txt
 diff help.txt man.txt >&2 || fail "docs/lorgen.1 lists other options per command than lorgen --help"
+
+step "an output or setting given twice: exit 2, nothing written; --weight once per profile"
+expect 2 "-o given twice (-o once-a.lor, then -o once-b.lor): it takes one value" \
+  -- t.prf prog -o once-a.lor -o once-b.lor
+expect 2 "--ld-script given twice (--ld once-x.ld, then --ld-script once-y.ld)" \
+  -- t.prf prog -o once-a.lor --ld once-x.ld --ld-script once-y.ld
+expect 2 "--cache-size given twice (--cache-size 4K, then --cache-size 16K)" \
+  -- --cache-size 4K t.prf prog -o once-a.lor --cache-size 16K
+expect 2 "--weight given twice before one profile (2, then 3)" -- --weight 2 --weight 3 t.prf prog -o once-a.lor
+for f in once-a.lor once-b.lor once-x.ld once-y.ld; do
+  [ ! -e "$f" ] || fail "$f was written by a run refused as a usage error"
+done
+cp t.prf t2.prf
+"$lorgen" -q --weight 2 t.prf --weight 3 t2.prf prog -o once-a.lor || fail "one --weight per profile was refused"
+
+step "an empty output name: a usage error before anything is read"
+expect 2 "--ld-script: expected a file name, found an empty string" -- missing.prf prog -o x.lor --ld-script ""
+expect 2 "-o: expected a file name, found an empty string" -- script missing.lor prog -o ""
+[ ! -e x.lor ] || fail "an output was written after a usage error"
+
+step "--algorithm names every algorithm, the default too; too many digits are out of range"
+expect 2 "--algorithm: unknown algorithm 'chain' (expected one of: chains, cliques, input, hot-first, pettis-hansen, c3; chains is the default)" \
+  -- --algorithm chain t.prf prog -o x.lor
+expect 2 "-n: 18446744073709551616 is out of range: expected 0 to 18446744073709551615" \
+  -- -n 18446744073709551616 t.prf prog -o x.lor
+expect 2 "--cache-size: 18446744073709551616 is out of range: expected 1 to 4294967295 bytes" \
+  -- --cache-size 18446744073709551616 t.prf prog -o x.lor
+[ ! -e x.lor ] || fail "an output was written after a usage error"
 
 step "a layout past the end of the address space: an error, exit 1, no output"
 cat >top.c <<'EOF'
