@@ -1,9 +1,11 @@
 /* options.c - the option table, the parser and the help that come from it (options.h).
  *
  * Each row of `options` is one option: its names, the word its value shows as in the help (none
- * for a flag), its help and default, and the handler that sets its field. The parser finds a word
- * in the table, takes the value when the row has one (--name=value or --name value), and calls
- * the handler; the help prints the rows in table order under their section headings.
+ * for a flag), its help and default, the handler that sets its field, and the commands that use
+ * it. The parser finds a word in the table, takes the value when the row has one (--name=value
+ * or --name value), and calls the handler; once the command is known it refuses any option its
+ * row does not give to that command. The help prints the rows in table order under their section
+ * headings, then which command takes which option.
  */
 #include "options.h"
 
@@ -663,7 +665,7 @@ static lg_cli_status_t refuse_unused(lg_cli_options_t *o, const given_t *given)
         for (unsigned c = 0; c < LG_CLI_COMMANDS; c++)
             nusers += (opt->commands & COMMAND(c)) != 0;
         for (unsigned c = 0, k = 0; c < LG_CLI_COMMANDS; c++) {
-            if (!(opt->commands & COMMAND(c)))
+            if (!(opt->commands & COMMAND(c)) || len >= sizeof users)
                 continue;
             k++;
             const char *sep = k == 1 ? "" : k == nusers ? " and " : ", ";
