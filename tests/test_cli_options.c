@@ -8,6 +8,7 @@
 
 #include "testutil.h"
 
+#include "algorithms.h"
 #include "options.h"
 
 #include <stdio.h>
@@ -16,12 +17,12 @@
 #include <unistd.h>
 
 /* Most words one test command line holds. */
-#define MAX_WORDS 16
+#define MAX_WORDS 80
 
 /* Parses the words of line (split at spaces; "lorgen" comes first) into o. */
 static lg_cli_status_t parse(lg_cli_options_t *o, const char *line)
 {
-    static char buf[512];
+    static char buf[1024];
     static char *argv[MAX_WORDS + 1];
     snprintf(buf, sizeof buf, "lorgen %s", line);
     int argc = 0;
@@ -116,7 +117,10 @@ static void test_outputs_into_their_slots(void **state)
             /* -o=FILE is not a form lorgen takes: only long names join their value. */
             if (joined && cases[i].option[1] != '-')
                 continue;
-            snprintf(line, sizeof line, "%s%sout.file", cases[i].option, joined ? "=" : " ");
+            /* Each in a command that takes it: the call graph's outputs are callgraph's. */
+            bool graph = cases[i].kind == LG_OUTPUT_DOT || cases[i].kind == LG_OUTPUT_GRAPHML;
+            snprintf(line, sizeof line, "%s%s%sout.file", graph ? "callgraph " : "",
+                     cases[i].option, joined ? "=" : " ");
             lg_cli_options_t o;
             parse_ok(&o, line);
             for (size_t k = 0; k < LG_CLI_OUTPUTS; k++) {
@@ -134,18 +138,21 @@ static void test_options_into_their_fields(void **state)
 {
     (void)state;
     lg_cli_options_t o;
-    parse_ok(&o, "--no-place --no-safeguard --no-normalize --event cycles --lor a.lor "
+    parse_ok(&o, "--no-place --no-safeguard --no-normalize --event cycles "
                  "--algorithm c3 --bin-version 1.1 --rows 0 -q");
     assert_false(o.place);
     assert_false(o.safeguard);
     assert_false(o.normalize);
     assert_string_equal(o.load.event, "cycles");
-    assert_string_equal(o.lor, "a.lor");
     assert_string_equal(o.algorithm, "c3");
     assert_int_equal(o.load.bin_version, 11);
     assert_int_equal(o.rows, 0);
     assert_int_equal(o.verbosity, 0);
     assert_int_equal(o.ninputs, 0);
+    lg_cli_options_destroy(&o);
+    parse_ok(&o, "eval --lor a.lor --no-normalize");
+    assert_string_equal(o.lor, "a.lor");
+    assert_false(o.normalize);
     lg_cli_options_destroy(&o);
 
     parse_ok(&o, "--bin-version=1.0 -n 25 --verbose --algorithm=pettis-hansen");
@@ -218,9 +225,23 @@ static void test_bad_values(void **state)
     expect_usage("--ways 2k", "--ways: expected a whole number, found '2k'");
     expect_usage("-n x", "-n: expected a whole number, found 'x'");
     expect_usage("--rows -1", "--rows: expected a whole number, found '-1'");
+    expect_usage("--rows +1", "--rows: expected a whole number, found '+1'");
+    expect_usage("--perturb= 1", "--perturb: expected a whole number, found ''");
+    /* Digits too many for 64 bits are a number out of range, not "not a number". */
+    expect_usage("-n 18446744073709551616",
+                 "-n: 18446744073709551616 is out of range: expected 0 to 18446744073709551615");
+    expect_usage("--perturb 99999999999999999999999",
+                 "--perturb: 99999999999999999999999 is out of range: expected 0 to "
+                 "18446744073709551615");
+    expect_usage("--cache-size 18446744073709551616K",
+                 "--cache-size: 18446744073709551616K is out of range: expected 1 to 4294967295 "
+                 "bytes");
+    expect_usage("--ways 18446744073709551616",
+                 "--ways: 18446744073709551616 is out of range: expected 1 to 4294967295 ways");
     expect_usage("--bin-version 2", "--bin-version: expected 1.0 or 1.1, found '2'");
-    expect_usage("--algorithm foo", "--algorithm: unknown algorithm 'foo' (cliques, input, "
-                                    "hot-first, pettis-hansen, c3)");
+    expect_usage("--algorithm foo",
+                 "--algorithm: unknown algorithm 'foo' (expected one of: chains, cliques, input, "
+                 "hot-first, pettis-hansen, c3; chains is the default)");
     expect_usage("--weight 0 p",
                  "--weight: expected a number above 0 and at most 1e+06, found '0'");
     expect_usage("--weight 2e7 p",
@@ -241,10 +262,11 @@ static void test_missing_value(void **state)
     assert_string_equal(o.outputs[LG_OUTPUT_LOR], "-q");
     assert_int_equal(o.verbosity, 1);
     lg_cli_options_destroy(&o);
-    /* An empty joined value is a value. */
-    parse_ok(&o, "--event=");
-    assert_string_equal(o.load.event, "");
-    lg_cli_options_destroy(&o);
+    /* An empty file or event name is found now, not once the inputs are read. */
+    expect_usage("--ld-script= p", "--ld-script: expected a file name, found an empty string");
+    expect_usage("-o a.lor --report= p", "--report: expected a file name, found an empty string");
+    expect_usage("eval --lor= p", "--lor: expected a file name, found an empty string");
+    expect_usage("--event= p", "--event: expected a name, found an empty string");
 }
 
 static void test_unknown_option(void **state)
@@ -263,25 +285,137 @@ static void test_unknown_option(void **state)
     expect_usage("--bogus --help", "unknown option '--bogus'");
 }
 
+/* An option that takes one value, given twice, would drop the first without a word (-o a.lor
+ * -o b.lor wrote b.lor only): a usage error, whichever of its names each time. */
 static void test_repeated_options(void **state)
 {
     (void)state;
+    expect_usage("-o a.lor -o b.lor p", "-o given twice (-o a.lor, then -o b.lor): it takes one "
+                                        "value");
+    expect_usage("-o a.lor --output b.lor p",
+                 "-o given twice (-o a.lor, then --output b.lor): it takes one value");
+    expect_usage("--ld x --ld-script=y p",
+                 "--ld-script given twice (--ld x, then --ld-script y): it takes one value");
+    expect_usage("callgraph p --dot a --dot a",
+                 "--dot given twice (--dot a, then --dot a): it takes one value");
+    expect_usage("--cache-size 4K --cache-size 16K p",
+                 "--cache-size given twice (--cache-size 4K, then --cache-size 16K): it takes one "
+                 "value");
+    expect_usage("--algorithm c3 --algorithm c3 p",
+                 "--algorithm given twice (--algorithm c3, then --algorithm c3): it takes one "
+                 "value");
+    expect_usage("-n 5 --rows 6 p", "-n given twice (-n 5, then --rows 6): it takes one value");
+    expect_usage("eval --lor a --lor b p", "--lor given twice (--lor a, then --lor b): it takes "
+                                           "one value");
+    /* --weight and --format go once before each profile, not once per run. */
+    expect_usage("--weight 2 --weight 3 p", "--weight given twice before one profile (2, then 3): "
+                                            "give one --weight before each profile");
+    expect_usage("--format prf --format callgrind p",
+                 "--format given twice before one profile (prf, then callgrind): give one "
+                 "--format before each profile");
     lg_cli_options_t o;
-    parse_ok(&o,
-             "-o a.lor --output b.lor --cache-size 4K --cache-size 16K -q -v --ld x --ld-script y");
-    assert_string_equal(o.outputs[LG_OUTPUT_LOR], "b.lor");
-    assert_string_equal(o.outputs[LG_OUTPUT_LD_SCRIPT], "y");
-    assert_int_equal(o.geometry.cache_size, 16384);
+    parse_ok(&o, "--weight 2 --format prf p --weight 3 --format callgrind q");
+    assert_int_equal(o.ninputs, 2);
+    assert_true(o.inputs[0].weight == 2.0);
+    assert_string_equal(o.inputs[0].format, "prf");
+    assert_true(o.inputs[1].weight == 3.0);
+    assert_string_equal(o.inputs[1].format, "callgrind");
+    lg_cli_options_destroy(&o);
+    /* A flag given twice asks the same thing twice; of -q and -v the last counts. */
+    parse_ok(&o, "--no-place --no-place -q -v");
+    assert_false(o.place);
     assert_int_equal(o.verbosity, 2);
     lg_cli_options_destroy(&o);
     parse_ok(&o, "-v -q");
     assert_int_equal(o.verbosity, 0);
     lg_cli_options_destroy(&o);
-    /* --weight and --format given twice before one profile: the last counts. */
-    parse_ok(&o, "--weight 2 --weight 3 --format prf --format callgrind p");
-    assert_int_equal(o.ninputs, 1);
-    assert_true(o.inputs[0].weight == 3.0);
-    assert_string_equal(o.inputs[0].format, "callgrind");
+}
+
+/* Each command takes the options it uses and refuses the others, before reading anything: an
+ * option it ignored would be a request dropped while the exit status says all was done. */
+static void test_options_each_command_takes(void **state)
+{
+    (void)state;
+    static const char *const taken[] = {
+        "p e -o a --ld-script b --ld-include c --section-ordering d --gold e --lld f --report g "
+        "--report-html h --report-json i --algorithm c3 --no-place --no-phase --no-safeguard "
+        "--cache-size 4K --line-size 16 --ways 2 --format prf --weight 2 p2 --event x "
+        "--bin-version 1.0 --perturb 1 --no-normalize -n 3 -q",
+        "script a.lor e -o b.lor --ld-script b --ld-include c --section-ordering d --gold e --lld "
+        "f "
+        "-v",
+        "check a.lor e o.o -q",
+        "callgraph p -o a --dot b --graphml c --format prf --weight 2 p2 --event x --bin-version "
+        "1.1 --no-normalize -v",
+        "eval p e --algorithm c3 --no-place --no-phase --no-safeguard --cache-size 4K --line-size "
+        "16 --ways 2 --format prf --weight 2 p2 --event x --bin-version 1.0 --no-normalize -q",
+        "eval p e --lor a.lor --cache-size 4K --line-size 16 --ways 2 --no-normalize",
+        "formats -q",
+    };
+    for (size_t i = 0; i < sizeof taken / sizeof *taken; i++) {
+        lg_cli_options_t o;
+        parse_ok(&o, taken[i]);
+        lg_cli_options_destroy(&o);
+    }
+    static const struct {
+        const char *line, *message;
+    } refused[] = {
+        {"script a.lor e --report r.txt",
+         "script does not use --report (only the main command does)"},
+        {"script a.lor e --ld s.ld --report-json r.json",
+         "script does not use --report-json (only the main command does)"},
+        {"script a.lor e --ld s.ld --dot d.dot", "script does not use --dot (only callgraph does)"},
+        {"script a.lor e --ld s.ld --cache-size 4K",
+         "script does not use --cache-size (the main command and eval do)"},
+        {"script a.lor e --ld s.ld --algorithm c3",
+         "script does not use --algorithm (the main command and eval do)"},
+        {"check a.lor e -o x.lor",
+         "check does not use -o (the main command, script and callgraph do)"},
+        {"check a.lor e --ways 2", "check does not use --ways (the main command and eval do)"},
+        {"eval p e --ld-script s.ld", "eval does not use --ld-script (the main command and script "
+                                      "do)"},
+        {"eval p e -n 3", "eval does not use -n (only the main command does)"},
+        {"eval p e --perturb 2", "eval does not use --perturb (only the main command does)"},
+        {"callgraph p -o - --report r.txt",
+         "callgraph does not use --report (only the main command does)"},
+        {"callgraph p -o - --algorithm cliques",
+         "callgraph does not use --algorithm (the main command and eval do)"},
+        {"p e -o a.lor --dot d.dot", "the main command does not use --dot (only callgraph does)"},
+        {"p e -o a.lor --graphml g.xml",
+         "the main command does not use --graphml (only callgraph does)"},
+        {"p e -o a.lor --lor b.lor", "the main command does not use --lor (only eval does)"},
+        {"formats --format prf p",
+         "formats does not use --format (the main command, callgraph and eval do)"},
+        /* Options before the command word are judged by it as well. */
+        {"--report r.txt script a.lor e",
+         "script does not use --report (only the main command does)"},
+        {"eval p e --lor a.lor --algorithm c3",
+         "eval --lor does not use --algorithm: it estimates the .LOR's order as written "
+         "(--algorithm applies to the order eval computes without --lor)"},
+        {"eval p e --no-safeguard --lor a.lor",
+         "eval --lor does not use --no-safeguard: it estimates the .LOR's order as written "
+         "(--no-safeguard applies to the order eval computes without --lor)"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+        expect_usage(refused[i].line, refused[i].message);
+}
+
+/* The --algorithm error names every algorithm, from their own table. */
+static void test_algorithm_list(void **state)
+{
+    (void)state;
+    lg_cli_options_t o;
+    assert_int_equal(parse(&o, "--algorithm chain"), LG_CLI_USAGE);
+    size_t n;
+    const char *const *names = lg_algorithm_names(&n);
+    assert_true(n > 0);
+    for (size_t k = 0; k < n; k++) {
+        char name[64];
+        snprintf(name, sizeof name, " %s%s", names[k], k + 1 < n ? "," : ";");
+        if (strstr(o.error, name) == NULL)
+            print_message("'%s' not in: %s\n", name, o.error);
+        assert_non_null(strstr(o.error, name));
+    }
     lg_cli_options_destroy(&o);
 }
 
@@ -330,7 +464,7 @@ static void test_commands(void **state)
         {"formats", LG_CLI_FORMATS, 0},
         /* A command after options, before any input. */
         {"-q eval p.prf app.elf", LG_CLI_EVAL, 2},
-        {"--cache-size 4K script a.lor", LG_CLI_SCRIPT, 1},
+        {"-v script a.lor", LG_CLI_SCRIPT, 1},
         /* After an input, or after --, a command's name is an input. */
         {"p.prf eval", LG_CLI_OPTIMIZE, 2},
         {"-- eval", LG_CLI_OPTIMIZE, 1},
@@ -368,7 +502,7 @@ static void test_proximity_only_for_placed_cliques(void **state)
         {"t.txt app.elf --algorithm cliques --no-place", true},
         {"eval t.txt app.elf --algorithm cliques", false},
         {"eval t.txt app.elf", true},
-        {"callgraph t.txt --algorithm cliques -o -", true},
+        {"callgraph t.txt -o -", true},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         lg_cli_options_t o;
@@ -444,6 +578,29 @@ static void test_help_text(void **state)
     }
     /* --lor is named in the usage line only. */
     assert_null(strstr(text, "  --lor"));
+    /* Which command takes which option, from the table the parser refuses by. */
+    static const char commands[] =
+        "\nWhich command takes which option (any other is a usage error):\n"
+        "  lorgen        -o --ld-script --ld-include --section-ordering --gold\n"
+        "                --lld --report --report-html --report-json --algorithm\n"
+        "                --no-place --no-phase --no-safeguard --cache-size\n"
+        "                --line-size --ways --format --weight --event\n"
+        "                --bin-version --perturb --no-normalize -n\n"
+        "  script        -o --ld-script --ld-include --section-ordering --gold\n"
+        "                --lld\n"
+        "  check         none\n"
+        "  callgraph     -o --dot --graphml --format --weight --event\n"
+        "                --bin-version --no-normalize\n"
+        "  eval          --algorithm --no-place --no-phase --no-safeguard\n"
+        "                --cache-size --line-size --ways --format --weight\n"
+        "                --event --bin-version --no-normalize\n"
+        "  eval --lor    --cache-size --line-size --ways --format --weight\n"
+        "                --event --bin-version --no-normalize\n"
+        "  formats       none\n"
+        "  all commands  -q -v -h --version\n";
+    if (strstr(text, commands) == NULL)
+        print_message("not in the help:\n%s\nhelp:\n%s", commands, text);
+    assert_non_null(strstr(text, commands));
     assert_true(len > 0 && text[len - 1] == '\n');
     free(text);
 }
@@ -475,14 +632,16 @@ static void test_outputs_named_twice(void **state)
     assert_int_equal(check_files("-o a.lor --ld a.lor x", message, sizeof message), LG_CLI_USAGE);
     assert_string_equal(message,
                         "-o a.lor and --ld-script a.lor name one file: give each output its own");
-    assert_int_equal(check_files("--lld - --graphml - x", message, sizeof message), LG_CLI_USAGE);
-    assert_string_equal(message, "--lld - and --graphml - name one file: give each output its own");
-    assert_int_equal(check_files("--report a --report-json b --dot c x", message, sizeof message),
+    assert_int_equal(check_files("--lld - --report-json - x", message, sizeof message),
+                     LG_CLI_USAGE);
+    assert_string_equal(message,
+                        "--lld - and --report-json - name one file: give each output its own");
+    assert_int_equal(check_files("--report a --report-json b --ld c x", message, sizeof message),
                      LG_CLI_RUN);
     assert_int_equal(check_files("-o /dev/null --lld /dev/null x", message, sizeof message),
                      LG_CLI_RUN);
 
-    /* An output over an existing input, or over eval's --lor. */
+    /* An output over an existing input. */
     const char *input = lg_test_write_file("input.prf", "x", 1);
     snprintf(line, sizeof line, "%s --report %s", input, input);
     assert_int_equal(check_files(line, message, sizeof message), LG_CLI_USAGE);
@@ -491,8 +650,6 @@ static void test_outputs_named_twice(void **state)
              "inputs",
              input, input);
     assert_string_equal(message, want);
-    snprintf(line, sizeof line, "eval p --lor %s -o %s", input, input);
-    assert_int_equal(check_files(line, message, sizeof message), LG_CLI_USAGE);
     /* A file that does not exist yet is no input. */
     snprintf(line, sizeof line, "%s.new --report %s.new", input, input);
     assert_int_equal(check_files(line, message, sizeof message), LG_CLI_RUN);
@@ -510,6 +667,8 @@ int main(void)
         cmocka_unit_test(test_missing_value),
         cmocka_unit_test(test_unknown_option),
         cmocka_unit_test(test_repeated_options),
+        cmocka_unit_test(test_options_each_command_takes),
+        cmocka_unit_test(test_algorithm_list),
         cmocka_unit_test(test_positional_and_double_dash),
         cmocka_unit_test(test_commands),
         cmocka_unit_test(test_proximity_only_for_placed_cliques),

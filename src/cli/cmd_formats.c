@@ -1,13 +1,16 @@
 /* cmd_formats.c - lorgen formats: the input formats lorgen reads. */
 #include "commands.h"
 
+#include "messages.h"
 #include "registry.h"
 
 #include <stdio.h>
 
 int lg_cli_cmd_formats(const lg_cli_options_t *o)
 {
-    (void)o;
+    /* A word after it would be dropped unread: likely a command line missing its command. */
+    if (o->ninputs > 0)
+        lg_cli_usage_error("formats: takes no inputs, found '%s'", o->inputs[0].path);
     size_t n;
     const lg_loader_t *loaders = lg_loaders(&n);
     puts("Profile formats (detected from content; --format NAME forces one):");

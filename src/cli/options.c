@@ -1,9 +1,11 @@
 /* options.c - the option table, the parser and the help that come from it (options.h).
  *
  * Each row of `options` is one option: its names, the word its value shows as in the help (none
- * for a flag), its help and default, and the handler that sets its field. The parser finds a word
- * in the table, takes the value when the row has one (--name=value or --name value), and calls
- * the handler; the help prints the rows in table order under their section headings.
+ * for a flag), its help and default, the handler that sets its field, and the commands that use
+ * it. The parser finds a word in the table, takes the value when the row has one (--name=value
+ * or --name value), and calls the handler; once the command is known it refuses any option its
+ * row does not give to that command. The help prints the rows in table order under their section
+ * headings, then which command takes which option.
  */
 #include "options.h"
 
@@ -36,8 +38,9 @@
 /* The parser's state between words: what applies to the next profile. */
 typedef struct parser {
     lg_cli_options_t *o;
-    const char *pending_format; /* --format given, no profile yet */
-    double pending_weight;      /* --weight given, no profile yet; 0: none */
+    const char *pending_format;      /* --format given, no profile yet */
+    double pending_weight;           /* --weight given, no profile yet; 0: none */
+    const char *pending_weight_text; /* pending_weight as given */
 } parser_t;
 
 typedef struct option option_t;
@@ -58,7 +61,24 @@ struct option {
     handler_t apply;
     size_t field; /* offsetof the field in lg_cli_options_t the handler sets */
     int arg;      /* for the handler: the verbosity -q and -v set */
+    /* The commands that use it, one COMMAND bit each: any other refuses it as a usage error,
+     * since an option a command ignores would be a request silently dropped. */
+    unsigned commands;
+    bool orders;      /* shapes the order lorgen computes: eval --lor, which computes none,
+                         refuses it */
+    bool per_profile; /* applies to the next profile: once per profile, not once per run */
 };
+
+/* The bit of command c in option_t.commands. */
+#define COMMAND(c) (1u << (c))
+/* Every command: -q, -v, -h and --version. */
+#define ALL_COMMANDS (COMMAND(LG_CLI_COMMANDS) - 1)
+/* The commands that write a .LOR's linker outputs. */
+#define LINKING_COMMANDS (COMMAND(LG_CLI_OPTIMIZE) | COMMAND(LG_CLI_SCRIPT))
+/* The commands that propose an order and judge it in a cache. */
+#define ORDERING_COMMANDS (COMMAND(LG_CLI_OPTIMIZE) | COMMAND(LG_CLI_EVAL))
+/* The commands that read profiles. */
+#define PROFILE_COMMANDS (ORDERING_COMMANDS | COMMAND(LG_CLI_CALLGRAPH))
 
 /* ---- Errors ---------------------------------------------------------------------------------- */
 
@@ -89,10 +109,14 @@ static void *field(parser_t *p, const option_t *opt)
     return (char *)p->o + opt->field;
 }
 
+/* A file or other name: an empty one would be found only once the inputs are read (an output
+ * cannot be made, an event never matches), so it is refused here. */
 static lg_cli_status_t set_string(parser_t *p, const option_t *opt, const char *name,
                                   const char *value)
 {
-    (void)name;
+    if (*value == '\0')
+        return usage(p->o, "%s: expected %s, found an empty string", name,
+                     strcmp(opt->value, "FILE") == 0 ? "a file name" : "a name");
     *(const char **)field(p, opt) = value;
     return LG_CLI_RUN;
 }
@@ -127,12 +151,24 @@ static lg_cli_status_t show_version(parser_t *p, const option_t *opt, const char
     return LG_CLI_VERSION;
 }
 
-/* Parses a whole number of at most 64 bits, no sign; false if text is not one. */
-static bool parse_whole(const char *text, unsigned long long *v, char **end)
+/* What parse_whole found. */
+typedef enum whole {
+    WHOLE,        /* digits whose value fits 64 bits */
+    NOT_WHOLE,    /* no digit first: a sign, a space, a letter or nothing */
+    WHOLE_TOO_BIG /* digits whose value does not fit 64 bits */
+} whole_t;
+
+/* Parses the digits text starts with; *end is where they end. */
+static whole_t parse_whole(const char *text, unsigned long long *v, char **end)
 {
+    /* strtoull would also take spaces, a sign, and a minus that wraps around. */
+    if (*text < '0' || *text > '9') {
+        *end = (char *)text;
+        return NOT_WHOLE;
+    }
     errno = 0;
     *v = strtoull(text, end, 10);
-    return *end != text && errno == 0 && *text != '-';
+    return errno == ERANGE ? WHOLE_TOO_BIG : WHOLE;
 }
 
 /* A byte count: digits with an optional K/M (KiB/MiB) suffix, from 1 to UINT32_MAX bytes. */
@@ -141,7 +177,8 @@ static lg_cli_status_t set_size(parser_t *p, const option_t *opt, const char *na
 {
     char *end;
     unsigned long long v;
-    if (!parse_whole(value, &v, &end))
+    whole_t found = parse_whole(value, &v, &end);
+    if (found == NOT_WHOLE)
         return usage(p->o, "%s: expected a number of bytes, found '%s'", name, value);
     unsigned long long unit = 1;
     if (*end == 'K' || *end == 'k') {
@@ -155,7 +192,7 @@ static lg_cli_status_t set_size(parser_t *p, const option_t *opt, const char *na
         return usage(p->o, "%s: expected a number with an optional K or M suffix, found '%s'", name,
                      value);
     /* Compared before multiplying: the product could wrap around 64 bits. */
-    if (v == 0 || v > UINT32_MAX / unit)
+    if (found == WHOLE_TOO_BIG || v == 0 || v > UINT32_MAX / unit)
         return usage(p->o, "%s: %s is out of range: expected 1 to %" PRIu32 " bytes", name, value,
                      UINT32_MAX);
     *(uint32_t *)field(p, opt) = (uint32_t)(v * unit);
@@ -163,13 +200,18 @@ static lg_cli_status_t set_size(parser_t *p, const option_t *opt, const char *na
     return LG_CLI_RUN;
 }
 
-/* A whole number, no suffix. */
+/* A whole number, no suffix, from min to max; unit follows the range in the error (" ways"). */
 static lg_cli_status_t parse_count(parser_t *p, const char *name, const char *value,
+                                   unsigned long long min, unsigned long long max, const char *unit,
                                    unsigned long long *v)
 {
     char *end;
-    if (!parse_whole(value, v, &end) || *end != '\0')
+    whole_t found = parse_whole(value, v, &end);
+    if (found == NOT_WHOLE || *end != '\0')
         return usage(p->o, "%s: expected a whole number, found '%s'", name, value);
+    if (found == WHOLE_TOO_BIG || *v < min || *v > max)
+        return usage(p->o, "%s: %s is out of range: expected %llu to %llu%s", name, value, min, max,
+                     unit);
     return LG_CLI_RUN;
 }
 
@@ -177,7 +219,7 @@ static lg_cli_status_t set_count(parser_t *p, const option_t *opt, const char *n
                                  const char *value)
 {
     unsigned long long v;
-    lg_cli_status_t status = parse_count(p, name, value, &v);
+    lg_cli_status_t status = parse_count(p, name, value, 0, SIZE_MAX, "", &v);
     if (status == LG_CLI_RUN)
         *(size_t *)field(p, opt) = (size_t)v;
     return status;
@@ -188,15 +230,12 @@ static lg_cli_status_t set_ways(parser_t *p, const option_t *opt, const char *na
                                 const char *value)
 {
     unsigned long long v;
-    lg_cli_status_t status = parse_count(p, name, value, &v);
-    if (status != LG_CLI_RUN)
-        return status;
-    if (v == 0 || (size_t)v > UINT32_MAX)
-        return usage(p->o, "%s: %s is out of range: expected 1 to %" PRIu32 " ways", name, value,
-                     UINT32_MAX);
-    *(uint32_t *)field(p, opt) = (uint32_t)v;
-    p->o->geometry_given = true;
-    return LG_CLI_RUN;
+    lg_cli_status_t status = parse_count(p, name, value, 1, UINT32_MAX, " ways", &v);
+    if (status == LG_CLI_RUN) {
+        *(uint32_t *)field(p, opt) = (uint32_t)v;
+        p->o->geometry_given = true;
+    }
+    return status;
 }
 
 static lg_cli_status_t set_bin_version(parser_t *p, const option_t *opt, const char *name,
@@ -225,10 +264,24 @@ static lg_cli_status_t set_algorithm(parser_t *p, const option_t *opt, const cha
             return LG_CLI_RUN;
         }
     }
-    return usage(p->o,
-                 "--algorithm: unknown algorithm '%s' (cliques, input, hot-first, "
-                 "pettis-hansen, c3)",
-                 value);
+    /* The list comes from the algorithms' own table, so that it names every one of them. */
+    size_t len = 0;
+    for (size_t k = 0; k < n; k++)
+        len += strlen(names[k]) + strlen(", ");
+    char *list = malloc(len + 1);
+    if (list == NULL)
+        return LG_CLI_NOMEM;
+    list[0] = '\0';
+    for (size_t k = 0; k < n; k++) {
+        if (k > 0)
+            strcat(list, ", ");
+        strcat(list, names[k]);
+    }
+    lg_cli_status_t status =
+        usage(p->o, "--algorithm: unknown algorithm '%s' (expected one of: %s; %s is the default)",
+              value, list, LG_DEFAULT_ALGORITHM);
+    free(list);
+    return status;
 }
 
 static lg_cli_status_t set_weight(parser_t *p, const option_t *opt, const char *name,
@@ -241,7 +294,13 @@ static lg_cli_status_t set_weight(parser_t *p, const option_t *opt, const char *
     if (end == value || *end != '\0' || errno != 0 || !(w > 0.0) || w > LG_WEIGHT_MAX)
         return usage(p->o, "--weight: expected a number above 0 and at most %g, found '%s'",
                      LG_WEIGHT_MAX, value);
+    if (p->pending_weight > 0.0)
+        return usage(p->o,
+                     "--weight given twice before one profile (%s, then %s): give one "
+                     "--weight before each profile",
+                     p->pending_weight_text, value);
     p->pending_weight = w;
+    p->pending_weight_text = value;
     return LG_CLI_RUN;
 }
 
@@ -251,6 +310,11 @@ static lg_cli_status_t set_format(parser_t *p, const option_t *opt, const char *
     (void)opt, (void)name;
     if (lg_loader_find(value) == NULL)
         return usage(p->o, "--format: unknown format '%s' (see 'lorgen formats')", value);
+    if (p->pending_format != NULL)
+        return usage(p->o,
+                     "--format given twice before one profile (%s, then %s): give one "
+                     "--format before each profile",
+                     p->pending_format, value);
     p->pending_format = value;
     return LG_CLI_RUN;
 }
@@ -266,36 +330,47 @@ static lg_cli_status_t set_format(parser_t *p, const option_t *opt, const char *
 static const option_t options[] = {
     {.section = "Outputs:", .names = {"-o", "--output"}, .value = "FILE",
      .help = "the .LOR link-order file (callgraph: the call graph)",
-     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LOR)},
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LOR),
+     .commands = LINKING_COMMANDS | COMMAND(LG_CLI_CALLGRAPH)},
     {.names = {"--ld-script"}, .alias = "--ld", .value = "FILE",
      .help = "GNU ld script for the default linker script: -Wl,-T,FILE\n(--ld is the same)",
-     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LD_SCRIPT)},
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LD_SCRIPT),
+     .commands = LINKING_COMMANDS},
     {.names = {"--ld-include"}, .value = "FILE",
      .help = "input-section lines to INCLUDE inside .text of a custom script",
-     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LD_INCLUDE)},
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LD_INCLUDE),
+     .commands = LINKING_COMMANDS},
     {.names = {"--section-ordering"}, .value = "FILE",
      .help = "GNU ld 2.43+: -Wl,--section-ordering-file,FILE",
-     .apply = set_string, .field = OUTPUT(LG_OUTPUT_SECTION_ORDERING)},
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_SECTION_ORDERING),
+     .commands = LINKING_COMMANDS},
     {.names = {"--gold"}, .value = "FILE",
      .help = "gold: -Wl,--section-ordering-file,FILE (input-section names)",
-     .apply = set_string, .field = OUTPUT(LG_OUTPUT_GOLD)},
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_GOLD),
+     .commands = LINKING_COMMANDS},
     {.names = {"--lld"}, .value = "FILE",
      .help = "lld: -Wl,--symbol-ordering-file,FILE (symbol names)",
-     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LLD)},
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_LLD),
+     .commands = LINKING_COMMANDS},
     {.names = {"--report"}, .value = "FILE", .help = "the clique report for people",
-     .apply = set_string, .field = OUTPUT(LG_OUTPUT_REPORT)},
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_REPORT),
+     .commands = COMMAND(LG_CLI_OPTIMIZE)},
     {.names = {"--report-html"}, .value = "FILE",
      .help = "the same as one HTML page: cache map before and after,\n"
              "sortable cliques, call graph of the hot code",
-     .apply = set_string, .field = OUTPUT(LG_OUTPUT_REPORT_HTML)},
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_REPORT_HTML),
+     .commands = COMMAND(LG_CLI_OPTIMIZE)},
     {.names = {"--report-json"}, .value = "FILE",
      .help = "the same facts for tools (docs/report-json.md)",
-     .apply = set_string, .field = OUTPUT(LG_OUTPUT_REPORT_JSON)},
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_REPORT_JSON),
+     .commands = COMMAND(LG_CLI_OPTIMIZE)},
     {.names = {"--dot"}, .value = "FILE", .help = "callgraph: the weighted call graph for Graphviz",
-     .apply = set_string, .field = OUTPUT(LG_OUTPUT_DOT)},
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_DOT),
+     .commands = COMMAND(LG_CLI_CALLGRAPH)},
     {.names = {"--graphml"}, .value = "FILE",
      .help = "callgraph: the weighted call graph as GraphML (Gephi)",
-     .apply = set_string, .field = OUTPUT(LG_OUTPUT_GRAPHML)},
+     .apply = set_string, .field = OUTPUT(LG_OUTPUT_GRAPHML),
+     .commands = COMMAND(LG_CLI_CALLGRAPH)},
 
     {.section = "Ordering:", .names = {"--algorithm"}, .value = "NAME",
      .help = "chains (Pettis-Hansen chains of callers and callees, cut\n"
@@ -303,79 +378,95 @@ static const option_t options[] = {
              "calls, then placed in the cache sets), hot-first,\n"
              "pettis-hansen (the chains uncut), c3 (lld's C3/hfsort), input\n"
              "(keep the ELF's order)",
-     .fallback = "chains", .apply = set_algorithm},
+     .fallback = "chains", .apply = set_algorithm, .commands = ORDERING_COMMANDS, .orders = true},
     {.names = {"--no-place"},
      .help = "cliques: skip the cache-aware placement that moves each clique\n"
              "to the cache sets where it conflicts least with hotter ones",
-     .apply = clear_flag, .field = FIELD(place)},
+     .apply = clear_flag, .field = FIELD(place), .commands = ORDERING_COMMANDS, .orders = true},
     {.names = {"--no-phase"},
      .help = "do not choose where inside a cache line the functions\n"
              "as large as a cache way start (chosen by default from\n"
              "callgrind's instruction costs and jumps, when given)",
-     .apply = clear_flag, .field = FIELD(phase)},
+     .apply = clear_flag, .field = FIELD(phase), .commands = ORDERING_COMMANDS, .orders = true},
     {.names = {"--no-safeguard"},
      .help = "write the new layout even when the cache model\n"
              "predicts it to miss more than the linked ELF's order (by\n"
              "default the input order is then kept, with a warning)",
-     .apply = clear_flag, .field = FIELD(safeguard)},
+     .apply = clear_flag, .field = FIELD(safeguard), .commands = ORDERING_COMMANDS,
+     .orders = true},
 
     {.section = "Cache geometry (default: SH-4, 8K, 32-byte lines, direct-mapped):",
      .names = {"--cache-size"}, .value = "N", .help = "bytes; K and M suffixes accepted",
-     .fallback = "8K", .apply = set_size, .field = FIELD(geometry.cache_size)},
+     .fallback = "8K", .apply = set_size, .field = FIELD(geometry.cache_size),
+     .commands = ORDERING_COMMANDS},
     {.names = {"--line-size"}, .value = "N", .help = "bytes", .fallback = "32", .apply = set_size,
-     .field = FIELD(geometry.line_size)},
+     .field = FIELD(geometry.line_size), .commands = ORDERING_COMMANDS},
     {.names = {"--ways"}, .value = "N", .help = "associativity", .fallback = "1",
-     .apply = set_ways, .field = FIELD(geometry.ways)},
+     .apply = set_ways, .field = FIELD(geometry.ways), .commands = ORDERING_COMMANDS},
 
     {.section = "Inputs:", .names = {"--format"}, .value = "NAME",
-     .help = "read the next profile as NAME (see `lorgen formats`)", .apply = set_format},
+     .help = "read the next profile as NAME (see `lorgen formats`)", .apply = set_format,
+     .commands = PROFILE_COMMANDS, .per_profile = true},
     {.names = {"--weight"}, .value = "W", .help = "count the next profile W times when merging",
-     .fallback = "1", .apply = set_weight},
+     .fallback = "1", .apply = set_weight, .commands = PROFILE_COMMANDS, .per_profile = true},
     {.names = {"--event"}, .value = "NAME",
      .help = "perf script: read only this event when several are\n"
              "interleaved",
-     .fallback = "the first one seen", .apply = set_string, .field = FIELD(load.event)},
+     .fallback = "the first one seen", .apply = set_string, .field = FIELD(load.event),
+     .commands = PROFILE_COMMANDS},
     {.names = {"--bin-version"}, .value = "V",
      .help = "winIDEA binary timeline (.BIN) layout, 1.0 or 1.1\n",
-     .fallback = "detected from the records", .apply = set_bin_version},
+     .fallback = "detected from the records", .apply = set_bin_version,
+     .commands = PROFILE_COMMANDS},
     {.names = {"--perturb"}, .value = "SEED",
      .help = "a robustness check: multiply every hit, self cost and call\n"
              "weight by a factor in [0.95, 1.05] drawn from SEED (1 or\n"
              "more), to see how much the layout hangs on small differences\n"
              "between profiles; not a layout to ship",
-     .fallback = "0", .apply = set_count, .field = FIELD(perturb)},
+     .fallback = "0", .apply = set_count, .field = FIELD(perturb),
+     .commands = COMMAND(LG_CLI_OPTIMIZE)},
     {.names = {"--no-normalize"},
      .help = "merge profiles as read; by default each is first scaled to\n"
              "the largest one's volume, so a long run does not drown a\n"
              "short one",
-     .apply = clear_flag, .field = FIELD(normalize)},
+     .apply = clear_flag, .field = FIELD(normalize), .commands = PROFILE_COMMANDS},
 
     {.section = "Other:", .names = {"-n", "--rows"}, .value = "N",
      .help = "rows per table in the report, 0 for all", .fallback = "10", .apply = set_count,
-     .field = FIELD(rows)},
-    {.names = {"-q", "--quiet"}, .help = "errors, and warnings that an output loses hot code", .apply = set_verbosity, .arg = 0},
+     .field = FIELD(rows), .commands = COMMAND(LG_CLI_OPTIMIZE)},
+    {.names = {"-q", "--quiet"}, .help = "errors, and warnings that an output loses hot code",
+     .apply = set_verbosity, .arg = 0, .commands = ALL_COMMANDS},
     {.names = {"-v", "--verbose"},
      .help = "also progress and statistics\n"
              "(on a terminal, long loads always show how far they got)",
-     .apply = set_verbosity, .arg = 2},
-    {.names = {"-h", "--help"}, .help = "this text", .apply = show_help},
-    {.names = {"--version"}, .help = "the version", .apply = show_version},
+     .apply = set_verbosity, .arg = 2, .commands = ALL_COMMANDS},
+    {.names = {"-h", "--help"}, .help = "this text", .apply = show_help,
+     .commands = ALL_COMMANDS},
+    {.names = {"--version"}, .help = "the version", .apply = show_version,
+     .commands = ALL_COMMANDS},
     /* eval: the order to estimate; not in the help, whose usage lines name it. */
-    {.names = {"--lor"}, .value = "FILE", .apply = set_string, .field = FIELD(lor)},
+    {.names = {"--lor"}, .value = "FILE", .apply = set_string, .field = FIELD(lor),
+     .commands = COMMAND(LG_CLI_EVAL)},
 };
 /* clang-format on */
 
 enum { NOPTIONS = sizeof options / sizeof *options };
 
-static const option_t *find_option(const char *name)
+/* The row of the option called name, or NULL; *spelling is the row's own copy of name. */
+static const option_t *find_option(const char *name, const char **spelling)
 {
     for (size_t i = 0; i < NOPTIONS; i++) {
         const option_t *opt = &options[i];
-        for (size_t k = 0; k < 2; k++)
-            if (opt->names[k] != NULL && strcmp(name, opt->names[k]) == 0)
+        for (size_t k = 0; k < 2; k++) {
+            if (opt->names[k] != NULL && strcmp(name, opt->names[k]) == 0) {
+                *spelling = opt->names[k];
                 return opt;
-        if (opt->alias != NULL && strcmp(name, opt->alias) == 0)
+            }
+        }
+        if (opt->alias != NULL && strcmp(name, opt->alias) == 0) {
+            *spelling = opt->alias;
             return opt;
+        }
     }
     return NULL;
 }
@@ -386,6 +477,28 @@ const char *lg_cli_output_option(lg_output_t kind)
         if (options[i].field == OUTPUT(kind))
             return options[i].names[0];
     return NULL;
+}
+
+/* ---- Commands -------------------------------------------------------------------------------- */
+
+static const char *const command_names[] = {
+    [LG_CLI_SCRIPT] = "script", [LG_CLI_CALLGRAPH] = "callgraph", [LG_CLI_FORMATS] = "formats",
+    [LG_CLI_EVAL] = "eval",     [LG_CLI_CHECK] = "check",
+};
+
+/* The command word names, or LG_CLI_OPTIMIZE when it names none. */
+static lg_cli_command_t find_command(const char *word)
+{
+    for (size_t i = 0; i < sizeof command_names / sizeof *command_names; i++)
+        if (command_names[i] != NULL && strcmp(word, command_names[i]) == 0)
+            return (lg_cli_command_t)i;
+    return LG_CLI_OPTIMIZE;
+}
+
+/* The command's word, or "the main command", for messages. */
+static const char *command_title(lg_cli_command_t c)
+{
+    return c == LG_CLI_OPTIMIZE ? "the main command" : command_names[c];
 }
 
 /* ---- Help ------------------------------------------------------------------------------------ */
@@ -402,6 +515,55 @@ static const char usage_lines[] =
     "archives) and writes the link order that keeps functions calling each other together in\n"
     "the instruction cache.\n"
     "\n";
+
+/* The widest line of the list of each command's options, in columns: with the manual page's indent
+ * of 7 it still fits an 80-column terminal. */
+#define LG_HELP_WIDTH 72
+
+/* The column a command's options start in, in that list. */
+#define LG_HELP_COMMAND_COLUMN 16
+
+/* Under the options: which command takes which, from the table's commands column, so that the
+ * help says exactly what the parser refuses. eval --lor is a line of its own: it computes no
+ * order, so it takes none of the options that shape one. */
+static void write_command_options(FILE *out)
+{
+    static const struct {
+        const char *label;
+        unsigned commands; /* the options whose commands meet these */
+        bool lor;          /* eval --lor: not the options that shape an order */
+    } lines[] = {
+        {"lorgen", COMMAND(LG_CLI_OPTIMIZE), false},
+        {"script", COMMAND(LG_CLI_SCRIPT), false},
+        {"check", COMMAND(LG_CLI_CHECK), false},
+        {"callgraph", COMMAND(LG_CLI_CALLGRAPH), false},
+        {"eval", COMMAND(LG_CLI_EVAL), false},
+        {"eval --lor", COMMAND(LG_CLI_EVAL), true},
+        {"formats", COMMAND(LG_CLI_FORMATS), false},
+        {"all commands", ALL_COMMANDS, false},
+    };
+    fputs("\nWhich command takes which option (any other is a usage error):\n", out);
+    for (size_t l = 0; l < sizeof lines / sizeof *lines; l++) {
+        int column = fprintf(out, "  %-*s", LG_HELP_COMMAND_COLUMN - 2, lines[l].label);
+        bool any = false;
+        for (size_t i = 0; i < NOPTIONS; i++) {
+            const option_t *opt = &options[i];
+            /* A row without help (--lor) is named in the usage lines instead. */
+            bool every = opt->commands == ALL_COMMANDS;
+            if (opt->help == NULL || (every != (lines[l].commands == ALL_COMMANDS)) ||
+                !(opt->commands & lines[l].commands) || (lines[l].lor && opt->orders))
+                continue;
+            int width = (int)strlen(opt->names[0]) + 1;
+            if (column + width > LG_HELP_WIDTH)
+                column = fprintf(out, "\n%*s", LG_HELP_COMMAND_COLUMN, "") - 1;
+            else if (any)
+                column += fprintf(out, " ");
+            column += fprintf(out, "%s", opt->names[0]);
+            any = true;
+        }
+        fputs(any ? "\n" : "none\n", out);
+    }
+}
 
 void lg_cli_write_help(FILE *out)
 {
@@ -431,26 +593,20 @@ void lg_cli_write_help(FILE *out)
             fprintf(out, "  [default: %s]", opt->fallback);
         fputc('\n', out);
     }
+    write_command_options(out);
 }
 
 /* ---- Parsing --------------------------------------------------------------------------------- */
 
-static const char *const command_names[] = {
-    [LG_CLI_SCRIPT] = "script", [LG_CLI_CALLGRAPH] = "callgraph", [LG_CLI_FORMATS] = "formats",
-    [LG_CLI_EVAL] = "eval",     [LG_CLI_CHECK] = "check",
-};
+/* How an option of the table was given, for the errors that need the whole command line. */
+typedef struct given {
+    const char *spelling; /* as typed ("--ld" or "--ld-script"); NULL: not given */
+    const char *value;    /* its value, or NULL for a flag */
+} given_t;
 
-/* The command word names, or LG_CLI_OPTIMIZE when it names none. */
-static lg_cli_command_t find_command(const char *word)
-{
-    for (size_t i = 0; i < sizeof command_names / sizeof *command_names; i++)
-        if (command_names[i] != NULL && strcmp(word, command_names[i]) == 0)
-            return (lg_cli_command_t)i;
-    return LG_CLI_OPTIMIZE;
-}
-
-/* One option word (and its value, which may be the next word: *i moves past it). */
-static lg_cli_status_t parse_option(parser_t *p, int argc, char **argv, int *i)
+/* One option word (and its value, which may be the next word: *i moves past it); given[] holds
+ * the options given so far, by row. */
+static lg_cli_status_t parse_option(parser_t *p, int argc, char **argv, int *i, given_t *given)
 {
     const char *arg = argv[*i];
     /* --name=value or --name value */
@@ -467,17 +623,63 @@ static lg_cli_status_t parse_option(parser_t *p, int argc, char **argv, int *i)
     } else {
         snprintf(name, sizeof name, "%s", arg);
     }
-    const option_t *opt = find_option(name);
+    const char *spelling;
+    const option_t *opt = find_option(name, &spelling);
     if (opt == NULL)
         return usage(p->o, "unknown option '%s'", arg);
-    if (opt->value == NULL)
-        return opt->apply(p, opt, name, NULL); /* a flag: a value after '=' is ignored */
+    given_t *before = &given[opt - options];
+    if (opt->value == NULL) {
+        /* A flag: given twice it asks the same thing twice. A value after '=' is ignored. */
+        *before = (given_t){spelling, NULL};
+        return opt->apply(p, opt, spelling, NULL);
+    }
     if (value == NULL) {
         if (*i + 1 >= argc)
             return usage(p->o, "%s needs a value", name);
         value = argv[++*i];
     }
-    return opt->apply(p, opt, name, value);
+    /* Of two values for one setting or output only the last would count: the first request
+     * would be dropped without a word. */
+    if (before->spelling != NULL && !opt->per_profile)
+        return usage(p->o, "%s given twice (%s %s, then %s %s): it takes one value", opt->names[0],
+                     before->spelling, before->value, spelling, value);
+    *before = (given_t){spelling, value};
+    return opt->apply(p, opt, spelling, value);
+}
+
+/* Refuses an option that o's command does not use, naming the commands that do: a command that
+ * took it and went on would exit 0 with the request dropped (an output never written, a cache
+ * it never modelled). Returns LG_CLI_RUN or LG_CLI_USAGE. */
+static lg_cli_status_t refuse_unused(lg_cli_options_t *o, const given_t *given)
+{
+    for (size_t r = 0; r < NOPTIONS; r++) {
+        const option_t *opt = &options[r];
+        if (given[r].spelling == NULL)
+            continue;
+        if (o->command == LG_CLI_EVAL && o->lor != NULL && opt->orders)
+            return usage(o,
+                         "eval --lor does not use %s: it estimates the .LOR's order as "
+                         "written (%s applies to the order eval computes without --lor)",
+                         given[r].spelling, given[r].spelling);
+        if (opt->commands & COMMAND(o->command))
+            continue;
+        char users[160] = "";
+        size_t nusers = 0, len = 0;
+        for (unsigned c = 0; c < LG_CLI_COMMANDS; c++)
+            nusers += (opt->commands & COMMAND(c)) != 0;
+        for (unsigned c = 0, k = 0; c < LG_CLI_COMMANDS; c++) {
+            if (!(opt->commands & COMMAND(c)) || len >= sizeof users)
+                continue;
+            k++;
+            const char *sep = k == 1 ? "" : k == nusers ? " and " : ", ";
+            len += (size_t)snprintf(users + len, sizeof users - len, "%s%s", sep,
+                                    command_title((lg_cli_command_t)c));
+        }
+        return usage(o, "%s does not use %s (%s%s %s)", command_title(o->command),
+                     given[r].spelling, nusers == 1 ? "only " : "", users,
+                     nusers == 1 ? "does" : "do");
+    }
+    return LG_CLI_RUN;
 }
 
 /* A timeline's proximity pairs are read by one consumer, the clique pass's cache placement
@@ -505,7 +707,8 @@ lg_cli_status_t lg_cli_parse(int argc, char **argv, lg_cli_options_t *o)
     o->inputs = calloc(argc > 0 ? (size_t)argc : 1, sizeof *o->inputs);
     if (o->inputs == NULL)
         return LG_CLI_NOMEM;
-    parser_t p = {o, NULL, 0.0};
+    parser_t p = {o, NULL, 0.0, NULL};
+    given_t given[NOPTIONS] = {{0}};
     int i = 1;
     if (argc > 1 && find_command(argv[1]) != LG_CLI_OPTIMIZE) {
         o->command = find_command(argv[1]);
@@ -531,7 +734,7 @@ lg_cli_status_t lg_cli_parse(int argc, char **argv, lg_cli_options_t *o)
             options_done = true;
             continue;
         }
-        lg_cli_status_t status = parse_option(&p, argc, argv, &i);
+        lg_cli_status_t status = parse_option(&p, argc, argv, &i, given);
         if (status != LG_CLI_RUN)
             return status;
     }
@@ -539,6 +742,9 @@ lg_cli_status_t lg_cli_parse(int argc, char **argv, lg_cli_options_t *o)
         return usage(o, "--format %s is not followed by a profile", p.pending_format);
     if (p.pending_weight > 0.0)
         return usage(o, "--weight is not followed by a profile");
+    lg_cli_status_t status = refuse_unused(o, given);
+    if (status != LG_CLI_RUN)
+        return status;
     skip_unread_proximity(o);
     return LG_CLI_RUN;
 }

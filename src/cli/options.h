@@ -1,6 +1,8 @@
 /* options.h - lorgen's command line: one table holds every option once (its names, whether it
- * takes a value, its help and default, the handler that sets its field); `--help`, parsing and
- * the usage errors all come from it.
+ * takes a value, its help and default, the handler that sets its field, the commands that use
+ * it); `--help`, parsing and the usage errors all come from it. An option the command does not
+ * use, or one that takes a value given twice, is a usage error: either would drop a request
+ * while the run exits 0.
  *
  * Nothing here prints or exits: parsing returns a status, and for a usage error the message,
  * which main.c shows with lg_cli_usage_error (messages.h): "Try 'lorgen --help'.", exit status 2.
@@ -24,6 +26,7 @@ typedef enum lg_cli_command {
     LG_CLI_FORMATS,   /* lorgen formats */
     LG_CLI_EVAL,      /* lorgen eval PROFILE... ELF... */
     LG_CLI_CHECK,     /* lorgen check FILE.lor RELINKED-ELF */
+    LG_CLI_COMMANDS   /* how many there are */
 } lg_cli_command_t;
 
 /* Output options: one path per kind a command line can name, -o at LG_OUTPUT_LOR (the command's

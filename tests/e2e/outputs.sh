@@ -3,8 +3,9 @@
 # output; a symbolic link is written through; modes are kept; a read-only output is refused; a
 # failed write, a failed rename or a signal leaves no temporary file, and either every old output
 # or every new one; a full disk and a file-size limit say so. Also what shows of the loaders'
-# limits through the CLI (a sparse tail after a .prf, a callgrind file cut short) and option
-# values that used to wrap. docs/reliability.md states these guarantees.
+# limits through the CLI (a sparse tail after a .prf, a callgrind file cut short), option
+# values that used to wrap, and the options a command does not use or that are given twice, which
+# are refused rather than dropped. docs/reliability.md states these guarantees.
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
@@ -338,6 +339,78 @@ expect 2 "--cache-size: 17592186044417M is out of range: expected 1 to 429496729
 expect 2 "--cache-size: 4096M is out of range" -- --cache-size 4096M t.prf prog -o x.lor
 expect 2 "--ways: expected a whole number, found '1K'" -- --ways 1K t.prf prog -o x.lor
 expect 2 "--ways: 0 is out of range: expected 1 to 4294967295 ways" -- --ways 0 t.prf prog -o x.lor
+[ ! -e x.lor ] || fail "an output was written after a usage error"
+
+# ---- Options a command does not use, values given twice (issue 28, items 6 and 11) ----------
+
+step "an option its command does not use: exit 2 before any input is read, outputs untouched"
+echo "stale report" >r.txt
+cp r.txt r.orig
+# Each refused with the command that would have dropped it; a missing input shows that nothing
+# was read (reading it would exit 1).
+expect 2 "script does not use --report (only the main command does)" \
+  -- script ref.lor prog prog.o --ld-script s.ld --report r.txt --report-json r.json --dot d.dot
+expect 2 "script does not use --report" -- script missing.lor prog --ld-script s.ld --report r.txt
+expect 2 "script does not use --dot (only callgraph does)" -- script ref.lor prog --lld s.lld --dot d.dot
+expect 2 "script does not use --cache-size (the main command and eval do)" \
+  -- script ref.lor prog prog.o --ld-script s.ld --cache-size 4K
+expect 2 "script does not use --algorithm (the main command and eval do)" \
+  -- script ref.lor prog prog.o --ld-script s.ld --algorithm c3
+expect 2 "check does not use -o (the main command, script and callgraph do)" \
+  -- check ref.lor prog prog.o -o c.lor
+expect 2 "eval does not use --ld-script (the main command and script do)" \
+  -- eval t.prf prog prog.o --ld-script e.ld
+expect 2 "eval --lor does not use --algorithm" -- eval t.prf prog prog.o --lor ref.lor --algorithm c3
+expect 2 "callgraph does not use --report (only the main command does)" \
+  -- callgraph t.prf prog -o cg.txt --report r.txt
+expect 2 "the main command does not use --dot (only callgraph does)" -- t.prf prog -o m.lor --dot m.dot
+expect 2 "the main command does not use --graphml (only callgraph does)" \
+  -- t.prf prog -o m.lor --graphml m.xml
+expect 2 "formats: takes no inputs, found 't.prf'" -- formats t.prf
+cmp r.txt r.orig || fail "a refused run changed the stale report"
+for f in s.ld s.lld r.json d.dot c.lor e.ld cg.txt m.lor m.dot m.xml; do
+  [ ! -e "$f" ] || fail "$f was written by a run refused as a usage error"
+done
+# The same commands with only the options they use write every output asked for.
+"$lorgen" -q script ref.lor prog prog.o --ld-script s.ld --lld s.lld
+"$lorgen" -q callgraph t.prf prog -o cg.txt --dot d.dot
+[ -s s.ld ] && [ -s s.lld ] && [ -s cg.txt ] && [ -s d.dot ] || fail "an output asked for is missing"
+
+step "the help and the manual page list the options each command takes, alike"
+"$lorgen" --help | sed -n '/^Which command takes which option/,$p' | tail -n +2 >help.txt
+grep -qx "  check         none" help.txt || { cat help.txt >&2; fail "the help does not say check takes none"; }
+grep -qx "  formats       none" help.txt || fail "the help does not say formats takes none"
+# The manual page's copy: the .nf block after its "Generated from the option table" comment.
+sed -n '/Generated from the option table/,/^\.fi$/p' "$src/docs/lorgen.1" |
+  sed '1,/^\.nf$/d; /^\.fi$/d; s/\\-/-/g' >man.txt
+diff help.txt man.txt >&2 || fail "docs/lorgen.1 lists other options per command than lorgen --help"
+
+step "an output or setting given twice: exit 2, nothing written; --weight once per profile"
+expect 2 "-o given twice (-o once-a.lor, then -o once-b.lor): it takes one value" \
+  -- t.prf prog -o once-a.lor -o once-b.lor
+expect 2 "--ld-script given twice (--ld once-x.ld, then --ld-script once-y.ld)" \
+  -- t.prf prog -o once-a.lor --ld once-x.ld --ld-script once-y.ld
+expect 2 "--cache-size given twice (--cache-size 4K, then --cache-size 16K)" \
+  -- --cache-size 4K t.prf prog -o once-a.lor --cache-size 16K
+expect 2 "--weight given twice before one profile (2, then 3)" -- --weight 2 --weight 3 t.prf prog -o once-a.lor
+for f in once-a.lor once-b.lor once-x.ld once-y.ld; do
+  [ ! -e "$f" ] || fail "$f was written by a run refused as a usage error"
+done
+cp t.prf t2.prf
+"$lorgen" -q --weight 2 t.prf --weight 3 t2.prf prog -o once-a.lor || fail "one --weight per profile was refused"
+
+step "an empty output name: a usage error before anything is read"
+expect 2 "--ld-script: expected a file name, found an empty string" -- missing.prf prog -o x.lor --ld-script ""
+expect 2 "-o: expected a file name, found an empty string" -- script missing.lor prog -o ""
+[ ! -e x.lor ] || fail "an output was written after a usage error"
+
+step "--algorithm names every algorithm, the default too; too many digits are out of range"
+expect 2 "--algorithm: unknown algorithm 'chain' (expected one of: chains, cliques, input, hot-first, pettis-hansen, c3; chains is the default)" \
+  -- --algorithm chain t.prf prog -o x.lor
+expect 2 "-n: 18446744073709551616 is out of range: expected 0 to 18446744073709551615" \
+  -- -n 18446744073709551616 t.prf prog -o x.lor
+expect 2 "--cache-size: 18446744073709551616 is out of range: expected 1 to 4294967295 bytes" \
+  -- --cache-size 18446744073709551616 t.prf prog -o x.lor
 [ ! -e x.lor ] || fail "an output was written after a usage error"
 
 step "a layout past the end of the address space: an error, exit 1, no output"
