@@ -13,6 +13,7 @@
 #include "bind.h"
 #include "linkname.h"
 #include "mem.h"
+#include "objpath.h"
 #include "strmap.h"
 
 #include <elf.h>
@@ -48,15 +49,15 @@ void lg_linkcheck_destroy(lg_linkcheck_t *c)
     memset(c, 0, sizeof *c);
 }
 
-/* How well the program function matches f's object and source file: lg_lor_object_match (3 the
- * same path ... 1 the same base name only), 0 when f names neither; -1 when either names another
- * file. Same-named statics of a/util.o, b/util.o and c/util.o share a base name, so only the
- * best match tells them apart. */
-static int file_score(const lg_lor_fn_t *f, const lg_fn_t *fn)
+/* How well the program function matches f's object and source file: lg_objpath_match
+ * (LG_OBJPATH_SAME the same path ... 1 the same base name only), 0 when f names neither; -1 when
+ * either names another file. Same-named statics of a/util.o, b/util.o and c/util.o share a base
+ * name, so only the best match tells them apart. */
+static int64_t file_score(const lg_lor_fn_t *f, const lg_fn_t *fn)
 {
-    int score = 0;
+    int64_t score = 0;
     if (f->object != NULL && fn->object != NULL &&
-        (score = lg_lor_object_match(f->object, fn->object)) == 0)
+        (score = lg_objpath_match(f->object, fn->object)) == 0)
         return -1;
     if (f->source != NULL && fn->source_file != NULL && strcmp(f->source, fn->source_file) != 0)
         return -1;
@@ -69,11 +70,10 @@ static int64_t find_linked(const lg_program_t *p, const lg_strmap_t *by_symbol,
                            const uint32_t *next, const lg_lor_fn_t *f)
 {
     uint32_t first;
-    int64_t pick = -1;
-    int best = -1;
+    int64_t pick = -1, best = -1;
     if (lg_strmap_get(by_symbol, f->symbol, &first))
         for (uint32_t i = first; i != UINT32_MAX; i = next[i]) {
-            int score = file_score(f, &p->fns[i]);
+            int64_t score = file_score(f, &p->fns[i]);
             if (score > best) {
                 best = score;
                 pick = i;
