@@ -49,6 +49,7 @@ typedef struct lg_elf_file {
     uint16_t machine;   /* e_machine (EM_X86_64, EM_SH, EM_ARM, EM_RISCV, ...) */
     bool refs_read;     /* objects: every relocation section was read into lg_elfsyms_t.refs, so
                            a function alone in its section refers to nothing else */
+    bool stripped;      /* no .symtab: at most the dynamic symbols (no statics) were read */
 } lg_elf_file_t;
 
 /* A reference found in an object's relocations: code or data in one section of the file that
