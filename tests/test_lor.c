@@ -496,6 +496,20 @@ static void test_object_takes_the_given_spelling(void **state)
                                  "given, found two it names equally well: /b/x/a/util.o and "
                                  "y/b/util.o"));
     lg_lor_destroy(&lor);
+
+    /* An object given that no function was traced to (its statics' linked copies look alike)
+     * is among the objects all the same: object= names it, not the closest one that is traced. */
+    prog.objects = calloc(2, sizeof *prog.objects);
+    assert_non_null(prog.objects);
+    prog.objects[0] = strdup("./normal/lex.o");
+    prog.objects[1] = strdup("./c/util.o");
+    prog.nobjects = 2;
+    const char *untraced = "lorgen-lor 1\nclique 1\n fn run object=../x/c/util.o\n";
+    lg_lor_init(&lor);
+    assert_int_equal(lg_lor_parse(untraced, strlen(untraced), "t.lor", &lor, &d), LG_OK);
+    assert_int_equal(lg_lor_check(&lor, &prog, "t.lor", &d), LG_OK);
+    assert_string_equal(lor.fns[0].object, "./c/util.o");
+    lg_lor_destroy(&lor);
     lg_diag_destroy(&d);
     lg_program_destroy(&prog);
 }

@@ -863,7 +863,8 @@ static void follow_placement(placement_t *pl, const lg_lor_t *lor, size_t c, uin
 
 /* The object files given, each distinct path once, found by base name: a .LOR's object= is
  * resolved to one of them (objpath.h), so that the writers name the object as the linker sees
- * it. The paths are the program's. */
+ * it. The paths are the program's: its list of objects, and its functions' objects (a program
+ * made in code may have no list). */
 typedef struct given_objects {
     const char **paths;
     uint32_t *next; /* per path: the next one with its base name, or UINT32_MAX */
@@ -884,13 +885,14 @@ static lg_err_t given_objects_build(given_objects_t *g, const lg_program_t *prog
     memset(g, 0, sizeof *g);
     lg_strmap_init(&g->by_path);
     lg_strmap_init(&g->by_base);
-    size_t cap = prog->nfns ? prog->nfns : 1;
+    size_t cap = prog->nobjects + prog->nfns ? prog->nobjects + prog->nfns : 1;
     g->paths = malloc(cap * sizeof *g->paths);
     g->next = malloc(cap * sizeof *g->next);
     if (g->paths == NULL || g->next == NULL)
         return LG_ENOMEM;
-    for (size_t i = 0; i < prog->nfns; i++) {
-        const char *object = prog->fns[i].object;
+    for (size_t i = 0; i < prog->nobjects + prog->nfns; i++) {
+        const char *object = i < prog->nobjects ? prog->objects[i]
+                                                : prog->fns[i - prog->nobjects].object;
         uint32_t at = (uint32_t)g->n, existing;
         if (object == NULL)
             continue;
