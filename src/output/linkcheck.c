@@ -389,13 +389,18 @@ static bool moved_with_namesake(checker_t *c, size_t r, const lg_strmap_t *first
     uint64_t a = c->addr[q], b = c->addr[r];
     if (!only_namesakes_between(c, a < b ? a : b, a < b ? b : a, fn->symbol))
         return false;
-    const lg_fn_t *first = &c->prog->fns[c->fn_of[q]];
-    const char *object = c->lor->fns[q].object ? c->lor->fns[q].object : first->object;
+    /* The first one's file, as the .LOR names it: its object, else its source file. */
+    const lg_lor_fn_t *first = &c->lor->fns[q];
+    const lg_fn_t *first_fn = &c->prog->fns[c->fn_of[q]];
+    const char *file = first->object      ? first->object
+                       : first_fn->object ? first_fn->object
+                       : first->source    ? first->source
+                                          : first_fn->source_file;
     *err = set_row(&c->out->rows[r], LG_LANDED_TOGETHER,
                    "moved with the static '%s'%s%s listed before it: gold and lld name sections "
                    "or symbols only (GNU ld too, without object files), so each puts every "
                    "static of a name where the first one is listed",
-                   fn->symbol, object ? " of " : "", object ? object : "");
+                   fn->symbol, file ? " of " : "", file ? file : "");
     return true;
 }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End to end: `lorgen check` on the README's own demo linked as docs/linkers.md says. The demo has
 # two static skip_space (lex.o, calc.o) and two static mix (wordtab.o, checksum.o), all hot. gold
-# (--section-ordering-file) and lld (--symbol-ordering-file) name sections or symbols only, so
-# each moves every static of a name to the place of the first: check must accept that, say so,
+# (--section-ordering-file) and lld (--symbol-ordering-file) name sections or symbols only, and
+# GNU ld's script names no object when lorgen had no object files, so each moves every static
+# of a name to the place of the first: check must accept that, say so,
 # and still fail a function that is truly out of place. It must refuse, with a clear message
 # and a non-zero exit, a stripped program (no symbols to read back) and two linked programs.
 set -euo pipefail
@@ -24,11 +25,11 @@ for name in skip_space mix; do
     { cat lorgen.err >&2; fail "no warning that $name moves together"; }
 done
 
-# check_passes NAME: lorgen check exits 0, and each second static of a name is reported as
-# moved with the first, with the reason.
+# check_passes NAME [LOR]: lorgen check of LOR (demo.lor), with the objects, exits 0, and each
+# second static of a name is reported as moved with the first, with the reason.
 check_passes() {
-  local name=$1 status=0
-  "$lorgen" check demo.lor "$name" normal/*.o >"check-$name.txt" || status=$?
+  local name=$1 lor=${2:-demo.lor} status=0
+  "$lorgen" check "$lor" "$name" normal/*.o >"check-$name.txt" || status=$?
   [ "$status" -eq 0 ] || { cat "check-$name.txt" >&2; fail "$name: lorgen check exited $status"; }
   for fn in skip_space mix; do
     grep -q "^together .* $fn: moved with the static '$fn' of normal/[a-z]*\.o listed before it" \
@@ -48,6 +49,11 @@ check_passes demo-gold
 step "lld: --symbol-ordering-file"
 gcc -fuse-ld=lld normal/*.o -Wl,--symbol-ordering-file,demo.lld -o demo-lld
 check_passes demo-lld
+
+step "GNU ld, ordered without object files: no pattern names an object"
+"$lorgen" -q trace.prf demo -o noobj.lor --ld-script noobj.ld
+gcc normal/*.o -Wl,-T,noobj.ld -o demo-noobj
+check_passes demo-noobj noobj.lor
 
 step "a function truly out of place still fails"
 # lex_next and both mix go to the end of gold's list: each lands after the rest of the order.
