@@ -1069,6 +1069,7 @@ static lg_err_t read_elf(reader_t *r, Elf *elf, const char *where, const char *m
     LG_CHECK(add_file(&f, &ehdr, kind, elf_class, big_endian, member));
     /* Symbols refer to files of the temporary table; commit() shifts them. */
     uint32_t file = (uint32_t)(r->out->nfiles - 1);
+    r->out->files[file].stripped = symtab == NULL || dynamic;
     if (symtab == NULL) {
         warn_at(&f, NULL, "no symbol table (stripped?); no functions read");
         return LG_OK;

@@ -56,6 +56,7 @@ typedef struct lg_elf_file {
                            function of machine code: gcc -flto without -ffat-lto-objects). Its
                            functions get their code, and their sections, only when the program
                            is linked, so the file tells nothing about them */
+    bool stripped;      /* no .symtab: at most the dynamic symbols (no statics) were read */
 } lg_elf_file_t;
 
 /* A reference found in an object's relocations: code or data in one section of the file that

@@ -194,6 +194,87 @@ static void test_same_named_statics_bind_by_object_path(void **state)
     lg_program_destroy(&prog);
 }
 
+/* Two statics called skip (lex.o, calc.o) listed apart, linked as gold and lld link them: both
+ * where the first one is listed. The second row moved with the first: accepted, with the
+ * reason. calc_skip_at: where calc.o's skip landed; lex.o's is at 0x1020. */
+static void statics_linked(uint64_t calc_skip_at, lg_linkcheck_t *c)
+{
+    const fn_spec_t specs[] = {
+        {"a", 16, 1, 0, 0},
+        {"skip", 16, 1, 0, LG_FN_LOCAL | LG_FN_AMBIGUOUS_NAME},
+        {"skip", 16, 1, 0, LG_FN_LOCAL | LG_FN_AMBIGUOUS_NAME},
+        {"b", 16, 1, 0, 0},
+        {"c", 16, 1, 0, 0},
+        {"x", 16, 1, 0, 0},
+    };
+    const char *const objects[] = {"a.o", "lex.o", "calc.o", "b.o", "c.o", "x.o"};
+    const uint64_t addr[] = {0x1000, 0x1020, calc_skip_at, 0x1030, 0x1040, 0x4ff0};
+    lg_program_t prog;
+    linked(&prog, specs, NELEMS(specs), addr);
+    for (size_t i = 0; i < NELEMS(specs); i++)
+        prog.fns[i].object = strdup(objects[i]);
+    lg_elfsyms_t elf;
+    one_linked_file(&elf);
+    lg_lor_t lor;
+    const char *const names[] = {"a", "skip", "b", "skip", "c"};
+    order(&lor, names, NELEMS(names));
+    lor.fns[1].object = strdup("lex.o");
+    lor.fns[3].object = strdup("calc.o");
+    lg_linkname_resolve(&lor, &prog, NULL);
+    lg_linkcheck_init(c);
+    assert_int_equal(lg_linkcheck_run(&lor, &prog, &elf, c, NULL), LG_OK);
+    lg_lor_destroy(&lor);
+    lg_elfsyms_destroy(&elf);
+    lg_program_destroy(&prog);
+}
+
+static void test_statics_moved_together_are_accepted(void **state)
+{
+    (void)state;
+    lg_linkcheck_t c;
+    statics_linked(0x1010, &c); /* a, skip (calc.o), skip (lex.o), b, c */
+    assert_int_equal(c.rows[1].status, LG_LANDED_IN_ORDER);
+    assert_int_equal(c.rows[3].status, LG_LANDED_TOGETHER);
+    assert_non_null(strstr(c.rows[3].reason, "moved with the static 'skip' of lex.o listed before "
+                                             "it: gold and lld name sections or symbols only"));
+    assert_int_equal(c.in_order, 4);
+    assert_int_equal(c.pinned, 1);
+    assert_int_equal(c.failed, 0);
+    lg_linkcheck_destroy(&c);
+
+    /* calc.o's skip after x, far from lex.o's: truly out of place. */
+    statics_linked(0x5000, &c);
+    assert_int_equal(c.rows[3].status, LG_LANDED_ELSEWHERE);
+    assert_non_null(strstr(c.rows[3].reason, "out of sequence"));
+    assert_int_equal(c.failed, 1);
+    lg_linkcheck_destroy(&c);
+}
+
+/* check reads one relinked program back: two would judge a mix, a stripped one says nothing. */
+static void test_one_unstripped_program(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    one_linked_file(&elf);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_linkcheck_inputs(&elf, &d), LG_OK);
+    elf.files[0].stripped = true;
+    assert_int_equal(lg_linkcheck_inputs(&elf, &d), LG_EINVAL);
+    assert_true(
+        lg_test_diag_has(&d, LG_ERROR, "the relinked program has no symbol table (stripped)"));
+    elf.files[0].stripped = false;
+    elf.files = realloc(elf.files, 2 * sizeof *elf.files);
+    assert_non_null(elf.files);
+    elf.files[1] = (lg_elf_file_t){.path = strdup("app-lld"), .kind = LG_ELF_LINKED};
+    elf.nfiles = elf.files_cap = 2;
+    assert_int_equal(lg_linkcheck_inputs(&elf, &d), LG_EINVAL);
+    assert_true(lg_test_diag_has(&d, LG_ERROR,
+                                 "check: expected one relinked program, found 2: app and app-lld"));
+    lg_diag_destroy(&d);
+    lg_elfsyms_destroy(&elf);
+}
+
 /* The .LOR of the phase cases: the default 32-byte line, and b (the second row) phased at
  * lead bytes into it. */
 static void phase_b(lg_lor_t *lor, uint64_t lead)
@@ -331,6 +412,8 @@ int main(void)
         cmocka_unit_test(test_pattern_matched_nothing),
         cmocka_unit_test(test_objects_only_is_an_error),
         cmocka_unit_test(test_same_named_statics_bind_by_object_path),
+        cmocka_unit_test(test_statics_moved_together_are_accepted),
+        cmocka_unit_test(test_one_unstripped_program),
         cmocka_unit_test(test_phased_at_its_phase_passes),
         cmocka_unit_test(test_off_its_phase_names_both_phases),
         cmocka_unit_test(test_out_of_order_and_off_phase_says_both),

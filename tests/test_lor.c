@@ -539,6 +539,67 @@ static void test_same_named_objects_bind_by_path(void **state)
     lg_program_destroy(&prog);
 }
 
+/* object= is written from the directory lorgen ran in; the objects are given now as the link
+ * spells them. Each resolves to the object given that it names best, and takes its spelling; one
+ * that names two objects equally well is an error naming both. */
+static void test_object_takes_the_given_spelling(void **state)
+{
+    (void)state;
+    lg_program_t prog;
+    lg_program_init(&prog);
+    push_fn(&prog, "skip", ".text.skip", "./normal/lex.o", 30, 1,
+            LG_FN_AMBIGUOUS_NAME | LG_FN_LOCAL);
+    push_fn(&prog, "skip", ".text.skip", "/b/normal/calc.o", 40, 1,
+            LG_FN_AMBIGUOUS_NAME | LG_FN_LOCAL);
+    push_fn(&prog, "run", ".text.run", "/b/x/a/util.o", 16, 1, 0);
+    push_fn(&prog, "walk", ".text.walk", "y/b/util.o", 16, 1, 0);
+    push_fn(&prog, "u", ".text.u", "./lib/libx.a(u.o)", 16, 1, 0);
+    const char *text = "lorgen-lor 1\nclique 1\n fn skip object=normal/lex.o\n"
+                       " fn skip object=normal/./sub/../calc.o\n fn run object=a/util.o\n"
+                       " fn walk object=/home/me/b/util.o\n fn u object=lib/libx.a(u.o)\n";
+    lg_lor_t lor;
+    lg_lor_init(&lor);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_lor_parse(text, strlen(text), "s.lor", &lor, &d), LG_OK);
+    assert_int_equal(lg_lor_check(&lor, &prog, "s.lor", &d), LG_OK);
+    assert_string_equal(lor.fns[0].object, "./normal/lex.o");
+    assert_int_equal(lor.fns[0].size, 30);
+    assert_string_equal(lor.fns[1].object, "/b/normal/calc.o");
+    assert_int_equal(lor.fns[1].size, 40);
+    assert_string_equal(lor.fns[2].object, "/b/x/a/util.o");
+    assert_string_equal(lor.fns[3].object, "y/b/util.o");
+    assert_string_equal(lor.fns[4].object, "./lib/libx.a(u.o)");
+    lg_lor_destroy(&lor);
+
+    /* util.o alone names a/util.o and b/util.o as well: which one is not for lorgen to guess. */
+    const char *vague = "lorgen-lor 1\nclique 1\n fn run object=util.o\n";
+    lg_lor_init(&lor);
+    assert_int_equal(lg_lor_parse(vague, strlen(vague), "v.lor", &lor, &d), LG_OK);
+    assert_int_equal(lg_lor_check(&lor, &prog, "v.lor", &d), LG_EINVAL);
+    assert_true(lg_test_diag_has(&d, LG_ERROR,
+                                 "v.lor:3: expected object=util.o to name one of the object files "
+                                 "given, found two it names equally well: /b/x/a/util.o and "
+                                 "y/b/util.o"));
+    lg_lor_destroy(&lor);
+
+    /* An object given that no function was traced to (its statics' linked copies look alike)
+     * is among the objects all the same: object= names it, not the closest one that is traced. */
+    prog.objects = calloc(2, sizeof *prog.objects);
+    assert_non_null(prog.objects);
+    prog.objects[0] = strdup("./normal/lex.o");
+    prog.objects[1] = strdup("./c/util.o");
+    prog.nobjects = 2;
+    const char *untraced = "lorgen-lor 1\nclique 1\n fn run object=../x/c/util.o\n";
+    lg_lor_init(&lor);
+    assert_int_equal(lg_lor_parse(untraced, strlen(untraced), "t.lor", &lor, &d), LG_OK);
+    assert_int_equal(lg_lor_check(&lor, &prog, "t.lor", &d), LG_OK);
+    assert_string_equal(lor.fns[0].object, "./c/util.o");
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&prog);
+}
+
 /* Edits that would pass silently and break the link: a statement typo, a static put in the
  * wrong object, an object= that is not among the inputs. Each is an error with its line. */
 static void test_wrong_edits_are_errors(void **state)
@@ -821,6 +882,7 @@ int main(void)
         cmocka_unit_test(test_long_names_round_trip),
         cmocka_unit_test(test_continued_words),
         cmocka_unit_test(test_same_named_objects_bind_by_path),
+        cmocka_unit_test(test_object_takes_the_given_spelling),
         cmocka_unit_test(test_wrong_edits_are_errors),
         cmocka_unit_test(test_deleted_line_moves_later_cliques),
         cmocka_unit_test(test_phase_round_trip_and_check),

@@ -23,10 +23,12 @@ typedef struct lor_program {
     lg_program_t prog;
 } lor_program_t;
 
-/* Reads the .LOR of script and check, then loads and binds the ELF files after it. Returns 0,
- * or the exit status of the first failure, whose messages are in d (the .LOR's are shown
- * already); lor_program_destroy frees lp either way. */
-static int lor_program_load(const lg_cli_options_t *o, lor_program_t *lp, lg_diag_t *d)
+/* Reads the .LOR of script and check, then loads and binds the ELF files after it; for check
+ * (relinked), only when they hold what check reads back. Returns 0, or the exit status of the
+ * first failure, whose messages are in d (the .LOR's are shown already); lor_program_destroy
+ * frees lp either way. */
+static int lor_program_load(const lg_cli_options_t *o, bool relinked, lor_program_t *lp,
+                            lg_diag_t *d)
 {
     lp->lor_path = o->inputs[0].path;
     lg_lor_init(&lp->lor);
@@ -42,6 +44,8 @@ static int lor_program_load(const lg_cli_options_t *o, lor_program_t *lp, lg_dia
     lg_cli_flush_diag(d);
     if (status == 0)
         status = lg_cli_load_inputs(o->inputs + 1, o->ninputs - 1, &o->load, false, &lp->in, d);
+    if (status == 0 && relinked && lg_linkcheck_inputs(&lp->in.elf, d) != LG_OK)
+        status = LG_EXIT_BAD_INPUT;
     if (status == 0 && lg_bind(NULL, 0, &lp->in.elf, &lp->prog, d) != LG_OK)
         status = LG_EXIT_BAD_INPUT;
     return status;
@@ -64,7 +68,7 @@ int lg_cli_cmd_script(const lg_cli_options_t *o)
     lg_diag_t d;
     lg_diag_init(&d);
     lor_program_t lp;
-    int status = lor_program_load(o, &lp, &d);
+    int status = lor_program_load(o, false, &lp, &d);
     if (status == 0 && lg_lor_check(&lp.lor, &lp.prog, lp.lor_path, &d) != LG_OK)
         status = LG_EXIT_BAD_INPUT;
     lg_cli_flush_diag(&d);
@@ -107,7 +111,7 @@ int lg_cli_cmd_check(const lg_cli_options_t *o)
     lg_diag_t d;
     lg_diag_init(&d);
     lor_program_t lp;
-    int status = lor_program_load(o, &lp, &d);
+    int status = lor_program_load(o, true, &lp, &d);
     lg_linkcheck_t check;
     lg_linkcheck_init(&check);
     if (status == 0 && lp.lor.nfns == 0)

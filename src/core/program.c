@@ -57,6 +57,9 @@ void lg_program_destroy(lg_program_t *p)
         free(p->unbound[i].name);
         free(p->unbound[i].reason);
     }
+    for (size_t i = 0; i < p->nobjects; i++)
+        free(p->objects[i]);
+    free(p->objects);
     free(p->fns);
     free(p->arcs);
     free(p->refs);

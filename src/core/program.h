@@ -107,6 +107,11 @@ typedef struct lg_program {
     size_t nproximity;
     lg_unbound_t *unbound; /* profiled functions that could not be placed, by hits descending */
     size_t nunbound;
+    /* Every object file given (archive members as "lib.a(member.o)"), as fns[].object names
+     * them, in input order: also the ones no function was traced to (statics whose linked
+     * copies no source file name tells apart). Empty without objects. */
+    char **objects;
+    size_t nobjects;
     bool has_call_edges;      /* at least one profile had call information */
     bool sections_inferred;   /* no object files were read: section names are guesses */
     size_t nprofiled;         /* profiled functions bound to fns */

@@ -292,6 +292,26 @@ static lg_err_t judge_lto_objects(binder_t *b, bool have_linked)
     return LG_OK;
 }
 
+/* p->objects: the object files of elf, by the path their functions' object names. */
+static lg_err_t list_objects(lg_program_t *p, const lg_elfsyms_t *elf)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < elf->nfiles; i++)
+        n += elf->files[i].kind == LG_ELF_OBJECT;
+    p->objects = calloc(n ? n : 1, sizeof *p->objects);
+    if (p->objects == NULL)
+        return LG_ENOMEM;
+    for (size_t i = 0; i < elf->nfiles; i++) {
+        if (elf->files[i].kind != LG_ELF_OBJECT)
+            continue;
+        p->objects[p->nobjects] = strdup(elf->files[i].path);
+        if (p->objects[p->nobjects] == NULL)
+            return LG_ENOMEM;
+        p->nobjects++;
+    }
+    return LG_OK;
+}
+
 static lg_err_t collect_functions(binder_t *b)
 {
     const lg_elfsyms_t *elf = b->elf;
@@ -353,7 +373,7 @@ static lg_err_t collect_functions(binder_t *b)
     }
     free(order);
     p->sections_inferred = !have_objects;
-    return err;
+    return err == LG_OK ? list_objects(p, elf) : err;
 }
 
 /* ---- Name indexes ---------------------------------------------------------------------------- */

@@ -13,6 +13,7 @@
 #include "bind.h"
 #include "linkname.h"
 #include "mem.h"
+#include "objpath.h"
 #include "strmap.h"
 
 #include <elf.h>
@@ -48,15 +49,15 @@ void lg_linkcheck_destroy(lg_linkcheck_t *c)
     memset(c, 0, sizeof *c);
 }
 
-/* How well the program function matches f's object and source file: lg_lor_object_match (3 the
- * same path ... 1 the same base name only), 0 when f names neither; -1 when either names another
- * file. Same-named statics of a/util.o, b/util.o and c/util.o share a base name, so only the
- * best match tells them apart. */
-static int file_score(const lg_lor_fn_t *f, const lg_fn_t *fn)
+/* How well the program function matches f's object and source file: lg_objpath_match
+ * (LG_OBJPATH_SAME the same path ... 1 the same base name only), 0 when f names neither; -1 when
+ * either names another file. Same-named statics of a/util.o, b/util.o and c/util.o share a base
+ * name, so only the best match tells them apart. */
+static int64_t file_score(const lg_lor_fn_t *f, const lg_fn_t *fn)
 {
-    int score = 0;
+    int64_t score = 0;
     if (f->object != NULL && fn->object != NULL &&
-        (score = lg_lor_object_match(f->object, fn->object)) == 0)
+        (score = lg_objpath_match(f->object, fn->object)) == 0)
         return -1;
     if (f->source != NULL && fn->source_file != NULL && strcmp(f->source, fn->source_file) != 0)
         return -1;
@@ -69,11 +70,10 @@ static int64_t find_linked(const lg_program_t *p, const lg_strmap_t *by_symbol,
                            const uint32_t *next, const lg_lor_fn_t *f)
 {
     uint32_t first;
-    int64_t pick = -1;
-    int best = -1;
+    int64_t pick = -1, best = -1;
     if (lg_strmap_get(by_symbol, f->symbol, &first))
         for (uint32_t i = first; i != UINT32_MAX; i = next[i]) {
-            int score = file_score(f, &p->fns[i]);
+            int64_t score = file_score(f, &p->fns[i]);
             if (score > best) {
                 best = score;
                 pick = i;
@@ -354,15 +354,76 @@ static lg_err_t find_rows(checker_t *c, size_t *nfound, size_t *found)
     return err;
 }
 
+/* True when every function at an address strictly between lo and hi is called symbol (or has no
+ * bytes): the block the linker made of the statics of that name. */
+static bool only_namesakes_between(const checker_t *c, uint64_t lo, uint64_t hi, const char *symbol)
+{
+    size_t l = 0, h = c->naddressed;
+    while (l < h) {
+        size_t mid = l + (h - l) / 2;
+        if (c->prog->fns[c->by_address[mid]].address <= lo)
+            l = mid + 1;
+        else
+            h = mid;
+    }
+    for (size_t i = l; i < c->naddressed && c->prog->fns[c->by_address[i]].address < hi; i++) {
+        const lg_fn_t *fn = &c->prog->fns[c->by_address[i]];
+        if (fn->size > 0 && strcmp(fn->symbol, symbol) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Row r is out of the rising run, and first_in_run maps each name to the first row of that name
+ * in the run. gold and lld name sections or symbols only (and GNU ld without object files names
+ * no object), so each puts every static of a name at the place of the first one listed: row r
+ * moved with that row when it is a later row of its name and only statics of that name sit
+ * between the two. Marks the row and returns true then. */
+static bool moved_with_namesake(checker_t *c, size_t r, const lg_strmap_t *first_in_run,
+                                lg_err_t *err)
+{
+    const lg_fn_t *fn = &c->prog->fns[c->fn_of[r]];
+    uint32_t q;
+    if (!lg_strmap_get(first_in_run, fn->symbol, &q) || q >= r)
+        return false;
+    uint64_t a = c->addr[q], b = c->addr[r];
+    if (!only_namesakes_between(c, a < b ? a : b, a < b ? b : a, fn->symbol))
+        return false;
+    /* The first one's file, as the .LOR names it: its object, else its source file. */
+    const lg_lor_fn_t *first = &c->lor->fns[q];
+    const lg_fn_t *first_fn = &c->prog->fns[c->fn_of[q]];
+    const char *file = first->object      ? first->object
+                       : first_fn->object ? first_fn->object
+                       : first->source    ? first->source
+                                          : first_fn->source_file;
+    *err = set_row(&c->out->rows[r], LG_LANDED_TOGETHER,
+                   "moved with the static '%s'%s%s listed before it: gold and lld name sections "
+                   "or symbols only (GNU ld too, without object files), so each puts every "
+                   "static of a name where the first one is listed",
+                   fn->symbol, file ? " of " : "", file ? file : "");
+    return true;
+}
+
 static lg_err_t judge(checker_t *c, const size_t *found, size_t nfound)
 {
     LG_CHECK(longest_rising(c->addr, found, nfound, c->in_run));
     const char *run_section = run_output_section(c);
+    lg_strmap_t first_in_run; /* name -> its first row in the run */
+    lg_strmap_init(&first_in_run);
+    for (size_t i = 0; i < nfound; i++)
+        if (c->in_run[found[i]] &&
+            !lg_strmap_put(&first_in_run, c->prog->fns[c->fn_of[found[i]]].symbol,
+                           (uint32_t)found[i], NULL)) {
+            lg_strmap_destroy(&first_in_run);
+            return LG_ENOMEM;
+        }
+    lg_err_t err = LG_OK;
     int64_t prev = -1;
-    for (size_t i = 0; i < nfound; i++) {
+    for (size_t i = 0; i < nfound && err == LG_OK; i++) {
         size_t r = found[i];
         if (!c->in_run[r]) {
-            LG_CHECK(explain_misplaced(c, r, run_section));
+            if (!moved_with_namesake(c, r, &first_in_run, &err))
+                err = explain_misplaced(c, r, run_section);
             continue;
         }
         if (prev >= 0) {
@@ -373,14 +434,15 @@ static lg_err_t judge(checker_t *c, const size_t *found, size_t nfound)
             if (count > 1)
                 snprintf(more, sizeof more, " (and %zu more)", count - 1);
             if (k >= 0)
-                LG_CHECK(set_row(&c->out->rows[r], LG_LANDED_GAP,
-                                 "not contiguous: '%s' at 0x%" PRIx64 " sits between it and '%s'%s",
-                                 c->prog->fns[k].symbol, c->prog->fns[k].address,
-                                 c->lor->fns[prev].symbol, more));
+                err = set_row(&c->out->rows[r], LG_LANDED_GAP,
+                              "not contiguous: '%s' at 0x%" PRIx64 " sits between it and '%s'%s",
+                              c->prog->fns[k].symbol, c->prog->fns[k].address,
+                              c->lor->fns[prev].symbol, more);
         }
         prev = (int64_t)r;
     }
-    return LG_OK;
+    lg_strmap_destroy(&first_in_run);
+    return err;
 }
 
 /* A phased function's code must start lead bytes past a multiple of the cache line: the GNU ld
@@ -398,7 +460,8 @@ static lg_err_t judge_phases(checker_t *c, const size_t *found, size_t nfound)
         const lg_lor_fn_t *f = &c->lor->fns[r];
         lg_landed_t *row = &c->out->rows[r];
         uint64_t at = row->address % line;
-        if (!(f->flags & LG_FN_PHASED) || at == f->lead)
+        /* A static that moved with another of its name is not where the order put it at all. */
+        if (!(f->flags & LG_FN_PHASED) || at == f->lead || row->status == LG_LANDED_TOGETHER)
             continue;
         row->off_phase = true;
         if (row->status == LG_LANDED_IN_ORDER)
@@ -417,16 +480,44 @@ static lg_err_t judge_phases(checker_t *c, const size_t *found, size_t nfound)
     return LG_OK;
 }
 
-lg_err_t lg_linkcheck_run(const lg_lor_t *lor, const lg_program_t *linked, const lg_elfsyms_t *elf,
-                          lg_linkcheck_t *out, lg_diag_t *d)
+lg_err_t lg_linkcheck_inputs(const lg_elfsyms_t *elf, lg_diag_t *d)
 {
-    bool have_linked = false;
-    for (size_t i = 0; i < elf->nfiles; i++)
-        have_linked = have_linked || elf->files[i].kind == LG_ELF_LINKED;
-    if (!have_linked)
+    size_t nlinked = 0;
+    const lg_elf_file_t *first = NULL, *second = NULL;
+    for (size_t i = 0; i < elf->nfiles; i++) {
+        if (elf->files[i].kind != LG_ELF_LINKED)
+            continue;
+        if (nlinked++ == 0)
+            first = &elf->files[i];
+        else if (second == NULL)
+            second = &elf->files[i];
+    }
+    if (nlinked == 0)
         return lg_diag_fail(d, LG_EINVAL, "",
                             "check: expected the relinked program (an executable ELF), found "
                             "object files only");
+    /* Rows from two programs would judge a mix of both links. */
+    if (nlinked > 1) {
+        char more[64] = "";
+        if (nlinked > 2)
+            snprintf(more, sizeof more, " (and %zu more)", nlinked - 2);
+        return lg_diag_fail(d, LG_EINVAL, "",
+                            "check: expected one relinked program, found %zu: %s and %s%s (check "
+                            "each on its own, with its objects)",
+                            nlinked, first->path, second->path, more);
+    }
+    if (first->stripped)
+        return lg_diag_fail(d, LG_EINVAL, first->path,
+                            "the relinked program has no symbol table (stripped): check reads "
+                            "where each function landed from it; check the program before it is "
+                            "stripped (or link it without -s)");
+    return LG_OK;
+}
+
+lg_err_t lg_linkcheck_run(const lg_lor_t *lor, const lg_program_t *linked, const lg_elfsyms_t *elf,
+                          lg_linkcheck_t *out, lg_diag_t *d)
+{
+    LG_CHECK(lg_linkcheck_inputs(elf, d));
     size_t n = lor->nfns ? lor->nfns : 1, m = linked->nfns ? linked->nfns : 1;
     checker_t c = {.lor = lor, .prog = linked, .elf = elf, .out = out};
     lg_strmap_init(&c.moving_names);

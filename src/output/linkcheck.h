@@ -6,7 +6,9 @@
  *              statics that move with it, do not count as others)
  *   pinned     entry code or a section outside .text (linkname.h): lorgen never asks to move it
  *   together   a second line for a function an earlier line already took (same-named statics
- *              that nothing told apart)
+ *              that nothing told apart), or a static that sits next to the first in-order static
+ *              of its name listed before it, with only statics of that name between: gold, lld
+ *              and GNU ld without object files move every static of a name to the first's place
  *   not found  no function of that name in the linked ELF (renamed, inlined, or discarded)
  *   no match   out of place, and the section the .LOR names is not the one the objects hold the
  *              function in: the linker pattern matched nothing
@@ -64,10 +66,16 @@ void lg_linkcheck_init(lg_linkcheck_t *c);
 /* Frees everything; accepts a zeroed struct. */
 void lg_linkcheck_destroy(lg_linkcheck_t *c);
 
+/* Checks that elf holds what check reads back: exactly one linked program (the relinked one),
+ * with its symbol table (a stripped program says nowhere where a function landed). Fails with
+ * LG_EINVAL and an error naming the file(s) otherwise. Call it before binding, so that a stripped
+ * program is refused instead of bound from its objects. */
+lg_err_t lg_linkcheck_inputs(const lg_elfsyms_t *elf, lg_diag_t *d);
+
 /* Checks lor (with lg_linkname_resolve marks) against linked, the program bound from the
  * relinked ELF and, optionally, its objects (elf: the symbols it was bound from). A function with
  * a phase= is judged against the line size of lor's cache statement. Fills out (initialised by
- * the caller). Fails with LG_EINVAL when elf holds no linked ELF. */
+ * the caller). Fails with LG_EINVAL when lg_linkcheck_inputs does. */
 lg_err_t lg_linkcheck_run(const lg_lor_t *lor, const lg_program_t *linked, const lg_elfsyms_t *elf,
                           lg_linkcheck_t *out, lg_diag_t *d);
 

@@ -2,6 +2,7 @@
 #include "linkname.h"
 
 #include "mem.h"
+#include "objpath.h"
 #include "strmap.h"
 #include "utf8.h"
 
@@ -229,36 +230,6 @@ bool lg_linkname_ld_section(const char *name, FILE *out)
     return true;
 }
 
-/* An object string as lorgen names it: "path", or "archive(member)". */
-typedef struct objname {
-    const char *path; /* the file, or the archive */
-    size_t path_len;
-    const char *member; /* NULL for a file outside an archive */
-    size_t member_len;
-} objname_t;
-
-/* A member when the string ends with ')': the member starts after the '(' that balances that
- * ')', so member names with parentheses and archive paths such as "build (1)/libx.a" both
- * split right; a file path ending in ')' would be read as a member (no object file is named so). */
-static objname_t split_object(const char *object)
-{
-    size_t n = strlen(object);
-    objname_t o = {object, n, NULL, 0};
-    if (n < 3 || object[n - 1] != ')')
-        return o;
-    size_t depth = 0;
-    for (size_t i = n; i-- > 0;) {
-        if (object[i] == ')') {
-            depth++;
-        } else if (object[i] == '(' && --depth == 0) {
-            if (i > 0 && i + 2 < n)
-                o = (objname_t){object, i, object + i + 1, n - i - 2};
-            return o;
-        }
-    }
-    return o;
-}
-
 /* The start of the shortest tail of s[0..n) that begins a path component (at 0 or after a '/')
  * and is longer than shared, the longest tail s has in common with another name of its kind:
  * "*TAIL" then matches s and none of them. SIZE_MAX when no tail is longer (s is itself the tail
@@ -298,7 +269,7 @@ static bool ld_bare_file_char(char c)
 
 /* The file pattern with the given tails (SIZE_MAX: exact) of the path and of the member; NULL
  * in *pattern when it cannot be said. */
-static lg_err_t ld_object_pattern(const objname_t *o, size_t path_tail, size_t member_tail,
+static lg_err_t ld_object_pattern(const lg_objpath_t *o, size_t path_tail, size_t member_tail,
                                   char **pattern)
 {
     *pattern = NULL;
@@ -348,7 +319,7 @@ static lg_err_t ld_object_pattern(const objname_t *o, size_t path_tail, size_t m
 /* Where the member part of a pattern starts without other names to compare with: a thin
  * archive's member is a path (ld sees the archive's directory in front of it), named by its
  * base name after a '*'; a member of an ordinary archive is its own name, named exactly. */
-static size_t default_member_tail(const objname_t *o)
+static size_t default_member_tail(const lg_objpath_t *o)
 {
     if (memchr(o->member, '/', o->member_len) == NULL)
         return SIZE_MAX;
@@ -357,7 +328,7 @@ static size_t default_member_tail(const objname_t *o)
 
 lg_err_t lg_linkname_ld_object(const char *object, char **pattern)
 {
-    objname_t o = split_object(object);
+    lg_objpath_t o = lg_objpath_split(object);
     return ld_object_pattern(&o, unique_tail(o.path, o.path_len, 0),
                              o.member ? default_member_tail(&o) : SIZE_MAX, pattern);
 }
@@ -564,7 +535,7 @@ typedef struct objsets {
 
 static bool objsets_add(objsets_t *sets, const char *object)
 {
-    objname_t o = split_object(object);
+    lg_objpath_t o = lg_objpath_split(object);
     if (o.member == NULL)
         return tailset_add(&sets->files, (tailkey_t){NULL, 0, o.path, o.path_len});
     return tailset_add(&sets->archives, (tailkey_t){NULL, 0, o.path, o.path_len}) &&
@@ -605,7 +576,7 @@ static bool objsets_build(objsets_t *sets, const lg_lor_t *lor, const lg_program
  * components no other name of its kind ends with. */
 static lg_err_t distinct_object_pattern(const objsets_t *sets, const char *object, char **pattern)
 {
-    objname_t o = split_object(object);
+    lg_objpath_t o = lg_objpath_split(object);
     tailkey_t path = {NULL, 0, o.path, o.path_len};
     if (o.member == NULL)
         return ld_object_pattern(&o,

@@ -3,6 +3,7 @@
 
 #include "bind.h"
 #include "mem.h"
+#include "objpath.h"
 #include "strmap.h"
 
 #include <ctype.h>
@@ -817,26 +818,18 @@ static const char *base_of(const char *path)
     return slash ? slash + 1 : path;
 }
 
-int lg_lor_object_match(const char *lor_object, const char *object)
+/* How well f's object and source name fn: lg_objpath_match of the two objects (LG_OBJPATH_SAME
+ * best), or 1 for the same source file alone; 0 when neither says; -1 when either names another
+ * file. */
+static int64_t file_match(const lg_lor_fn_t *f, const lg_fn_t *fn)
 {
-    if (strcmp(lor_object, object) == 0)
-        return 3;
-    size_t a = strlen(lor_object), b = strlen(object);
-    const char *longer = a > b ? lor_object : object, *shorter = a > b ? object : lor_object;
-    size_t dn = a > b ? a - b : b - a;
-    if (strcmp(longer + dn, shorter) == 0 && longer[dn - 1] == '/')
-        return 2;
-    return strcmp(base_of(lor_object), base_of(object)) == 0 ? 1 : 0;
-}
-
-/* How well f's object and source name fn: lg_lor_object_match, or 1 for the same source file;
- * -1 when either names another file. */
-static int file_match(const lg_lor_fn_t *f, const lg_fn_t *fn)
-{
-    int score = 0;
-    if (f->object != NULL && fn->object != NULL &&
-        (score = lg_lor_object_match(f->object, fn->object)) == 0)
-        return -1;
+    int64_t score = 0;
+    if (f->object != NULL && fn->object != NULL) {
+        unsigned match = lg_objpath_match(f->object, fn->object);
+        if (match == 0)
+            return -1;
+        score = match;
+    }
     if (f->source != NULL && fn->source_file != NULL) {
         if (strcmp(f->source, fn->source_file) != 0)
             return -1;
@@ -849,17 +842,14 @@ static int file_match(const lg_lor_fn_t *f, const lg_fn_t *fn)
  * source file, the closest match first. -1 when no function has that name; FILE_MISMATCH when
  * some do, but every one of them is in another object or source file than the entry says. */
 static int64_t find_fn(const lg_program_t *prog, const lg_strmap_t *by_symbol,
-                       const uint32_t *next, const lg_lor_fn_t *f, size_t *count)
+                       const uint32_t *next, const lg_lor_fn_t *f)
 {
     uint32_t first;
-    *count = 0;
     if (!lg_strmap_get(by_symbol, f->symbol, &first))
         return -1;
-    int64_t pick = -1;
-    int best = -1;
+    int64_t pick = -1, best = -1;
     for (uint32_t i = first; i != UINT32_MAX; i = next[i]) {
-        (*count)++;
-        int score = file_match(f, &prog->fns[i]);
+        int64_t score = file_match(f, &prog->fns[i]);
         if (score > best) {
             best = score;
             pick = i;
@@ -876,15 +866,14 @@ static int64_t find_fn(const lg_program_t *prog, const lg_strmap_t *by_symbol,
 static int64_t find_clone(const lg_program_t *prog, const lg_lor_fn_t *f)
 {
     size_t base = lg_clone_base_len(f->symbol);
-    int64_t pick = -1;
+    int64_t pick = -1, best = 0;
     size_t found = 0;
-    int best = 0;
     for (size_t i = 0; i < prog->nfns; i++) {
         const lg_fn_t *fn = &prog->fns[i];
         if (lg_clone_base_len(fn->symbol) != base || strncmp(fn->symbol, f->symbol, base) != 0)
             continue;
         /* Same-named statics: skip the ones another object or source file holds. */
-        int score = file_match(f, fn);
+        int64_t score = file_match(f, fn);
         if (score < best)
             continue;
         if (score > best)
@@ -953,6 +942,107 @@ static void follow_placement(placement_t *pl, const lg_lor_t *lor, size_t c, uin
     pl->now = lg_sat_add(now, bytes);
 }
 
+/* The object files given, each distinct path once, found by base name: a .LOR's object= is
+ * resolved to one of them (objpath.h), so that the writers name the object as the linker sees
+ * it. The paths are the program's: its list of objects, and its functions' objects (a program
+ * made in code may have no list). */
+typedef struct given_objects {
+    const char **paths;
+    uint32_t *next; /* per path: the next one with its base name, or UINT32_MAX */
+    size_t n;
+    lg_strmap_t by_path, by_base;
+} given_objects_t;
+
+static void given_objects_destroy(given_objects_t *g)
+{
+    free(g->paths);
+    free(g->next);
+    lg_strmap_destroy(&g->by_path);
+    lg_strmap_destroy(&g->by_base);
+}
+
+static lg_err_t given_objects_build(given_objects_t *g, const lg_program_t *prog)
+{
+    memset(g, 0, sizeof *g);
+    lg_strmap_init(&g->by_path);
+    lg_strmap_init(&g->by_base);
+    size_t cap = prog->nobjects + prog->nfns ? prog->nobjects + prog->nfns : 1;
+    g->paths = malloc(cap * sizeof *g->paths);
+    g->next = malloc(cap * sizeof *g->next);
+    if (g->paths == NULL || g->next == NULL)
+        return LG_ENOMEM;
+    for (size_t i = 0; i < prog->nobjects + prog->nfns; i++) {
+        const char *object = i < prog->nobjects ? prog->objects[i]
+                                                : prog->fns[i - prog->nobjects].object;
+        uint32_t at = (uint32_t)g->n, existing;
+        if (object == NULL)
+            continue;
+        if (!lg_strmap_put(&g->by_path, object, at, &existing))
+            return LG_ENOMEM;
+        if (g->by_path.count == g->n)
+            continue; /* seen already */
+        g->paths[g->n] = object;
+        if (!lg_strmap_put_chained(&g->by_base, g->next, base_of(object), at))
+            return LG_ENOMEM;
+        g->n++;
+    }
+    return LG_OK;
+}
+
+/* The given object that lor_object names best, or -1 when none has its base name; *tie is
+ * another one it names as well, or -1. */
+static int64_t given_object_for(const given_objects_t *g, const char *lor_object, int64_t *tie)
+{
+    uint32_t first;
+    *tie = -1;
+    if (!lg_strmap_get(&g->by_base, base_of(lor_object), &first))
+        return -1;
+    int64_t pick = -1;
+    unsigned best = 0;
+    for (uint32_t i = first; i != UINT32_MAX; i = g->next[i]) {
+        unsigned match = lg_objpath_match(lor_object, g->paths[i]);
+        if (match > best) {
+            best = match;
+            pick = i;
+            *tie = -1;
+        } else if (match == best && match > 0 && *tie < 0) {
+            *tie = i;
+        }
+    }
+    return pick;
+}
+
+/* Resolves f's object= to the object given that it names (see objpath.h) and takes that
+ * object's spelling: ld matches file patterns against the path it was given (./normal/lex.o,
+ * /abs/normal/lex.o), never against the .LOR's text (normal/lex.o). False, with an error, when
+ * no object given has its name, or two are named equally well. */
+static bool resolve_object(const given_objects_t *g, lg_lor_fn_t *f, const char *where,
+                           lg_diag_t *d, bool *ok)
+{
+    int64_t tie;
+    int64_t o = given_object_for(g, f->object, &tie);
+    if (o < 0) {
+        lg_diag_add(d, LG_ERROR, where,
+                    "expected object=%s among the ELF inputs, found no such object file: give "
+                    "it, or correct object=",
+                    f->object);
+        return false;
+    }
+    if (tie >= 0) {
+        lg_diag_add(d, LG_ERROR, where,
+                    "expected object=%s to name one of the object files given, found two it "
+                    "names equally well: %s and %s (write as much of the path as tells them "
+                    "apart)",
+                    f->object, g->paths[o], g->paths[tie]);
+        return false;
+    }
+    if (strcmp(f->object, g->paths[o]) != 0) {
+        free(f->object);
+        f->object = lg_strdup_opt(g->paths[o], ok);
+    }
+    return true;
+}
+
 /* Says where the functions named like f are, when none is in the object or source file f names:
  * a pattern for the file the .LOR names would match nothing. */
 static void file_mismatch(const lg_program_t *prog, const lg_strmap_t *by_symbol,
@@ -965,8 +1055,8 @@ static void file_mismatch(const lg_program_t *prog, const lg_strmap_t *by_symbol
     for (uint32_t i = first; i != UINT32_MAX && next[i] != UINT32_MAX; i = next[i])
         others++;
     const lg_fn_t *fn = &prog->fns[first];
-    bool by_object = f->object != NULL && fn->object != NULL &&
-                     lg_lor_object_match(f->object, fn->object) == 0;
+    bool by_object =
+        f->object != NULL && fn->object != NULL && lg_objpath_match(f->object, fn->object) == 0;
     char more[64] = "";
     if (others > 0)
         snprintf(more, sizeof more, " (and %zu other file%s)", others, others > 1 ? "s" : "");
@@ -1014,38 +1104,34 @@ static bool phase_reachable(const lg_lor_fn_t *f, const lg_fn_t *fn, const char 
 
 lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path, lg_diag_t *d)
 {
-    lg_strmap_t by_symbol, objects;
+    lg_strmap_t by_symbol;
     lg_strmap_init(&by_symbol);
-    lg_strmap_init(&objects); /* base names of the object files given */
+    given_objects_t objects;
     uint32_t *next = malloc((prog->nfns ? prog->nfns : 1) * sizeof *next);
-    lg_err_t err = next ? LG_OK : LG_ENOMEM;
-    for (size_t i = 0; i < prog->nfns && err == LG_OK; i++) {
+    lg_err_t err = given_objects_build(&objects, prog);
+    if (next == NULL)
+        err = LG_ENOMEM;
+    for (size_t i = 0; i < prog->nfns && err == LG_OK; i++)
         if (!lg_strmap_put_chained(&by_symbol, next, prog->fns[i].symbol, (uint32_t)i))
             err = LG_ENOMEM;
-        if (prog->fns[i].object != NULL &&
-            !lg_strmap_put(&objects, base_of(prog->fns[i].object), (uint32_t)i, NULL))
-            err = LG_ENOMEM;
-    }
     check_counts(lor, path, d);
     size_t unknown = 0, bad_phases = 0;
     char where[4096];
     for (size_t i = 0; i < lor->nfns && err == LG_OK; i++) {
         lg_lor_fn_t *f = &lor->fns[i];
         snprintf(where, sizeof where, "%s:%zu", path, f->line);
-        uint32_t ignored;
         /* Without object files nothing says which objects exist: object= is kept as written.
-         * With them, an object none of them is cannot be where the function is. */
-        if (f->object != NULL && objects.count > 0 &&
-            !lg_strmap_get(&objects, base_of(f->object), &ignored)) {
-            lg_diag_add(d, LG_ERROR, where,
-                        "expected object=%s among the ELF inputs, found no such object file: "
-                        "give it, or correct object=",
-                        f->object);
+         * With them, it names one of them, or the function cannot be where it says. */
+        bool ok = true;
+        if (f->object != NULL && objects.n > 0 && !resolve_object(&objects, f, where, d, &ok)) {
             unknown++;
             continue;
         }
-        size_t count;
-        int64_t k = find_fn(prog, &by_symbol, next, f, &count);
+        if (!ok) {
+            err = LG_ENOMEM;
+            break;
+        }
+        int64_t k = find_fn(prog, &by_symbol, next, f);
         int64_t named = k;
         if (k < 0 && (k = find_clone(prog, f)) >= 0) {
             /* GCC numbers its clones per build: foo.constprop.0 may be foo.constprop.1 now. */
@@ -1097,7 +1183,6 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
         else if ((f->flags & LG_FN_PHASED) && !phase_fits(lor, f, fn, where, d))
             bad_phases++;
         f->flags |= fn->flags & (LG_FN_SHARED_SECTION | LG_FN_LOCAL | LG_FN_AMBIGUOUS_NAME);
-        bool ok = true;
         if (f->section == NULL) {
             f->section = lg_strdup_opt(fn->section, &ok);
             f->flags |= fn->flags & LG_FN_SECTION_INFERRED;
@@ -1152,7 +1237,7 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
                            "%zu function(s) have a phase= that the linker cannot give them",
                            bad_phases);
     lg_strmap_destroy(&by_symbol);
-    lg_strmap_destroy(&objects);
+    given_objects_destroy(&objects);
     free(next);
     return err;
 }
@@ -1183,8 +1268,7 @@ lg_err_t lg_lor_to_layout(const lg_lor_t *lor, lg_program_t *prog, lg_layout_t *
             break;
         }
         for (size_t i = cl->first; i < cl->first + cl->count; i++) {
-            size_t count;
-            int64_t k = find_fn(prog, &by_symbol, next, &lor->fns[i], &count);
+            int64_t k = find_fn(prog, &by_symbol, next, &lor->fns[i]);
             if (k < 0) { /* lg_lor_check reported it already */
                 err = lg_diag_fail(d, LG_EINVAL, "", "function '%s' is not in the ELF inputs",
                                    lor->fns[i].symbol);

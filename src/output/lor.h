@@ -139,7 +139,10 @@ lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *
 
 /* Checks a .LOR against the program it is applied to and completes it: every function must exist
  * (unknown names are errors) in the object and source file the .LOR names (another file, or an
- * object that is not among the object files given, is an error); sections, objects and
+ * object that is not among the object files given, is an error). object= is matched to the
+ * objects given by lg_objpath_match (objpath.h), the closest first; two objects defining the
+ * function that it names equally well are an error naming both. Each function then takes the
+ * object's spelling as given, the one the linker sees. Sections, objects and
  * alignments are filled in from the program where the file omits them (a phased function is
  * aligned to the line, or to its section's alignment when larger; a phase= that is not a
  * multiple of its section's alignment, which the linker would round up, or one on a function
@@ -150,12 +153,5 @@ lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *
  * its number of fn lines is a warning; the first one that no longer starts at the cache offset
  * placement chose (section align=, pad=, bytes=) gets a note. */
 lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path, lg_diag_t *d);
-
-/* How well a .LOR's object= names the object a function came from: 3 the same path, 2 one path
- * is the other with directories in front (the .LOR was written from another directory), 1 the
- * same base name only (a/util.o and b/util.o are two objects, so this is the weakest), 0 not at
- * all. Same-named statics bind to the best match. */
-int lg_lor_object_match(const char *lor_object, const char *object);
-
 
 #endif
