@@ -434,7 +434,7 @@ static const option_t options[] = {
     {.section = "Other:", .names = {"-n", "--rows"}, .value = "N",
      .help = "rows per table in the report, 0 for all", .fallback = "10", .apply = set_count,
      .field = FIELD(rows), .commands = COMMAND(LG_CLI_OPTIMIZE)},
-    {.names = {"-q", "--quiet"}, .help = "errors, and warnings that an output loses hot code",
+    {.names = {"-q", "--quiet"}, .help = "errors, and warnings that an input adds nothing",
      .apply = set_verbosity, .arg = 0, .commands = ALL_COMMANDS},
     {.names = {"-v", "--verbose"},
      .help = "also progress and statistics\n"

@@ -288,9 +288,9 @@ static void inlined_shares(calls_ctx_t *x, lg_calls_stats_t *st, lg_diag_t *d)
         }
     }
     if (hottest != SIZE_MAX &&
-        (double)cold_hits * 100.0 >= (double)total_hits * LG_INLINED_ALERT_PERCENT) {
+        (double)cold_hits * 100.0 >= (double)total_hits * LG_INLINED_NOTE_PERCENT) {
         const lg_pfunc_t *h = &prof->funcs[hottest];
-        lg_diag_add(d, LG_ALERT, prof->path ? prof->path : "",
+        lg_diag_add(d, LG_NOTE, prof->path ? prof->path : "",
                     "%zu function(s) with %.1f%% of the profile's hits (%llu of %llu) go among "
                     "the never-executed code: this build has them out of line, but every "
                     "profiled call to them comes from code of their own object that does not "
