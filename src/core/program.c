@@ -60,6 +60,9 @@ void lg_program_destroy(lg_program_t *p)
     for (size_t i = 0; i < p->nobjects; i++)
         free(p->objects[i]);
     free(p->objects);
+    for (size_t i = 0; i < p->naliases; i++)
+        free(p->aliases[i].name);
+    free(p->aliases);
     free(p->fns);
     free(p->arcs);
     free(p->refs);

@@ -84,6 +84,11 @@ typedef struct lg_unbound {
     char *reason; /* one clause: "no function symbol of that name in the ELF inputs" */
 } lg_unbound_t;
 
+typedef struct lg_alias {
+    char *name;
+    uint32_t fn; /* index into lg_program_t.fns */
+} lg_alias_t;
+
 typedef struct lg_program {
     lg_fn_t *fns; /* every function of the ELF inputs, in input order */
     size_t nfns;
@@ -112,6 +117,10 @@ typedef struct lg_program {
      * copies no source file name tells apart). Empty without objects. */
     char **objects;
     size_t nobjects;
+    /* The other names of functions: symbols at the same place as fns[fn].symbol (an alias,
+     * the defining name of a versioned symbol), in input order. */
+    lg_alias_t *aliases;
+    size_t naliases;
     bool has_call_edges;      /* at least one profile had call information */
     bool sections_inferred;   /* no object files were read: section names are guesses */
     size_t nprofiled;         /* profiled functions bound to fns */

@@ -312,6 +312,28 @@ static lg_err_t list_objects(lg_program_t *p, const lg_elfsyms_t *elf)
     return LG_OK;
 }
 
+/* p->aliases: every name of b->names that is not its function's own symbol. */
+static lg_err_t list_aliases(binder_t *b)
+{
+    lg_program_t *p = b->prog;
+    size_t n = 0;
+    for (size_t k = 0; k < b->nnames; k++)
+        n += strcmp(b->names[k], p->fns[b->name_fn[k]].symbol) != 0;
+    if (n == 0)
+        return LG_OK;
+    p->aliases = calloc(n, sizeof *p->aliases);
+    if (p->aliases == NULL)
+        return LG_ENOMEM;
+    for (size_t k = 0; k < b->nnames; k++) {
+        if (strcmp(b->names[k], p->fns[b->name_fn[k]].symbol) == 0)
+            continue;
+        if ((p->aliases[p->naliases].name = strdup(b->names[k])) == NULL)
+            return LG_ENOMEM;
+        p->aliases[p->naliases++].fn = b->name_fn[k];
+    }
+    return LG_OK;
+}
+
 static lg_err_t collect_functions(binder_t *b)
 {
     const lg_elfsyms_t *elf = b->elf;
@@ -373,6 +395,8 @@ static lg_err_t collect_functions(binder_t *b)
     }
     free(order);
     p->sections_inferred = !have_objects;
+    if (err == LG_OK)
+        err = list_aliases(b);
     return err == LG_OK ? list_objects(p, elf) : err;
 }
 

@@ -1102,6 +1102,14 @@ static bool phase_reachable(const lg_lor_fn_t *f, const lg_fn_t *fn, const char 
     return false;
 }
 
+/* The function that name is another name of (by_alias maps lg_program_t.aliases' names to
+ * their index; the first of a name wins), or -1. */
+static int64_t find_alias(const lg_program_t *prog, const lg_strmap_t *by_alias, const char *name)
+{
+    uint32_t i;
+    return lg_strmap_get(by_alias, name, &i) ? (int64_t)prog->aliases[i].fn : -1;
+}
+
 lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path, lg_diag_t *d)
 {
     lg_strmap_t by_symbol;
@@ -1113,6 +1121,11 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
         err = LG_ENOMEM;
     for (size_t i = 0; i < prog->nfns && err == LG_OK; i++)
         if (!lg_strmap_put_chained(&by_symbol, next, prog->fns[i].symbol, (uint32_t)i))
+            err = LG_ENOMEM;
+    lg_strmap_t by_alias;
+    lg_strmap_init(&by_alias);
+    for (size_t i = 0; i < prog->naliases && err == LG_OK; i++)
+        if (!lg_strmap_put(&by_alias, prog->aliases[i].name, (uint32_t)i, NULL))
             err = LG_ENOMEM;
     check_counts(lor, path, d);
     size_t unknown = 0, bad_phases = 0;
@@ -1148,6 +1161,19 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
             f->symbol = renamed;
             free(f->section); /* named after the old clone */
             f->section = NULL;
+        }
+        if (k < 0 && named != FILE_MISMATCH && (k = find_alias(prog, &by_alias, f->symbol)) >= 0) {
+            /* One function, two names: the .LOR speaks of it by the one lorgen writes. */
+            lg_diag_add(d, LG_NOTE, where,
+                        "function '%s' is an alias of '%s' (one function, two names): using it",
+                        f->symbol, prog->fns[k].symbol);
+            char *renamed = strdup(prog->fns[k].symbol);
+            if (renamed == NULL) {
+                err = LG_ENOMEM;
+                break;
+            }
+            free(f->symbol);
+            f->symbol = renamed;
         }
         if (k < 0) {
             if (named == FILE_MISMATCH)
@@ -1237,6 +1263,7 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
                            "%zu function(s) have a phase= that the linker cannot give them",
                            bad_phases);
     lg_strmap_destroy(&by_symbol);
+    lg_strmap_destroy(&by_alias);
     given_objects_destroy(&objects);
     free(next);
     return err;

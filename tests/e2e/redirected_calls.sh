@@ -54,6 +54,13 @@ cmp -s base.out ordered.out || fail "the relinked program prints a different res
 # lorgen check, not check_order: vfoo_v2 and vbar_v1 are aliases of the versioned names.
 "$lorgen" check a.lor app-ordered obj/*.o >check.txt 2>&1 || { cat check.txt >&2; fail "lorgen check"; }
 
+step "a .LOR that names a function by its alias (its defining name) is read"
+sed 's/^  fn vfoo@@V2 /  fn vfoo_v2 /' a.lor >alias.lor
+grep -q "fn vfoo_v2 " alias.lor || fail "the edit did not take"
+"$lorgen" script alias.lor app obj/*.o --ld-script alias.ld 2>err.txt || { cat err.txt >&2; fail "lorgen script refused an alias"; }
+grep -q "note: function 'vfoo_v2' is an alias of 'vfoo@@V2'" err.txt || { cat err.txt >&2; fail "no note on the alias"; }
+cmp -s a.ld alias.ld || fail "naming a function by its alias changed the script"
+
 step "a static program: glibc's IFUNC memcpy, profiled by callgrind, is no inlined call"
 if ! have valgrind; then
   echo "SKIP: valgrind is not installed" >&2
