@@ -224,10 +224,8 @@ static bool may_sit_between(const checker_t *c, uint32_t k, int64_t a, int64_t b
     return false;
 }
 
-/* First function, by address, inside (lo, hi) that may not sit there; -1 when none. Counts
- * all of them in *count. */
-static int64_t first_intruder(const checker_t *c, uint64_t lo, uint64_t hi, int64_t a, int64_t b,
-                              size_t *count)
+/* The first index of c->by_address whose function starts past address lo. */
+static size_t first_after(const checker_t *c, uint64_t lo)
 {
     size_t l = 0, h = c->naddressed;
     while (l < h) {
@@ -237,6 +235,15 @@ static int64_t first_intruder(const checker_t *c, uint64_t lo, uint64_t hi, int6
         else
             h = mid;
     }
+    return l;
+}
+
+/* First function, by address, inside (lo, hi) that may not sit there; -1 when none. Counts
+ * all of them in *count. */
+static int64_t first_intruder(const checker_t *c, uint64_t lo, uint64_t hi, int64_t a, int64_t b,
+                              size_t *count)
+{
+    size_t l = first_after(c, lo);
     int64_t first = -1;
     *count = 0;
     for (size_t i = l; i < c->naddressed && c->prog->fns[c->by_address[i]].address < hi; i++) {
@@ -358,14 +365,7 @@ static lg_err_t find_rows(checker_t *c, size_t *nfound, size_t *found)
  * bytes): the block the linker made of the statics of that name. */
 static bool only_namesakes_between(const checker_t *c, uint64_t lo, uint64_t hi, const char *symbol)
 {
-    size_t l = 0, h = c->naddressed;
-    while (l < h) {
-        size_t mid = l + (h - l) / 2;
-        if (c->prog->fns[c->by_address[mid]].address <= lo)
-            l = mid + 1;
-        else
-            h = mid;
-    }
+    size_t l = first_after(c, lo);
     for (size_t i = l; i < c->naddressed && c->prog->fns[c->by_address[i]].address < hi; i++) {
         const lg_fn_t *fn = &c->prog->fns[c->by_address[i]];
         if (fn->size > 0 && strcmp(fn->symbol, symbol) != 0)

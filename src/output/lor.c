@@ -1102,6 +1102,22 @@ static bool phase_reachable(const lg_lor_fn_t *f, const lg_fn_t *fn, const char 
     return false;
 }
 
+/* Makes f name symbol, and forgets its section= when forget_section (it named another
+ * function). False when memory runs out (f is left as it was). */
+static bool rename_fn(lg_lor_fn_t *f, const char *symbol, bool forget_section)
+{
+    char *renamed = strdup(symbol);
+    if (renamed == NULL)
+        return false;
+    free(f->symbol);
+    f->symbol = renamed;
+    if (forget_section) {
+        free(f->section);
+        f->section = NULL;
+    }
+    return true;
+}
+
 /* The function that name is another name of (by_alias maps lg_program_t.aliases' names to
  * their index; the first of a name wins), or -1. */
 static int64_t find_alias(const lg_program_t *prog, const lg_strmap_t *by_alias, const char *name)
@@ -1146,34 +1162,25 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
         }
         int64_t k = find_fn(prog, &by_symbol, next, f);
         int64_t named = k;
-        if (k < 0 && (k = find_clone(prog, f)) >= 0) {
-            /* GCC numbers its clones per build: foo.constprop.0 may be foo.constprop.1 now. */
-            lg_diag_add(d, LG_WARNING, where,
-                        "function '%s' is now '%s' in the ELF inputs (clone suffixes change "
-                        "between builds): using it",
-                        f->symbol, prog->fns[k].symbol);
-            char *renamed = strdup(prog->fns[k].symbol);
-            if (renamed == NULL) {
-                err = LG_ENOMEM;
-                break;
-            }
-            free(f->symbol);
-            f->symbol = renamed;
-            free(f->section); /* named after the old clone */
-            f->section = NULL;
-        }
         if (k < 0 && named != FILE_MISMATCH && (k = find_alias(prog, &by_alias, f->symbol)) >= 0) {
             /* One function, two names: the .LOR speaks of it by the one lorgen writes. */
             lg_diag_add(d, LG_NOTE, where,
                         "function '%s' is an alias of '%s' (one function, two names): using it",
                         f->symbol, prog->fns[k].symbol);
-            char *renamed = strdup(prog->fns[k].symbol);
-            if (renamed == NULL) {
+            if (!rename_fn(f, prog->fns[k].symbol, false)) {
                 err = LG_ENOMEM;
                 break;
             }
-            free(f->symbol);
-            f->symbol = renamed;
+        } else if (k < 0 && (k = find_clone(prog, f)) >= 0) {
+            /* GCC numbers its clones per build: foo.constprop.0 may be foo.constprop.1 now. */
+            lg_diag_add(d, LG_WARNING, where,
+                        "function '%s' is now '%s' in the ELF inputs (clone suffixes change "
+                        "between builds): using it",
+                        f->symbol, prog->fns[k].symbol);
+            if (!rename_fn(f, prog->fns[k].symbol, true)) { /* section= named the old clone */
+                err = LG_ENOMEM;
+                break;
+            }
         }
         if (k < 0) {
             if (named == FILE_MISMATCH)
