@@ -69,6 +69,11 @@ typedef struct reader {
                                         match in machine, class and byte order; NULL if none */
     const char *path; /* as given by the caller */
     lg_diag_t *d;
+    /* Archive members without a symbol table: normal in archives (a member whose code is all
+     * in other members, or none for this machine), so counted into one note, not a warning
+     * each. The first one's name, cut to fit. */
+    size_t members_without_symtab;
+    char first_without_symtab[LG_ELF_PLACEHOLDER_BYTES];
 } reader_t;
 
 /* What one ELF file needs while its symbols are read. */
@@ -1070,6 +1075,11 @@ static lg_err_t read_elf(reader_t *r, Elf *elf, const char *where, const char *m
     /* Symbols refer to files of the temporary table; commit() shifts them. */
     uint32_t file = (uint32_t)(r->out->nfiles - 1);
     r->out->files[file].stripped = symtab == NULL || dynamic;
+    if (symtab == NULL && member != NULL) {
+        if (r->members_without_symtab++ == 0)
+            snprintf(r->first_without_symtab, sizeof r->first_without_symtab, "%s", member);
+        return LG_OK;
+    }
     if (symtab == NULL) {
         warn_at(&f, NULL, "no symbol table (stripped?); no functions read");
         return LG_OK;
@@ -1374,6 +1384,17 @@ static bool libelf_ready(void)
     return state == 1;
 }
 
+/* One note for the archive's members without a symbol table (reader_t). */
+static void note_members_without_symtab(reader_t *r)
+{
+    if (r->members_without_symtab == 0)
+        return;
+    lg_diag_add(r->d, LG_NOTE, r->path,
+                "%zu archive member(s) have no symbol table, the first %s: no functions read "
+                "from them (members without code of their own are common in archives)",
+                r->members_without_symtab, r->first_without_symtab);
+}
+
 /* Reads the input at fd (already open) into r->out. */
 static lg_err_t read_input(reader_t *r, int fd)
 {
@@ -1388,6 +1409,7 @@ static lg_err_t read_input(reader_t *r, int fd)
         break;
     case ELF_K_AR:
         err = read_archive(r, fd, elf);
+        note_members_without_symtab(r);
         break;
     default: {
         /* Tell a thin archive, and a damaged ELF file, from something else entirely. */
@@ -1397,9 +1419,10 @@ static lg_err_t read_input(reader_t *r, int fd)
         const char *image;
         if (got == (ssize_t)LG_AR_MAGIC_BYTES &&
             memcmp(head, LG_AR_THIN_MAGIC, LG_AR_MAGIC_BYTES) == 0 &&
-            (image = elf_rawfile(elf, &size)) != NULL)
+            (image = elf_rawfile(elf, &size)) != NULL) {
             err = read_thin_archive(r, image, size);
-        else if (got > 0 && lg_elf_probe(head, (size_t)got))
+            note_members_without_symtab(r);
+        } else if (got > 0 && lg_elf_probe(head, (size_t)got))
             err = fail_at(&f, LG_EELF, NULL, "ELF header truncated or corrupt");
         else
             err = fail_at(&f, LG_EELF, NULL, "not an ELF file or ar archive");

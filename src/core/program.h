@@ -36,6 +36,9 @@
 #define LG_FN_WEAK 0x100u         /* a weak (STB_WEAK) definition, such as a COMDAT copy of a
                                        header's inline function: any translation unit may have
                                        inlined it (calls.h) */
+#define LG_FN_SECTION_NAME_SHARED 0x200u /* another object file given has an input section of
+                                       the same name (glibc's .text.avx, .text.sse4.2): a
+                                       pattern must name its object, or it takes theirs too */
 #define LG_FN_PHASED 0x80u        /* its start was chosen inside the cache line (lg_fn_t.lead,
                                        optimizer/phase.h): the linker script pads to the first
                                        address lead bytes past a line (lg_start_after) */

@@ -402,6 +402,38 @@ static lg_err_t collect_functions(binder_t *b)
 
 /* ---- Name indexes ---------------------------------------------------------------------------- */
 
+/* LG_FN_SECTION_NAME_SHARED on every function whose input section's name some other object file
+ * given also has, linked or not: a linker pattern of that name alone would take those sections
+ * too (glibc's libc.a has a .text.sse4.2 in several members). */
+static lg_err_t mark_shared_section_names(binder_t *b)
+{
+    const lg_elfsyms_t *elf = b->elf;
+    lg_program_t *p = b->prog;
+    /* Per symbol that first has a section name: another object file has that name too. */
+    bool *shared = calloc(elf->nsyms ? elf->nsyms : 1, sizeof *shared);
+    lg_err_t err = shared != NULL ? LG_OK : LG_ENOMEM;
+    lg_strmap_t first_of; /* section name -> its first symbol */
+    lg_strmap_init(&first_of);
+    for (size_t i = 0; err == LG_OK && i < elf->nsyms; i++) {
+        const lg_elfsym_t *s = &elf->syms[i];
+        if (elf->files[s->file].kind != LG_ELF_OBJECT || s->section == NULL)
+            continue;
+        uint32_t k;
+        if (!lg_strmap_put(&first_of, s->section, (uint32_t)i, &k))
+            err = LG_ENOMEM;
+        else if (elf->syms[k].file != s->file)
+            shared[k] = true;
+    }
+    for (size_t i = 0; err == LG_OK && i < p->nfns; i++) {
+        uint32_t o = b->fn_obj[i], k;
+        if (o != UINT32_MAX && lg_strmap_get(&first_of, elf->syms[o].section, &k) && shared[k])
+            p->fns[i].flags |= LG_FN_SECTION_NAME_SHARED;
+    }
+    lg_strmap_destroy(&first_of);
+    free(shared);
+    return err;
+}
+
 static lg_err_t build_indexes(binder_t *b)
 {
     lg_program_t *p = b->prog;
@@ -422,14 +454,20 @@ static lg_err_t build_indexes(binder_t *b)
         if (!lg_strmap_put_chained(&b->by_base, b->next_base, b->base_names[i], (uint32_t)i))
             return LG_ENOMEM;
     }
-    /* A name several functions answer to makes each of them ambiguous. */
-    for (size_t i = 0; i < b->nnames; i++)
-        for (uint32_t j = b->next_symbol[i]; j != UINT32_MAX; j = b->next_symbol[j])
-            if (b->name_fn[j] != b->name_fn[i]) {
-                p->fns[b->name_fn[i]].flags |= LG_FN_AMBIGUOUS_NAME;
-                p->fns[b->name_fn[j]].flags |= LG_FN_AMBIGUOUS_NAME;
-            }
-    return LG_OK;
+    /* A name several functions answer to makes each of them ambiguous: per chain (from its
+     * first entry, the one by_symbol holds), once, so that many statics of one name stay
+     * linear. */
+    for (size_t i = 0; i < b->nnames; i++) {
+        uint32_t first;
+        if (!lg_strmap_get(&b->by_symbol, b->names[i], &first) || first != i)
+            continue;
+        bool several = false;
+        for (uint32_t j = b->next_symbol[i]; j != UINT32_MAX && !several; j = b->next_symbol[j])
+            several = b->name_fn[j] != b->name_fn[i];
+        for (uint32_t j = (uint32_t)i; several && j != UINT32_MAX; j = b->next_symbol[j])
+            p->fns[b->name_fn[j]].flags |= LG_FN_AMBIGUOUS_NAME;
+    }
+    return mark_shared_section_names(b);
 }
 
 static void binder_destroy(binder_t *b)

@@ -43,15 +43,15 @@ lg_err_t lg_emit_ld_pattern(const lg_lor_fn_t *f, bool qualify, FILE *out)
 }
 
 /* Marks the functions whose pattern must name the object: the section name is shared with
- * another listed function, the symbol with another function of the program, or the section is a
- * plain .text that names no function. */
+ * another listed function or with a section of another object file given, the symbol with
+ * another function of the program, or the section is a plain .text that names no function. */
 static lg_err_t mark_qualified(const lg_lor_t *lor, bool *qualify)
 {
     lg_strmap_t first_with;
     lg_strmap_init(&first_with);
     for (size_t i = 0; i < lor->nfns; i++) {
         const lg_lor_fn_t *f = &lor->fns[i];
-        qualify[i] = (f->flags & LG_FN_AMBIGUOUS_NAME) != 0 ||
+        qualify[i] = (f->flags & (LG_FN_AMBIGUOUS_NAME | LG_FN_SECTION_NAME_SHARED)) != 0 ||
                      (f->section != NULL && !(f->flags & LG_FN_SECTION_INFERRED) &&
                       !lg_linkname_is_own_section(f->section));
         const char *key = f->section ? f->section : f->symbol;

@@ -1215,7 +1215,8 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
             bad_phases++;
         else if ((f->flags & LG_FN_PHASED) && !phase_fits(lor, f, fn, where, d))
             bad_phases++;
-        f->flags |= fn->flags & (LG_FN_SHARED_SECTION | LG_FN_LOCAL | LG_FN_AMBIGUOUS_NAME);
+        f->flags |= fn->flags & (LG_FN_SHARED_SECTION | LG_FN_LOCAL | LG_FN_AMBIGUOUS_NAME |
+                                 LG_FN_SECTION_NAME_SHARED);
         if (f->section == NULL) {
             f->section = lg_strdup_opt(fn->section, &ok);
             f->flags |= fn->flags & LG_FN_SECTION_INFERRED;

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# End to end: a static glibc program ordered with its objects and libc.a. A C library function
+# whose input section's name other members share (.text.sse4.2, .text.avx) is written with its
+# archive member, never as a bare section name that would pull the other members' code in; the
+# archive's members without a symbol table are one note, not a warning each; the relinked
+# program runs.
+set -euo pipefail
+lorgen=$1 src=$2 work=$3
+. "$src/tests/e2e/lib.bash"
+have valgrind || { echo "SKIP: valgrind is not installed" >&2; exit 77; }
+libc=$(gcc -print-file-name=libc.a)
+[ -f "$libc" ] || { echo "SKIP: no static C library ($libc)" >&2; exit 77; }
+rm -rf "$work" && mkdir -p "$work/obj" && cd "$work"
+gcc -O2 -ffunction-sections -c "$src/tests/e2e/static_libc/main.c" -o obj/main.o
+gcc -static obj/main.o -o app
+./app >base.out
+valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file=cg.out ./app >cg.stdout 2>vg.txt ||
+  { cat vg.txt >&2; fail "callgrind failed"; }
+cmp -s base.out cg.stdout || fail "the program under callgrind printed another result"
+
+step "ordered with the objects and libc.a"
+"$lorgen" cg.out app obj/main.o "$libc" -o a.lor --ld-script a.ld 2>err.txt ||
+  { cat err.txt >&2; fail "lorgen failed"; }
+n=$(grep -c "no symbol table" err.txt || true)
+[ "$n" -le 1 ] || { head -5 err.txt >&2; fail "$n messages about archive members without a symbol table"; }
+grep -q "note: [0-9]* archive member(s) have no symbol table" err.txt ||
+  fail "no note counting libc.a's members without a symbol table"
+
+step "no bare pattern names a section other members of libc.a have too"
+objdump -h "$libc" 2>/dev/null | awk '$1 ~ /^[0-9]+$/ { print $2 }' | sort | uniq -c |
+  awk '$1 > 1 { print $2 }' >shared-names.txt
+grep -q '^\.text\.sse4\.2$\|^\.text\.avx$' shared-names.txt || fail "libc.a no longer shares such names"
+sed -n 's/^ *\*(\([^ )]*\))$/\1/p' a.ld | sort -u >bare.txt
+shared=$(comm -12 bare.txt shared-names.txt)
+[ -z "$shared" ] || { cat a.ld >&2; fail "bare patterns of shared section names: $shared"; }
+grep -q 'libc\.a:[^ (]*(\.text\.' a.ld || { cat a.ld >&2; fail "no libc.a member's section is ordered"; }
+
+step "the relinked program runs"
+gcc -static obj/main.o -Wl,-T,a.ld -o app-ordered
+./app-ordered >ordered.out
+cmp -s base.out ordered.out || fail "the relinked program prints a different result"
+echo "ok" >&2
