@@ -89,7 +89,8 @@ static lg_err_t collect(const lg_program_t *p, const lg_geometry_t *g, candidate
         while (j1 < p->nhotjumps && p->hotjumps[j1].fn == fn)
             j1++;
         const lg_fn_t *f = &p->fns[fn];
-        if (j1 > j && lg_fn_movable(f) && can_meet_itself(f, g) && !(f->flags & LG_FN_PHASED)) {
+        if (j1 > j && lg_fn_movable(f) && !(f->flags & LG_FN_GROUP) && can_meet_itself(f, g) &&
+            !(f->flags & LG_FN_PHASED)) {
             if (!lg_grow((void **)out, &cap, *nout + 1, sizeof **out)) {
                 free(*out);
                 *out = NULL;

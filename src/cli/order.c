@@ -3,6 +3,7 @@
 
 #include "algorithms.h"
 #include "clique.h"
+#include "groups.h"
 #include "messages.h"
 #include "placement.h"
 
@@ -112,7 +113,36 @@ static int try_second(const lg_cli_options_t *o, lg_cli_proposal_t *p, const cha
     return 0;
 }
 
+static int propose_units(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_diag_t *d);
+
+/* The optimizer places units (optimizer/groups.h): a fixed group, the functions of one input
+ * section, is one. It runs on the program of units in p->prog's place, and its layout is then
+ * expanded to the program's functions. */
 int lg_cli_propose_order(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_diag_t *d)
+{
+    lg_groups_t g;
+    if (lg_groups_build(&p->prog, &g, d) != LG_OK) {
+        lg_groups_destroy(&g);
+        return LG_EXIT_BAD_INPUT;
+    }
+    if (g.ngroups == 0) {
+        lg_groups_destroy(&g);
+        return propose_units(o, p, d);
+    }
+    lg_program_t program = p->prog;
+    p->prog = g.units;
+    int status = propose_units(o, p, d);
+    g.units = p->prog;
+    p->prog = program;
+    if (status == 0 && lg_groups_expand(&g, &p->prog, &p->layout) != LG_OK) {
+        lg_cli_message(LG_ERROR, "", "out of memory");
+        status = LG_EXIT_BAD_INPUT;
+    }
+    lg_groups_destroy(&g);
+    return status;
+}
+
+static int propose_units(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_diag_t *d)
 {
     const char *algorithm = o->algorithm;
     if (!o->algorithm_given && p->prog.narcs > LG_DEFAULT_CHAINS_MAX_ARCS) {

@@ -39,6 +39,8 @@
 #define LG_FN_SECTION_NAME_SHARED 0x200u /* another object file given has an input section of
                                        the same name (glibc's .text.avx, .text.sse4.2): a
                                        pattern must name its object, or it takes theirs too */
+#define LG_FN_GROUP 0x400u        /* optimizer/groups.h: a unit that stands for a fixed group,
+                                       the functions of one input section */
 #define LG_FN_PHASED 0x80u        /* its start was chosen inside the cache line (lg_fn_t.lead,
                                        optimizer/phase.h): the linker script pads to the first
                                        address lead bytes past a line (lg_start_after) */

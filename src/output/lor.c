@@ -1126,6 +1126,85 @@ static int64_t find_alias(const lg_program_t *prog, const lg_strmap_t *by_alias,
     return lg_strmap_get(by_alias, name, &i) ? (int64_t)prog->aliases[i].fn : -1;
 }
 
+/* The key of a fixed group's member (optimizer/groups.h: its object and section), malloc'd, or
+ * NULL when fn is in no group. *ok turns false when memory runs out. */
+static char *group_key(const lg_fn_t *fn, bool *ok)
+{
+    if (!(fn->flags & LG_FN_SHARED_SECTION) || fn->object == NULL || fn->section == NULL ||
+        (fn->flags & (LG_FN_SECTION_UNKNOWN | LG_FN_SECTION_INFERRED)))
+        return NULL;
+    char *key = lg_format("%s\n%s", fn->object, fn->section);
+    *ok = *ok && key != NULL;
+    return key;
+}
+
+/* A fixed group moves whole, since the linker moves input sections: the .LOR must list all of
+ * its members together, in one place. Each group listed otherwise is an error naming the group
+ * and its members; *bad counts them. */
+static lg_err_t check_groups(const lg_lor_t *lor, const lg_program_t *prog, const uint32_t *fn_of,
+                             const char *path, lg_diag_t *d, size_t *bad)
+{
+    lg_strmap_t index; /* group key -> its first program member */
+    lg_strmap_init(&index);
+    char **keys = calloc(prog->nfns ? prog->nfns : 1, sizeof *keys);
+    uint32_t *members = calloc(prog->nfns ? prog->nfns : 1, sizeof *members); /* per first */
+    bool *seen = calloc(prog->nfns ? prog->nfns : 1, sizeof *seen);           /* per first */
+    bool ok = keys != NULL && members != NULL && seen != NULL;
+    for (size_t i = 0; ok && i < prog->nfns; i++) {
+        uint32_t first;
+        if ((keys[i] = group_key(&prog->fns[i], &ok)) == NULL)
+            continue;
+        if (!lg_strmap_put(&index, keys[i], (uint32_t)i, &first))
+            ok = false;
+        else
+            members[first]++;
+    }
+    for (size_t i = 0; ok && i < lor->nfns;) {
+        uint32_t first;
+        if (fn_of[i] == UINT32_MAX || keys[fn_of[i]] == NULL ||
+            !lg_strmap_get(&index, keys[fn_of[i]], &first)) {
+            i++;
+            continue;
+        }
+        /* The run of this group's members from i on, in one clique. */
+        size_t run = 1;
+        while (i + run < lor->nfns && lor->fns[i + run].clique == lor->fns[i].clique &&
+               fn_of[i + run] != UINT32_MAX && keys[fn_of[i + run]] != NULL &&
+               strcmp(keys[fn_of[i + run]], keys[first]) == 0)
+            run++;
+        const lg_fn_t *head = &prog->fns[first];
+        char where[4096];
+        snprintf(where, sizeof where, "%s:%zu", path, lor->fns[i].line);
+        if (members[first] == 1)
+            lg_diag_add(d, LG_WARNING, where,
+                        "function '%s' shares section %s with other functions: it moves with all "
+                        "of them (build with -ffunction-sections)",
+                        head->symbol, head->section);
+        else if (seen[first] || run < members[first]) {
+            if (!seen[first] || run >= members[first])
+                (*bad)++; /* once per group: its first incomplete run was counted */
+            lg_diag_add(d, LG_ERROR, where,
+                        "expected the %" PRIu32 " functions of the fixed group %s(%s), the first "
+                        "'%s', listed together in one place, found %s: the linker moves an "
+                        "input section whole, so move the group's lines together (or build %s "
+                        "with -ffunction-sections)",
+                        members[first], head->object, head->section, head->symbol,
+                        seen[first] ? "them in two places" : "only some of them here",
+                        head->object);
+        }
+        seen[first] = true;
+        i += run;
+    }
+    lg_strmap_destroy(&index);
+    if (keys != NULL)
+        for (size_t i = 0; i < prog->nfns; i++)
+            free(keys[i]);
+    free(keys);
+    free(members);
+    free(seen);
+    return ok ? LG_OK : LG_ENOMEM;
+}
+
 lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path, lg_diag_t *d)
 {
     lg_strmap_t by_symbol;
@@ -1140,6 +1219,12 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
             err = LG_ENOMEM;
     lg_strmap_t by_alias;
     lg_strmap_init(&by_alias);
+    /* Per .LOR function: the program function it names, or UINT32_MAX. */
+    uint32_t *fn_of = malloc((lor->nfns ? lor->nfns : 1) * sizeof *fn_of);
+    if (fn_of == NULL)
+        err = LG_ENOMEM;
+    for (size_t i = 0; fn_of != NULL && i < lor->nfns; i++)
+        fn_of[i] = UINT32_MAX;
     for (size_t i = 0; i < prog->naliases && err == LG_OK; i++)
         if (!lg_strmap_put(&by_alias, prog->aliases[i].name, (uint32_t)i, NULL))
             err = LG_ENOMEM;
@@ -1182,6 +1267,8 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
                 break;
             }
         }
+        if (k >= 0 && fn_of != NULL)
+            fn_of[i] = (uint32_t)k;
         if (k < 0) {
             if (named == FILE_MISMATCH)
                 file_mismatch(prog, &by_symbol, next, f, where, d);
@@ -1225,12 +1312,10 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
             f->object = lg_strdup_opt(fn->object, &ok);
         if (!ok)
             err = LG_ENOMEM;
-        if (fn->flags & LG_FN_SHARED_SECTION)
-            lg_diag_add(d, LG_WARNING, where,
-                        "function '%s' shares section %s with other functions: it moves with all "
-                        "of them (build with -ffunction-sections)",
-                        f->symbol, fn->section);
     }
+    size_t split = 0;
+    if (err == LG_OK && unknown == 0)
+        err = check_groups(lor, prog, fn_of, path, d, &split);
     /* Cache-aware placement (section align=) put each clique at a cache offset: the offsets
      * count from the aligned start, through each clique's stated bytes= and pad=. Laid out
      * again with the bytes the ELF gives now, an edit (a deleted, added or moved line) or a
@@ -1270,8 +1355,12 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
         err = lg_diag_fail(d, LG_EINVAL, path,
                            "%zu function(s) have a phase= that the linker cannot give them",
                            bad_phases);
+    if (err == LG_OK && split > 0)
+        err = lg_diag_fail(d, LG_EINVAL, path,
+                           "%zu fixed group(s) are not listed whole, in one place", split);
     lg_strmap_destroy(&by_symbol);
     lg_strmap_destroy(&by_alias);
+    free(fn_of);
     given_objects_destroy(&objects);
     free(next);
     return err;

@@ -127,11 +127,21 @@ for f in sensor control comms faults run host_main; do
 done
 gcc $sobjs -o shared/fw
 printf 'lorgen-lor 1\nclique 1\n  fn comms_put\n  fn comms_crc phase=0\n' >shared.lor
-expect 1 "lorgen: shared.lor:3: warning: function 'comms_put' shares section .text with other functions: it moves with all of them (build with -ffunction-sections)
-lorgen: shared.lor:4: error: expected phase= only on a function that moves alone, found it on 'comms_crc': shares its input section with other functions (build with -ffunction-sections); no padding can reach its phase: delete phase=
-lorgen: shared.lor:4: warning: function 'comms_crc' shares section .text with other functions: it moves with all of them (build with -ffunction-sections)
+expect 1 "lorgen: shared.lor:4: error: expected phase= only on a function that moves alone, found it on 'comms_crc': shares its input section with other functions (build with -ffunction-sections); no padding can reach its phase: delete phase=
+lorgen: shared.lor:3: error: expected the 4 functions of the fixed group shared/comms.o(.text), the first 'comms_crc', listed together in one place, found only some of them here: the linker moves an input section whole, so move the group's lines together (or build shared/comms.o with -ffunction-sections)
 lorgen: shared.lor: error: 1 function(s) have a phase= that the linker cannot give them" \
   -- script shared.lor shared/fw $sobjs --ld-script shared.ld
+
+step "a fixed group is listed whole, in one place, or the .LOR is refused"
+printf 'lorgen-lor 1\nclique 1\n  fn comms_crc\n  fn comms_put\n  fn comms_pending\n  fn comms_frame\n' >whole.lor
+"$lorgen" script whole.lor shared/fw $sobjs --ld-script whole.ld 2>err.txt || { cat err.txt >&2; fail "a whole group was refused"; }
+[ "$(grep -c 'comms.o(.text)' whole.ld)" -ge 1 ] || { cat whole.ld >&2; fail "no pattern for comms.o's .text"; }
+printf 'lorgen-lor 1\nclique 1\n  fn comms_crc\n  fn comms_put\nclique 2\n  fn comms_pending\n  fn comms_frame\n' >split.lor
+expect 1 "lorgen: split.lor:3: error: expected the 4 functions of the fixed group shared/comms.o(.text), the first 'comms_crc', listed together in one place, found only some of them here: the linker moves an input section whole, so move the group's lines together (or build shared/comms.o with -ffunction-sections)
+lorgen: split.lor:6: error: expected the 4 functions of the fixed group shared/comms.o(.text), the first 'comms_crc', listed together in one place, found them in two places: the linker moves an input section whole, so move the group's lines together (or build shared/comms.o with -ffunction-sections)
+lorgen: split.lor: error: 1 fixed group(s) are not listed whole, in one place" \
+  -- script split.lor shared/fw $sobjs --ld-script split.ld
+[ ! -e split.ld ] || fail "a script was written for a split group"
 [ ! -e shared.ld ] || fail "a script was written for a phase no padding reaches"
 
 step "check refuses a .LOR that lists no function instead of passing 0 of 0"
