@@ -161,6 +161,53 @@ static uint32_t find_hidden_global(const lg_elfsyms_t *elf, const lg_elfsym_t *l
 /* Finds the object-file symbol that a linked function came from: same name, and for statics
  * the same source file; for a linked local that no static matches, a hidden global of that
  * name. Returns UINT32_MAX when there is none. */
+/* Machines whose linkers shrink code while linking (relaxation): a function may be smaller in
+ * the linked program than in its object, by at most LG_BIND_RELAX_MAX_PERCENT. */
+#define LG_BIND_RELAX_MAX_PERCENT 50.0
+
+static bool relaxes_code(uint16_t machine)
+{
+    return machine == EM_RISCV || machine == EM_XTENSA || machine == EM_MSP430 ||
+           machine == EM_AVR;
+}
+
+/* False when an object's function of size object_size cannot be the linked one of linked_size:
+ * the link took that name's code from another file (a non-PIE static link's
+ * _dl_relocate_static_pie is crt1.o's 1-byte stub, not libc.a's 4018 bytes). Unknown sizes
+ * (0) prove nothing. */
+static bool same_code_size(uint64_t linked_size, uint64_t object_size, uint16_t machine)
+{
+    if (linked_size == 0 || object_size == 0 || linked_size == object_size)
+        return true;
+    return relaxes_code(machine) && linked_size < object_size &&
+           (double)linked_size * 100.0 >= (double)object_size * (100.0 - LG_BIND_RELAX_MAX_PERCENT);
+}
+
+/* True when an object's local symbol s (of the object file or member at path) comes from the
+ * file the linked program names for its copy. An object without an STT_FILE symbol (glibc's
+ * libc.a members) gets one from GNU ld, named after the object: "fileops.o" for
+ * "libc.a(fileops.o)". */
+static bool same_source(const char *linked_source, const lg_elfsym_t *s, const char *path)
+{
+    if (s->source_file != NULL)
+        return strcmp(s->source_file, linked_source) == 0;
+    if (path == NULL)
+        return false;
+    size_t len = strlen(path);
+    const char *name = path;
+    size_t name_len = len;
+    const char *open = strrchr(path, '(');
+    if (len > 0 && path[len - 1] == ')' && open != NULL) {
+        name = open + 1;
+        name_len = (size_t)(path + len - 1 - name);
+    } else {
+        const char *slash = strrchr(path, '/');
+        name = slash != NULL ? slash + 1 : path;
+        name_len = strlen(name);
+    }
+    return strlen(linked_source) == name_len && strncmp(name, linked_source, name_len) == 0;
+}
+
 static uint32_t find_object_symbol(const lg_elfsyms_t *elf, const lg_elfsym_t *linked)
 {
     uint32_t found = UINT32_MAX;
@@ -170,7 +217,9 @@ static uint32_t find_object_symbol(const lg_elfsyms_t *elf, const lg_elfsym_t *l
         if (elf->files[s->file].kind != LG_ELF_OBJECT || s->is_local != linked->is_local)
             continue;
         if (linked->is_local && linked->source_file != NULL &&
-            (s->source_file == NULL || strcmp(s->source_file, linked->source_file) != 0))
+            !same_source(linked->source_file, s, elf->files[s->file].path))
+            continue;
+        if (!same_code_size(linked->size, s->size, elf->files[s->file].machine))
             continue;
         /* Same-named statics from same-named source files: prefer the one of the same size,
          * else the first in object order. */

@@ -117,6 +117,19 @@ lg_err_t lg_lor_from_layout(const lg_program_t *prog, const lg_layout_t *layout,
 
 /* ---- Writer ------------------------------------------------------------------------------------ */
 
+/* True for a fixed group's member (optimizer/groups.h): its input section holds other
+ * functions, and both it and the object are known. */
+static bool in_group(const lg_lor_fn_t *f)
+{
+    return (f->flags & LG_FN_SHARED_SECTION) && f->object != NULL && f->section != NULL;
+}
+
+static bool same_group(const lg_lor_fn_t *a, const lg_lor_fn_t *b)
+{
+    return in_group(a) && in_group(b) && strcmp(a->object, b->object) == 0 &&
+           strcmp(a->section, b->section) == 0;
+}
+
 /* A token needs quotes when it is empty or holds a character the reader splits on. */
 static bool needs_quotes(const char *s)
 {
@@ -215,6 +228,7 @@ lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out)
     }
     if (lor->section_align > 1)
         fprintf(out, "section align=%" PRIu64 "\n", lor->section_align);
+    size_t group = 0; /* fixed groups numbered so far */
     for (size_t c = 0; c < lor->ncliques; c++) {
         const lg_lor_clique_t *cl = &lor->cliques[c];
         double fill = lor->geometry.cache_size
@@ -235,6 +249,12 @@ lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out)
             fputs("  fn ", out);
             write_token(out, f->symbol);
             fprintf(out, " size=%" PRIu64 " hits=%" PRIu64, f->size, f->hits);
+            if (in_group(f)) {
+                /* A fixed group's members stand together: its number, for the reader. */
+                if (i == 0 || !same_group(&lor->fns[i - 1], f))
+                    group++;
+                fprintf(out, " group=%zu", group);
+            }
             /* Written at 0 too: the key itself says "aligned to the line". */
             if (f->flags & LG_FN_PHASED)
                 fprintf(out, " phase=%" PRIu64, f->lead);
@@ -488,6 +508,14 @@ static lg_err_t parse_fn(lg_lor_t *lor, size_t *fns_cap, lg_strmap_t *seen, char
                             tok[i]);
         } else if (strcmp(tok[i], "size") == 0 || strcmp(tok[i], "hits") == 0) {
             if (!parse_u64(value, tok[i][0] == 's' ? &f.size : &f.hits)) {
+                free_fn(&f);
+                return bad_number(ctx, tok[i], value);
+            }
+        } else if (strcmp(tok[i], "group") == 0) {
+            /* The writer's number of a fixed group, for people: lorgen script takes the groups
+             * from the ELF inputs and checks each is listed whole (check_groups). */
+            uint64_t unused;
+            if (!parse_u64(value, &unused)) {
                 free_fn(&f);
                 return bad_number(ctx, tok[i], value);
             }

@@ -2,8 +2,10 @@
 # End to end: a static glibc program ordered with its objects and libc.a. A C library function
 # whose input section's name other members share (.text.sse4.2, .text.avx) is written with its
 # archive member, never as a bare section name that would pull the other members' code in; the
-# archive's members without a symbol table are one note, not a warning each; the relinked
-# program runs.
+# archive's members without a symbol table are one note, not a warning each; a member's section
+# that holds several functions (memcpy's) is ordered as a fixed group; statics inside archive
+# members bind; a function the link took from another file (crt1.o's _dl_relocate_static_pie) is
+# not bound to libc.a's; and lorgen check passes on the relinked program.
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
@@ -35,8 +37,17 @@ shared=$(comm -12 bare.txt shared-names.txt)
 [ -z "$shared" ] || { cat a.ld >&2; fail "bare patterns of shared section names: $shared"; }
 grep -q 'libc\.a:[^ (]*(\.text\.' a.ld || { cat a.ld >&2; fail "no libc.a member's section is ordered"; }
 
-step "the relinked program runs"
+step "glibc's memcpy, in a section it shares with other functions, is ordered as a fixed group"
+"$lorgen" callgraph cg.out -o cg.txt
+memcpy=$(sed -n 's/^main \(__mem[a-z_0-9]*\) 300$/\1/p' cg.txt)
+[ -n "$memcpy" ] || { grep '^main ' cg.txt >&2; fail "callgrind should see main call memcpy 300 times"; }
+awk '$1 == "cold" { exit } $1 == "fn" { print }' a.lor | grep -q "^  fn $memcpy .* group=[0-9]* " ||
+  { grep -n "$memcpy" a.lor >&2; fail "$memcpy is not ordered in its fixed group"; }
+
+step "the relinked program runs, and lorgen check finds every function where it was asked"
 gcc -static obj/main.o -Wl,-T,a.ld -o app-ordered
 ./app-ordered >ordered.out
 cmp -s base.out ordered.out || fail "the relinked program prints a different result"
+"$lorgen" check a.lor app-ordered obj/main.o "$libc" >check.txt 2>&1 ||
+  { grep -v '^in order' check.txt >&2; fail "lorgen check"; }
 echo "ok" >&2
