@@ -15,6 +15,7 @@
 #include "emit_graph.h"
 #include "linkname.h"
 #include "report.h"
+#include "groups.h"
 #include "report_html.h"
 #include "report_json.h"
 #include "report_model.h"
@@ -274,6 +275,55 @@ static void test_html_left_out_hottest_first(void **state)
     free(html);
     lg_diag_destroy(&d);
     lg_layout_destroy(&layout);
+    lg_program_destroy(&prog);
+}
+
+/* The fixed groups a layout orders: the text report lists each with its profiled members and
+ * advises building apart a member with most of a group's hits; the JSON report says the same. */
+static void test_groups_listed_with_advice(void **state)
+{
+    (void)state;
+    static const fn_spec_t group_fns[] = {
+        {"main", 64, 1, 1, 0},
+        {"crc_update", 40, 1, 900, LG_FN_SHARED_SECTION},
+        {"crc_init", 30, 1, 1, LG_FN_SHARED_SECTION},
+        {"crc_table", 200, 1, 0, LG_FN_SHARED_SECTION},
+    };
+    static const arc_spec_t group_arcs[] = {{"main", "crc_update", 900}, {"main", "crc_init", 1}};
+    lg_program_t prog;
+    MAKE(&prog, group_fns, group_arcs);
+    for (size_t i = 1; i < prog.nfns; i++) {
+        free(prog.fns[i].section);
+        prog.fns[i].section = strdup(".text");
+        prog.fns[i].object = strdup("crc.o");
+    }
+    lg_groups_t g;
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_groups_build(&prog, &g, &d), LG_OK);
+    lg_layout_t layout;
+    lg_layout_init(&layout);
+    lg_geometry_t geo = {4096, 16, 1};
+    assert_int_equal(lg_order("chains", &g.units, &geo, &layout, &d), LG_OK);
+    assert_int_equal(lg_groups_expand(&g, &prog, &layout), LG_OK);
+    lg_report_input_t in = {.prog = &prog, .layout = &layout, .max_rows = 10};
+    memout_t m;
+    assert_int_equal(lg_report_write(&in, mem_open(&m)), LG_OK);
+    char *text = mem_close(&m);
+    assert_non_null(strstr(text, "Fixed groups"));
+    assert_non_null(strstr(text, "3 functions  270 bytes  901 hits  crc.o(.text)"));
+    assert_non_null(strstr(text, "advice: crc_update holds 100% of the group's hits in 40 of its "
+                                 "270 bytes: build crc.o with -ffunction-sections"));
+    assert_null(strstr(text, "    crc_table ")); /* never executed: not listed */
+    free(text);
+    assert_int_equal(lg_report_write_json(&in, mem_open(&m), &d), LG_OK);
+    char *json = mem_close(&m);
+    assert_non_null(strstr(json, "\"separate\": \"crc_update\""));
+    assert_non_null(strstr(json, "{\"name\": \"crc_table\", \"size\": 200, \"hits\": 0}"));
+    free(json);
+    lg_layout_destroy(&layout);
+    lg_groups_destroy(&g);
+    lg_diag_destroy(&d);
     lg_program_destroy(&prog);
 }
 
@@ -652,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_phase_in_reports),
         cmocka_unit_test(test_html_report),
         cmocka_unit_test(test_html_left_out_hottest_first),
+        cmocka_unit_test(test_groups_listed_with_advice),
         cmocka_unit_test(test_sort_rows_keeps_all),
         cmocka_unit_test(test_graphml_reads_back),
         cmocka_unit_test(test_dot_content),

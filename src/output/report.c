@@ -367,76 +367,47 @@ static void write_unsayable(const lg_report_input_t *in, FILE *out)
         fprintf(out, "  [%zu more unnamable]\n", total - listed);
 }
 
-/* A group's member that holds at least this share of the group's hits, in percent, while the
- * rest of the group is at least as large as the member itself, is worth separating: built with
- * -ffunction-sections it could sit next to the functions it calls or that call it, without
- * carrying the rest of its section along (the CodeScape guide gives the same advice for a
- * group's only profiled member). */
-#define LG_REPORT_SEPARATE_PERCENT 80.0
-
-/* The fixed groups the layout orders (optimizer/groups.h): consecutive members of one input
- * section of one object in a clique. One line per group with its bytes and hits, its profiled
- * members, and the advice to separate a member that holds most of the group's hits. */
+/* The fixed groups the layout orders (optimizer/groups.h), one line each with its bytes and
+ * hits, its profiled members, and the advice to separate a member that holds most of its hits. */
 static void write_groups(const lg_report_input_t *in, FILE *out)
 {
     const lg_program_t *prog = in->prog;
     const lg_layout_t *layout = in->layout;
     size_t groups = 0;
-    for (size_t c = 0; c < layout->ncliques; c++) {
-        const lg_clique_t *cl = &layout->cliques[c];
-        for (size_t i = 0; i < cl->nfns;) {
-            const lg_fn_t *head = &prog->fns[cl->fns[i]];
-            size_t run = 1;
-            while (i + run < cl->nfns && (head->flags & LG_FN_SHARED_SECTION) &&
-                   head->object != NULL && head->section != NULL &&
-                   prog->fns[cl->fns[i + run]].object != NULL &&
-                   strcmp(prog->fns[cl->fns[i + run]].object, head->object) == 0 &&
-                   strcmp(prog->fns[cl->fns[i + run]].section, head->section) == 0)
-                run++;
-            if (!(head->flags & LG_FN_SHARED_SECTION) || head->object == NULL) {
-                i++;
+    lg_report_group_t g;
+    for (size_t c = 0; c < layout->ncliques; c++)
+        for (size_t i = 0; i < layout->cliques[c].nfns; i++) {
+            if (!lg_report_group_at(prog, layout, c, i, &g))
                 continue;
-            }
+            const lg_fn_t *head = &prog->fns[g.head];
             if (groups++ == 0)
                 fputs("Fixed groups (functions that share an input section move together)\n", out);
-            uint64_t bytes = 0, hits = 0;
-            const lg_fn_t *top = head;
-            for (size_t k = i; k < i + run; k++) {
-                const lg_fn_t *f = &prog->fns[cl->fns[k]];
-                bytes = lg_sat_add(bytes, f->size);
-                hits = lg_sat_add(hits, f->hits);
-                if (f->hits > top->hits)
-                    top = f;
-            }
             fprintf(out, "  group %zu  clique %zu  %zu functions  %" PRIu64 " bytes  %" PRIu64
                          " hits  ",
-                    groups, c + 1, run, bytes, hits);
+                    groups, c + 1, g.count, g.bytes, g.hits);
             put_name(out, head->object, 0);
             fputc('(', out);
             put_name(out, head->section, 0);
             fputs(")\n", out);
-            for (size_t k = i; k < i + run; k++) {
-                const lg_fn_t *f = &prog->fns[cl->fns[k]];
+            for (size_t k = i; k < i + g.count; k++) {
+                const lg_fn_t *f = &prog->fns[layout->cliques[c].fns[k]];
                 if (f->hits == 0)
                     continue;
                 fputs("    ", out);
                 put_name(out, f->symbol, 32);
                 fprintf(out, " %12" PRIu64 " hits  %" PRIu64 " bytes\n", f->hits, f->size);
             }
-            if (run > 1 && hits > 0 &&
-                (double)top->hits * 100.0 >= (double)hits * LG_REPORT_SEPARATE_PERCENT &&
-                bytes - top->size >= top->size) {
+            if (g.separate != UINT32_MAX) {
+                const lg_fn_t *t = &prog->fns[g.separate];
                 fputs("    advice: ", out);
-                put_name(out, top->symbol, 0);
+                put_name(out, t->symbol, 0);
                 fprintf(out, " holds %.0f%% of the group's hits in %" PRIu64 " of its %" PRIu64
                              " bytes: build ",
-                        100.0 * (double)top->hits / (double)hits, top->size, bytes);
+                        100.0 * (double)t->hits / (double)g.hits, t->size, g.bytes);
                 put_name(out, head->object, 0);
                 fputs(" with -ffunction-sections so that it moves alone\n", out);
             }
-            i += run;
         }
-    }
     if (groups > 0)
         fputc('\n', out);
 }

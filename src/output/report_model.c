@@ -99,6 +99,38 @@ void lg_report_write_phase(const lg_fn_t *fn, uint32_t line_size, FILE *out)
         fprintf(out, " (phase +%" PRIu64 " in the %" PRIu32 "-byte line)", fn->lead, line_size);
 }
 
+static bool same_section(const lg_fn_t *a, const lg_fn_t *b)
+{
+    return (a->flags & LG_FN_SHARED_SECTION) && (b->flags & LG_FN_SHARED_SECTION) &&
+           a->object != NULL && b->object != NULL && a->section != NULL && b->section != NULL &&
+           strcmp(a->object, b->object) == 0 && strcmp(a->section, b->section) == 0;
+}
+
+bool lg_report_group_at(const lg_program_t *prog, const lg_layout_t *layout, size_t c, size_t i,
+                        lg_report_group_t *g)
+{
+    const lg_clique_t *cl = &layout->cliques[c];
+    const lg_fn_t *head = &prog->fns[cl->fns[i]];
+    if (!same_section(head, head) || (i > 0 && same_section(&prog->fns[cl->fns[i - 1]], head)))
+        return false;
+    *g = (lg_report_group_t){.clique = c, .first = i, .head = cl->fns[i], .separate = UINT32_MAX};
+    uint32_t top = cl->fns[i];
+    while (i + g->count < cl->nfns && same_section(&prog->fns[cl->fns[i + g->count]], head)) {
+        const lg_fn_t *f = &prog->fns[cl->fns[i + g->count]];
+        g->bytes = lg_sat_add(g->bytes, f->size);
+        g->hits = lg_sat_add(g->hits, f->hits);
+        if (f->hits > prog->fns[top].hits)
+            top = cl->fns[i + g->count];
+        g->count++;
+    }
+    const lg_fn_t *t = &prog->fns[top];
+    if (g->count > 1 && g->hits > 0 &&
+        (double)t->hits * 100.0 >= (double)g->hits * LG_REPORT_SEPARATE_PERCENT &&
+        g->bytes - t->size >= t->size)
+        g->separate = top;
+    return true;
+}
+
 int lg_report_key_cmp(const void *a, const void *b)
 {
     const lg_report_key_t *x = a, *y = b;

@@ -49,6 +49,27 @@ typedef struct lg_report_key {
     size_t index; /* what is sorted: a clique, a function, a member's position */
 } lg_report_key_t;
 
+/* A group's member that holds at least this share of the group's hits, in percent, while the
+ * rest of the group is at least as large as the member itself, is worth separating: built with
+ * -ffunction-sections it could sit next to the functions it calls or that call it, without
+ * carrying the rest of its section along (the CodeScape guide gives the same advice for a
+ * group's only profiled member). */
+#define LG_REPORT_SEPARATE_PERCENT 80.0
+
+/* A fixed group as the layout orders it (optimizer/groups.h): members cl->fns[first .. first +
+ * count) of one input section of one object, consecutive in clique cl. */
+typedef struct lg_report_group {
+    size_t clique, first, count;
+    uint64_t bytes, hits;
+    uint32_t head;     /* its first member (program index) */
+    uint32_t separate; /* the member worth building apart (LG_REPORT_SEPARATE_PERCENT), or
+                          UINT32_MAX */
+} lg_report_group_t;
+
+/* The group that starts at member i of clique c, when one does: true with *g set. */
+bool lg_report_group_at(const lg_program_t *prog, const lg_layout_t *layout, size_t c, size_t i,
+                        lg_report_group_t *g);
+
 /* The qsort comparison of lg_report_key_t: hottest first. */
 int lg_report_key_cmp(const void *a, const void *b);
 

@@ -71,6 +71,10 @@
 #                         program's own variation: lua seeds its string hashes with the time
 #                         and addresses, which moves its misses by up to about 0.3%). After
 #                         changing a program's build or TRAIN workload, run without it.
+#   STATIC=1              link every layout statically (-static), and give lorgen and the call
+#                         graph that lld's C3 is fed the C library's archive too (libc.a): then
+#                         nothing moves under the text by chance, and one shift measures a cell
+#                         (use a BUILD_DIR of its own: build.env keeps the libraries).
 #   GEOMETRIES="8192,1,32 ..."  the I1 geometries (size,ways,line) to measure; default
 #                         4096,1,32 8192,1,32 16384,2,32 32768,8,64.
 #   LAYOUTS="gnu-default lorgen-prf ..."  only these layouts (gnu-default is always measured:
@@ -345,10 +349,14 @@ binary_of() { # WORK NAME GEOMETRY
 link_layouts() {
   local work=$1 libs=$2
   local objs=("$work"/obj/*.o) probe=$work/layouts/probe-link s=$work/scripts
+  # What lorgen and the call graph of lld's C3 are given besides the objects: with STATIC=1 the C
+  # library's archive, whose members are linked into the program too.
+  local archives=()
+  [ "${STATIC:-0}" = 0 ] || archives=("$(gcc -print-file-name=libc.a)")
   local prfs=("${merge[@]}" "$work"/train-*.prf) cgs=("${merge[@]}" "$work"/train-*.callgrind)
   mkdir -p "$s"
   # Exact call counts of the plain build: what lld's C3 and classic-ph are fed.
-  "$lorgen" callgraph -q "${cgs[@]}" "$probe" "${objs[@]}" -o "$s/callgrind.cg"
+  "$lorgen" callgraph -q "${cgs[@]}" "$probe" "${objs[@]}" "${archives[@]}" -o "$s/callgrind.cg"
   link_binary "$work/layouts/gnu-default" gcc "${objs[@]}" $libs
   if wanted lld-default; then
     link_binary "$work/layouts/lld-default" gcc -fuse-ld=lld "${objs[@]}" $libs
@@ -384,7 +392,8 @@ link_layouts() {
       tag=$l.${g//,/-}
       # shellcheck disable=SC2086 # LORGEN_OPTS is words on purpose
       "$bin" -q "${opts[@]}" ${LORGEN_OPTS:-} --cache-size "$size" --ways "$ways" --line-size "$line" \
-        "${profiles[@]}" "$probe" "${objs[@]}" --ld-script "$s/$tag.ld" --report "$s/$tag.txt"
+        "${profiles[@]}" "$probe" "${objs[@]}" "${archives[@]}" --ld-script "$s/$tag.ld" \
+        --report "$s/$tag.txt"
       link_binary "$(binary_of "$work" "$l" "$g")" gcc "${objs[@]}" $libs -Wl,-T,"$s/$tag.ld"
     done
   done
@@ -491,6 +500,8 @@ bench_program() {
     make_runners "$work"
     tracer_objects "$work"
     "${name}_build" "$work"
+    # STATIC=1: every layout is a static link (the profiling build stays as NAME_build made it).
+    [ "${STATIC:-0}" = 0 ] || libs="$libs -static"
     "${name}_$profiled" "$work/run-prof" >/dev/null
     gcc "$work"/obj/*.o $libs -o "$work/layouts/probe-link"
     "${name}_$profiled" "$work/run-callgrind" >/dev/null
