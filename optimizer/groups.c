@@ -135,7 +135,7 @@ static lg_err_t make_unit(const lg_program_t *prog, const lg_groups_t *g, size_t
     /* A group: its name says which, for the optimizer's messages. */
     out->symbol = lg_format("%s (and %zu more of its section)", head->symbol, k - 1);
     out->flags = (head->flags & ~(uint32_t)(LG_FN_SHARED_SECTION | LG_FN_PHASED | LG_FN_LOCAL |
-                                             LG_FN_AMBIGUOUS_NAME)) |
+                                            LG_FN_AMBIGUOUS_NAME)) |
                  LG_FN_GROUP;
     out->lead = 0;
     out->hits = out->counter1_self = out->counter2_self = 0;

@@ -28,13 +28,13 @@
 #include <stdint.h>
 
 typedef struct lg_groups {
-    lg_program_t units;  /* one function per unit, flagged LG_FN_GROUP for a group */
-    uint32_t *unit_of;   /* per program function: its unit */
-    uint32_t *first;     /* per unit, and one past the last: its members are members[first[u]
-                            .. first[u + 1]) */
-    uint32_t *members;   /* program function indexes, by unit, in section order */
-    uint64_t *offset;    /* per program function: bytes from its unit's start */
-    size_t ngroups;      /* units of more than one function */
+    lg_program_t units; /* one function per unit, flagged LG_FN_GROUP for a group */
+    uint32_t *unit_of;  /* per program function: its unit */
+    uint32_t *first;    /* per unit, and one past the last: its members are members[first[u]
+                           .. first[u + 1]) */
+    uint32_t *members;  /* program function indexes, by unit, in section order */
+    uint64_t *offset;   /* per program function: bytes from its unit's start */
+    size_t ngroups;     /* units of more than one function */
 } lg_groups_t;
 
 /* Builds g from prog (g is overwritten; free with lg_groups_destroy, also after an error).

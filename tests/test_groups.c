@@ -167,7 +167,7 @@ static void test_group_without_addresses(void **state)
     assert_int_equal(lg_groups_build(&p, &g, &d), LG_OK);
     uint32_t io = g.unit_of[1];
     assert_int_equal(g.members[g.first[io]], 1); /* io_read, io_write, io_close */
-    assert_int_equal(g.offset[3], 112);           /* 100 bytes, then 16-byte aligned */
+    assert_int_equal(g.offset[3], 112);          /* 100 bytes, then 16-byte aligned */
     assert_int_equal(g.units.fns[io].size, 112 + 48 + 20);
     lg_groups_destroy(&g);
     lg_diag_destroy(&d);
