@@ -156,24 +156,6 @@ static lg_err_t make_unit(const lg_program_t *prog, const lg_groups_t *g, size_t
     return ok && out->symbol != NULL ? LG_OK : LG_ENOMEM;
 }
 
-static int cmp_hotspot(const void *pa, const void *pb)
-{
-    const lg_hotspot_t *a = pa, *b = pb;
-    if (a->fn != b->fn)
-        return a->fn < b->fn ? -1 : 1;
-    return (a->offset > b->offset) - (a->offset < b->offset);
-}
-
-static int cmp_hotjump(const void *pa, const void *pb)
-{
-    const lg_hotjump_t *a = pa, *b = pb;
-    if (a->fn != b->fn)
-        return a->fn < b->fn ? -1 : 1;
-    if (a->from != b->from)
-        return a->from < b->from ? -1 : 1;
-    return (a->to > b->to) - (a->to < b->to);
-}
-
 /* Step 3, the weighted lists: moved to units, sorted and merged as lg_program_t keeps them. */
 static lg_err_t move_lists(const lg_program_t *prog, lg_groups_t *g)
 {
@@ -201,31 +183,13 @@ static lg_err_t move_lists(const lg_program_t *prog, lg_groups_t *g)
         u->hotspots[u->nhotspots++] =
             (lg_hotspot_t){g->unit_of[h->fn], g->offset[h->fn] + h->offset, h->cost};
     }
-    qsort(u->hotspots, u->nhotspots, sizeof *u->hotspots, cmp_hotspot);
-    size_t out = 0;
-    for (size_t i = 0; i < u->nhotspots; i++) {
-        if (out > 0 && cmp_hotspot(&u->hotspots[out - 1], &u->hotspots[i]) == 0)
-            u->hotspots[out - 1].cost = lg_sat_add(u->hotspots[out - 1].cost, u->hotspots[i].cost);
-        else
-            u->hotspots[out++] = u->hotspots[i];
-    }
-    u->nhotspots = out;
     for (size_t i = 0; i < prog->nhotjumps; i++) {
         const lg_hotjump_t *j = &prog->hotjumps[i];
         uint64_t at = g->offset[j->fn];
         u->hotjumps[u->nhotjumps++] =
             (lg_hotjump_t){g->unit_of[j->fn], at + j->from, at + j->to, j->count};
     }
-    qsort(u->hotjumps, u->nhotjumps, sizeof *u->hotjumps, cmp_hotjump);
-    out = 0;
-    for (size_t i = 0; i < u->nhotjumps; i++) {
-        if (out > 0 && cmp_hotjump(&u->hotjumps[out - 1], &u->hotjumps[i]) == 0)
-            u->hotjumps[out - 1].count =
-                lg_sat_add(u->hotjumps[out - 1].count, u->hotjumps[i].count);
-        else
-            u->hotjumps[out++] = u->hotjumps[i];
-    }
-    u->nhotjumps = out;
+    lg_program_merge_positions(u);
     return LG_OK;
 }
 

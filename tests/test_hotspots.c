@@ -74,7 +74,7 @@ static void test_positions_of_the_profiled_elf(void **state)
     size_t cap = 0;
     lg_hotspot_stats_t st;
     assert_int_equal(lg_hotspots_bind(&p, &cap, &prof, map_fg, 2.0, &st), LG_OK);
-    lg_hotspots_finish(&p);
+    lg_program_merge_positions(&p);
     check_bound(&p);
     assert_int_equal(st.bias, 0);
     assert_int_equal(st.bound, 4);
@@ -95,7 +95,7 @@ static void test_pie_load_bias_is_found(void **state)
     size_t cap = 0;
     lg_hotspot_stats_t st;
     assert_int_equal(lg_hotspots_bind(&p, &cap, &prof, map_fg, 2.0, &st), LG_OK);
-    lg_hotspots_finish(&p);
+    lg_program_merge_positions(&p);
     assert_int_equal(st.bias, 0x108000);
     check_bound(&p);
     lg_profile_destroy(&prof);
@@ -156,7 +156,7 @@ static void test_jumps_bind_inside_their_function(void **state)
     assert_int_equal(st.jumps_bound, 5);
     assert_int_equal(st.jumps_dropped, 3);
     assert_int_equal(p.nhotjumps, 10);
-    lg_hotspots_finish(&p);
+    lg_program_merge_positions(&p);
 
     /* Sorted by (fn, from, to), each count 2 * fixed + pie. */
     assert_int_equal(p.nhotjumps, 4);
@@ -186,7 +186,7 @@ static void test_jump_counts_saturate(void **state)
     lg_hotspot_stats_t st;
     assert_int_equal(lg_hotspots_bind(&p, &cap, &prof, map_fg, 1.0, &st), LG_OK);
     assert_int_equal(lg_hotspots_bind_jumps(&p, &jumps_cap, &prof, map_fg, 1.0, &st), LG_OK);
-    lg_hotspots_finish(&p);
+    lg_program_merge_positions(&p);
     assert_int_equal(p.nhotjumps, 1);
     assert_hotjump(&p, 0, 0, 0x40, 0x00, UINT64_MAX);
     lg_profile_destroy(&prof);

@@ -84,3 +84,56 @@ const char *lg_fn_unmovable_reason(const lg_fn_t *f)
                "input section is unknown";
     return "";
 }
+
+static int cmp_hotspot(const void *pa, const void *pb)
+{
+    const lg_hotspot_t *a = pa, *b = pb;
+    if (a->fn != b->fn)
+        return a->fn < b->fn ? -1 : 1;
+    return (a->offset > b->offset) - (a->offset < b->offset);
+}
+
+static int cmp_hotjump(const void *pa, const void *pb)
+{
+    const lg_hotjump_t *a = pa, *b = pb;
+    if (a->fn != b->fn)
+        return a->fn < b->fn ? -1 : 1;
+    if (a->from != b->from)
+        return a->from < b->from ? -1 : 1;
+    return (a->to > b->to) - (a->to < b->to);
+}
+
+static void finish_jumps(lg_program_t *p)
+{
+    if (p->nhotjumps == 0)
+        return;
+    qsort(p->hotjumps, p->nhotjumps, sizeof *p->hotjumps, cmp_hotjump);
+    size_t out = 0;
+    for (size_t i = 0; i < p->nhotjumps; i++) {
+        lg_hotjump_t *last = out > 0 ? &p->hotjumps[out - 1] : NULL;
+        if (last != NULL && cmp_hotjump(last, &p->hotjumps[i]) == 0) {
+            last->count = lg_sat_add(last->count, p->hotjumps[i].count);
+            continue;
+        }
+        p->hotjumps[out++] = p->hotjumps[i];
+    }
+    p->nhotjumps = out;
+}
+
+void lg_program_merge_positions(lg_program_t *p)
+{
+    finish_jumps(p);
+    if (p->nhotspots == 0)
+        return;
+    qsort(p->hotspots, p->nhotspots, sizeof *p->hotspots, cmp_hotspot);
+    size_t out = 0;
+    for (size_t i = 0; i < p->nhotspots; i++) {
+        if (out > 0 && p->hotspots[out - 1].fn == p->hotspots[i].fn &&
+            p->hotspots[out - 1].offset == p->hotspots[i].offset) {
+            p->hotspots[out - 1].cost = lg_sat_add(p->hotspots[out - 1].cost, p->hotspots[i].cost);
+            continue;
+        }
+        p->hotspots[out++] = p->hotspots[i];
+    }
+    p->nhotspots = out;
+}

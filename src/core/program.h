@@ -159,6 +159,10 @@ const char *lg_fn_unmovable_reason(const lg_fn_t *f);
  * one seed gives one program whatever the order of the work. Saturates at UINT64_MAX. O(V + A). */
 void lg_program_perturb(lg_program_t *p, uint64_t seed, double part);
 
+/* Sorts p->hotspots by (fn, offset) and p->hotjumps by (fn, from, to), and sums repeated ones
+ * (saturating), as lg_program_t keeps them. O(n log n). */
+void lg_program_merge_positions(lg_program_t *p);
+
 void lg_program_init(lg_program_t *p);
 /* Frees everything; accepts a zeroed struct. */
 void lg_program_destroy(lg_program_t *p);

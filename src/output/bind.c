@@ -1315,7 +1315,7 @@ static lg_err_t bind_profiles(binder_t *b, const lg_bind_input_t *inputs, size_t
     }
     lg_arcs_merge(p->arcs, &p->narcs);
     lg_pairs_merge(p->proximity, &p->nproximity);
-    lg_hotspots_finish(p);
+    lg_program_merge_positions(p);
     if (p->nunbound > 0)
         qsort(p->unbound, p->nunbound, sizeof *p->unbound, cmp_unbound);
     for (size_t i = 0; i < p->nfns; i++)

@@ -62,8 +62,5 @@ lg_err_t lg_hotspots_bind(lg_program_t *p, size_t *cap, const lg_profile_t *prof
 lg_err_t lg_hotspots_bind_jumps(lg_program_t *p, size_t *cap, const lg_profile_t *prof,
                                 const int64_t *map, double scale, lg_hotspot_stats_t *stats);
 
-/* Sorts p->hotspots by (fn, offset) and p->hotjumps by (fn, from, to), and sums repeated ones
- * (saturating). O(n log n). */
-void lg_hotspots_finish(lg_program_t *p);
 
 #endif
