@@ -135,6 +135,7 @@ static lg_err_t make_unit(const lg_program_t *prog, const lg_groups_t *g, size_t
     /* A group: its name says which, for the optimizer's messages. */
     out->symbol = lg_format("%s (and %zu more of its section)", head->symbol, k - 1);
     out->flags = (head->flags & ~(uint32_t)(LG_FN_SHARED_SECTION | LG_FN_PHASED | LG_FN_LOCAL |
+                                             LG_FN_EXCLUDED |
                                             LG_FN_AMBIGUOUS_NAME)) |
                  LG_FN_GROUP;
     out->lead = 0;
@@ -142,6 +143,7 @@ static lg_err_t make_unit(const lg_program_t *prog, const lg_groups_t *g, size_t
     out->size = 0;
     for (size_t j = 0; j < k; j++) {
         const lg_fn_t *f = &prog->fns[m[j]];
+        out->flags |= f->flags & LG_FN_EXCLUDED; /* one member out takes the group out */
         out->hits = lg_sat_add(out->hits, f->hits);
         out->counter1_self = lg_sat_add(out->counter1_self, f->counter1_self);
         out->counter2_self = lg_sat_add(out->counter2_self, f->counter2_self);

@@ -620,7 +620,7 @@ static void test_wrong_edits_are_errors(void **state)
     assert_int_equal(lg_lor_parse(typo, strlen(typo), "t.lor", &lor, &d), LG_EFORMAT);
     assert_true(lg_test_diag_has(&d, LG_ERROR,
                                  "t.lor:4: expected a statement (lorgen-lor, cache, algorithm, "
-                                 "input, section, clique, fn, cold), found 'fnn'"));
+                                 "input, select, section, clique, fn, cold), found 'fnn'"));
     lg_lor_destroy(&lor);
 
     /* The static lives in eval.o: a pattern for io.o would match nothing. */

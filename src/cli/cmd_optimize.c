@@ -102,6 +102,10 @@ int lg_cli_cmd_optimize(const lg_cli_options_t *o)
             err = lg_lor_add_input(&p.lor, "profile", in.profiles[i].path, in.profiles[i].format);
         for (size_t i = 0; i < in.nelf && err == LG_OK; i++)
             err = lg_lor_add_input(&p.lor, "elf", in.elf_paths[i], NULL);
+        /* The selection, so that lorgen script keeps it (lor-format.md, select). */
+        for (size_t i = 0; i < o->nselect && err == LG_OK; i++)
+            err = lg_lor_add_input(&p.lor, o->select[i].include ? "include" : "exclude",
+                                   o->select[i].pattern, NULL);
         if (err != LG_OK) {
             lg_cli_message(LG_ERROR, "", "%s", lg_strerror(err));
             status = LG_EXIT_BAD_INPUT;

@@ -67,6 +67,7 @@ struct option {
     bool orders;      /* shapes the order lorgen computes: eval --lor, which computes none,
                          refuses it */
     bool per_profile; /* applies to the next profile: once per profile, not once per run */
+    bool repeatable;  /* each time given adds a rule (--include, --exclude) */
 };
 
 /* The bit of command c in option_t.commands. */
@@ -118,6 +119,21 @@ static lg_cli_status_t set_string(parser_t *p, const option_t *opt, const char *
         return usage(p->o, "%s: expected %s, found an empty string", name,
                      strcmp(opt->value, "FILE") == 0 ? "a file name" : "a name");
     *(const char **)field(p, opt) = value;
+    return LG_CLI_RUN;
+}
+
+/* One more selection rule (select.h): arg 1 --include, 0 --exclude. */
+static lg_cli_status_t add_select(parser_t *p, const option_t *opt, const char *name,
+                                  const char *value)
+{
+    if (*value == '\0')
+        return usage(p->o, "%s: expected a pattern, found an empty string", name);
+    lg_select_rule_t *grown =
+        realloc(p->o->select, (p->o->nselect + 1) * sizeof *p->o->select);
+    if (grown == NULL)
+        return LG_CLI_NOMEM;
+    p->o->select = grown;
+    p->o->select[p->o->nselect++] = (lg_select_rule_t){opt->arg == 1, value};
     return LG_CLI_RUN;
 }
 
@@ -379,6 +395,18 @@ static const option_t options[] = {
              "pettis-hansen (the chains uncut), c3 (lld's C3/hfsort), input\n"
              "(keep the ELF's order)",
      .fallback = "chains", .apply = set_algorithm, .commands = ORDERING_COMMANDS, .orders = true},
+    {.names = {"--include"}, .value = "PATTERN",
+     .help = "order only the functions the pattern names (a shell\n"
+             "pattern matched against the symbol, the object, and an\n"
+             "archive member's archive and member); may be repeated",
+     .apply = add_select, .arg = 1, .commands = ORDERING_COMMANDS, .orders = true,
+     .repeatable = true},
+    {.names = {"--exclude"}, .value = "PATTERN",
+     .help = "leave the functions the pattern names in their input order\n"
+             "(after --include; a fixed group goes with any member); may\n"
+             "be repeated",
+     .apply = add_select, .arg = 0, .commands = ORDERING_COMMANDS, .orders = true,
+     .repeatable = true},
     {.names = {"--no-place"},
      .help = "cliques: skip the cache-aware placement that moves each clique\n"
              "to the cache sets where it conflicts least with hotter ones",
@@ -640,7 +668,7 @@ static lg_cli_status_t parse_option(parser_t *p, int argc, char **argv, int *i, 
     }
     /* Of two values for one setting or output only the last would count: the first request
      * would be dropped without a word. */
-    if (before->spelling != NULL && !opt->per_profile)
+    if (before->spelling != NULL && !opt->per_profile && !opt->repeatable)
         return usage(p->o, "%s given twice (%s %s, then %s %s): it takes one value", opt->names[0],
                      before->spelling, before->value, spelling, value);
     *before = (given_t){spelling, value};
@@ -753,8 +781,11 @@ void lg_cli_options_destroy(lg_cli_options_t *o)
 {
     free(o->inputs);
     free(o->error);
+    free(o->select);
     o->inputs = NULL;
     o->error = NULL;
+    o->select = NULL;
+    o->nselect = 0;
 }
 
 /* ---- Files named twice ----------------------------------------------------------------------- */

@@ -12,6 +12,7 @@
 
 #include "layout.h"
 #include "registry.h"
+#include "select.h"
 #include "writers.h"
 
 #include <stdbool.h>
@@ -57,6 +58,8 @@ typedef struct lg_cli_options {
     bool phase;             /* choose large functions' phase in the cache line (--no-phase) */
     bool safeguard;         /* keep the input order when predicted better (--no-safeguard) */
     const char *lor;        /* eval: the order to estimate (default: the one lorgen computes) */
+    lg_select_rule_t *select; /* --include and --exclude, in command-line order (select.h) */
+    size_t nselect;
     char *error;            /* LG_CLI_USAGE: what is wrong, without "lorgen: " */
 } lg_cli_options_t;
 

@@ -6,6 +6,7 @@
 #include "groups.h"
 #include "messages.h"
 #include "placement.h"
+#include "select.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -120,6 +121,12 @@ static int propose_units(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_dia
  * expanded to the program's functions. */
 int lg_cli_propose_order(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_diag_t *d)
 {
+    size_t out = lg_select_apply(&p->prog, o->select, o->nselect);
+    if (o->nselect > 0)
+        lg_cli_message(LG_NOTE, "",
+                       "%zu of %zu functions taken out by --include and --exclude: they keep "
+                       "their input order, and the report lists the executed ones",
+                       out, p->prog.nfns);
     lg_groups_t g;
     if (lg_groups_build(&p->prog, &g, d) != LG_OK) {
         lg_groups_destroy(&g);

@@ -75,6 +75,8 @@ void lg_program_destroy(lg_program_t *p)
 
 const char *lg_fn_unmovable_reason(const lg_fn_t *f)
 {
+    if (f->flags & LG_FN_EXCLUDED)
+        return "excluded by --exclude or --include: it keeps its input order";
     if (f->size == 0)
         return "size 0 in the symbol table";
     if (f->flags & LG_FN_SHARED_SECTION)

@@ -41,6 +41,8 @@
                                        pattern must name its object, or it takes theirs too */
 #define LG_FN_GROUP 0x400u        /* optimizer/groups.h: a unit that stands for a fixed group,
                                        the functions of one input section */
+#define LG_FN_EXCLUDED 0x800u     /* taken out by --exclude or --include (select.h): it keeps
+                                       its input order */
 #define LG_FN_PHASED 0x80u        /* its start was chosen inside the cache line (lg_fn_t.lead,
                                        optimizer/phase.h): the linker script pads to the first
                                        address lead bytes past a line (lg_start_after) */
@@ -135,7 +137,8 @@ typedef struct lg_program {
  * section that holds nothing else. */
 static inline bool lg_fn_movable(const lg_fn_t *f)
 {
-    return f->size > 0 && !(f->flags & (LG_FN_SHARED_SECTION | LG_FN_SECTION_UNKNOWN));
+    return f->size > 0 &&
+           !(f->flags & (LG_FN_SHARED_SECTION | LG_FN_SECTION_UNKNOWN | LG_FN_EXCLUDED));
 }
 
 /* The most bytes a function takes from a start aligned to its alignment: its code, and before

@@ -4,6 +4,7 @@
 #include "bind.h"
 #include "mem.h"
 #include "objpath.h"
+#include "select.h"
 #include "strmap.h"
 
 #include <ctype.h>
@@ -117,6 +118,11 @@ lg_err_t lg_lor_from_layout(const lg_program_t *prog, const lg_layout_t *layout,
 
 /* ---- Writer ------------------------------------------------------------------------------------ */
 
+static bool is_select_kind(const char *kind)
+{
+    return strcmp(kind, "include") == 0 || strcmp(kind, "exclude") == 0;
+}
+
 /* True for a fixed group's member (optimizer/groups.h): its input section holds other
  * functions, and both it and the object are known. */
 static bool in_group(const lg_lor_fn_t *f)
@@ -220,7 +226,9 @@ lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out)
     write_token(out, lor->algorithm ? lor->algorithm : "cliques");
     fputc('\n', out);
     for (size_t i = 0; i < lor->ninputs; i++) {
-        fputs("input", out);
+        /* --include and --exclude rules are inputs of kind include or exclude (lor.h). */
+        bool rule = is_select_kind(lor->inputs[i].kind);
+        fputs(rule ? "select" : "input", out);
         write_key(out, lor->inputs[i].kind, lor->inputs[i].path);
         if (lor->inputs[i].format != NULL)
             write_key(out, "format", lor->inputs[i].format);
@@ -623,6 +631,19 @@ static lg_err_t parse_input(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
     return lg_lor_add_input(lor, kind, path, format);
 }
 
+/* 'select include=PATTERN' or 'select exclude=PATTERN': one rule of the selection the order was
+ * made with (select.h), which lorgen script keeps. */
+static lg_err_t parse_select(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
+{
+    char *value = n == 2 ? split_key(tok[1]) : NULL;
+    if (value == NULL || !is_select_kind(tok[1]) || *value == '\0')
+        return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                            "expected 'select include=PATTERN' or 'select exclude=PATTERN', "
+                            "found %d word(s) after 'select'%s%s",
+                            n - 1, n > 1 ? ", the first " : "", n > 1 ? tok[1] : "");
+    return lg_lor_add_input(lor, tok[1], value, NULL);
+}
+
 static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, size_t *caps,
                            lg_strmap_t *seen, bool *have_version)
 {
@@ -663,6 +684,8 @@ static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, si
     }
     if (strcmp(kw, "input") == 0)
         return parse_input(lor, tok, n, ctx);
+    if (strcmp(kw, "select") == 0)
+        return parse_select(lor, tok, n, ctx);
     if (strcmp(kw, "section") == 0) {
         for (int i = 1; i < n; i++) {
             char *value = split_key(tok[i]);
@@ -686,8 +709,8 @@ static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, si
     /* A statement this reader does not know may hold a function (`fnn`): dropping it with a
      * warning would change the order the file asks for. */
     return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
-                        "expected a statement (lorgen-lor, cache, algorithm, input, section, "
-                        "clique, fn, cold), found '%s'",
+                        "expected a statement (lorgen-lor, cache, algorithm, input, select, "
+                        "section, clique, fn, cold), found '%s'",
                         kw);
 }
 
@@ -1247,6 +1270,15 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
             err = LG_ENOMEM;
     lg_strmap_t by_alias;
     lg_strmap_init(&by_alias);
+    /* The selection the file records (select lines, kept as inputs of kind include/exclude). */
+    lg_select_rule_t *rules = malloc((lor->ninputs ? lor->ninputs : 1) * sizeof *rules);
+    size_t nrules = 0;
+    if (rules == NULL)
+        err = LG_ENOMEM;
+    for (size_t i = 0; rules != NULL && i < lor->ninputs; i++)
+        if (is_select_kind(lor->inputs[i].kind))
+            rules[nrules++] = (lg_select_rule_t){strcmp(lor->inputs[i].kind, "include") == 0,
+                                                 lor->inputs[i].path};
     /* Per .LOR function: the program function it names, or UINT32_MAX. */
     uint32_t *fn_of = malloc((lor->nfns ? lor->nfns : 1) * sizeof *fn_of);
     if (fn_of == NULL)
@@ -1257,7 +1289,7 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
         if (!lg_strmap_put(&by_alias, prog->aliases[i].name, (uint32_t)i, NULL))
             err = LG_ENOMEM;
     check_counts(lor, path, d);
-    size_t unknown = 0, bad_phases = 0;
+    size_t unknown = 0, bad_phases = 0, selected_out = 0;
     char where[4096];
     for (size_t i = 0; i < lor->nfns && err == LG_OK; i++) {
         lg_lor_fn_t *f = &lor->fns[i];
@@ -1297,6 +1329,16 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
         }
         if (k >= 0 && fn_of != NULL)
             fn_of[i] = (uint32_t)k;
+        if (k >= 0 && nrules > 0 &&
+            lg_select_excludes(rules, nrules, prog->fns[k].symbol, prog->fns[k].object)) {
+            lg_diag_add(d, LG_ERROR, where,
+                        "function '%s' is taken out by the file's select lines (include and "
+                        "exclude), so it cannot be listed: delete its line, or the select line "
+                        "that takes it out",
+                        prog->fns[k].symbol);
+            selected_out++;
+            continue;
+        }
         if (k < 0) {
             if (named == FILE_MISMATCH)
                 file_mismatch(prog, &by_symbol, next, f, where, d);
@@ -1342,6 +1384,10 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
             err = LG_ENOMEM;
     }
     size_t split = 0;
+    if (err == LG_OK && selected_out > 0)
+        err = lg_diag_fail(d, LG_EINVAL, path,
+                           "%zu function(s) listed are taken out by the file's select lines",
+                           selected_out);
     if (err == LG_OK && unknown == 0)
         err = check_groups(lor, prog, fn_of, path, d, &split);
     /* Cache-aware placement (section align=) put each clique at a cache offset: the offsets
@@ -1389,6 +1435,7 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
     lg_strmap_destroy(&by_symbol);
     lg_strmap_destroy(&by_alias);
     free(fn_of);
+    free(rules);
     given_objects_destroy(&objects);
     free(next);
     return err;

@@ -50,4 +50,32 @@ gcc -static obj/main.o -Wl,-T,a.ld -o app-ordered
 cmp -s base.out ordered.out || fail "the relinked program prints a different result"
 "$lorgen" check a.lor app-ordered obj/main.o "$libc" >check.txt 2>&1 ||
   { grep -v '^in order' check.txt >&2; fail "lorgen check"; }
+step "--exclude of one member takes its fixed group out; the .LOR keeps the selection"
+"$lorgen" cg.out app obj/main.o "$libc" --exclude "$memcpy" -o x.lor --ld-script x.ld --report x.txt 2>err.txt ||
+  { cat err.txt >&2; fail "lorgen --exclude failed"; }
+grep -q "note: [0-9]* of [0-9]* functions taken out by --include and --exclude" err.txt ||
+  fail "no note on the functions taken out"
+grep -qx "select exclude=$memcpy" x.lor || fail "the .LOR does not record the selection"
+member=$(grep "^  fn $memcpy " a.lor | sed 's/.* object=\([^ ]*\).*/\1/')
+grep -qF "object=$member" x.lor && fail "a member of $memcpy's group is still ordered"
+grep -q "not movable  $memcpy .* excluded by --exclude or --include" x.txt ||
+  fail "the report does not say $memcpy was excluded"
+"$lorgen" script x.lor app obj/main.o "$libc" --ld-script x2.ld 2>/dev/null || fail "lorgen script on x.lor"
+cmp -s x.ld x2.ld || fail "lorgen script did not reproduce the selection's script"
+gcc -static obj/main.o -Wl,-T,x.ld -o app-x
+./app-x >x.out
+cmp -s base.out x.out || fail "the program linked with the selection prints a different result"
+"$lorgen" check x.lor app-x obj/main.o "$libc" >check-x.txt 2>&1 || { grep -v '^in order' check-x.txt >&2; fail "lorgen check after --exclude"; }
+
+step "--include keeps only what it names; a select line that takes out a listed function is an error"
+"$lorgen" -q cg.out app obj/main.o "$libc" --include main.o -o i.lor
+[ "$(awk '$1 == "fn" && $0 !~ /object=obj\/main.o/' i.lor | wc -l)" -eq 0 ] ||
+  fail "--include main.o ordered functions of other objects"
+sed 's/^select include=main.o$/select exclude=words*/' i.lor >i2.lor
+grep -q "^select exclude=words\*$" i2.lor || fail "the edit did not take"
+status=0
+"$lorgen" script i2.lor app obj/main.o "$libc" --ld-script i2.ld 2>err.txt || status=$?
+[ "$status" -eq 1 ] || fail "lorgen script exited $status on a listed function the select lines take out"
+grep -q "error: function 'words.constprop.0' is taken out by the file's select lines" err.txt ||
+  { cat err.txt >&2; fail "no error naming the function taken out"; }
 echo "ok" >&2
