@@ -141,8 +141,11 @@ static lg_err_t make_unit(const lg_program_t *prog, const lg_groups_t *g, size_t
     out->lead = 0;
     out->hits = out->counter1_self = out->counter2_self = 0;
     out->size = 0;
+    uint64_t executed = 0; /* bytes of the members that ran */
     for (size_t j = 0; j < k; j++) {
         const lg_fn_t *f = &prog->fns[m[j]];
+        if (f->hits > 0 || f->counter1_self > 0)
+            executed = lg_sat_add(executed, f->size);
         out->flags |= f->flags & LG_FN_EXCLUDED; /* one member out takes the group out */
         out->hits = lg_sat_add(out->hits, f->hits);
         out->counter1_self = lg_sat_add(out->counter1_self, f->counter1_self);
@@ -155,6 +158,9 @@ static lg_err_t make_unit(const lg_program_t *prog, const lg_groups_t *g, size_t
         if (end > out->size)
             out->size = end;
     }
+    /* Mostly never-executed: it stays where it is (groups.h). */
+    if ((double)executed * 100.0 < (double)out->size * LG_GROUP_MIN_EXECUTED_PERCENT)
+        out->flags |= LG_FN_SHARED_SECTION;
     return ok && out->symbol != NULL ? LG_OK : LG_ENOMEM;
 }
 
@@ -269,6 +275,25 @@ lg_err_t lg_groups_expand(const lg_groups_t *g, lg_program_t *prog, lg_layout_t 
         free(cold);
         return LG_ENOMEM;
     }
+    /* A group that stays put lists its never-executed members with the cold code. */
+    uint32_t *grown = realloc(cold, (ncold + nexcluded + 1) * sizeof *cold);
+    if (grown == NULL) {
+        free(cold);
+        free(excluded);
+        return LG_ENOMEM;
+    }
+    cold = grown;
+    size_t kept = 0;
+    for (size_t i = 0; i < nexcluded; i++) {
+        const lg_fn_t *f = &prog->fns[excluded[i]];
+        if (f->hits == 0 && f->counter1_self == 0)
+            cold[ncold++] = excluded[i];
+        else
+            excluded[kept++] = excluded[i];
+    }
+    nexcluded = kept;
+    sort_prog = prog;
+    qsort(cold, ncold, sizeof *cold, cmp_section_order);
     free(layout->cold);
     free(layout->excluded);
     layout->cold = cold;

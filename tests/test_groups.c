@@ -174,12 +174,40 @@ static void test_group_without_addresses(void **state)
     lg_program_destroy(&p);
 }
 
+/* A group whose executed members hold less than LG_GROUP_MIN_EXECUTED_PERCENT of its bytes
+ * stays where it is: moving it would bring its never-executed bytes next to the hot code. */
+static void test_mostly_cold_group_stays(void **state)
+{
+    (void)state;
+    lg_program_t p;
+    make_io_program(&p);
+    p.fns[4].size = 400; /* io_close, never run: 140 of 576 bytes ran */
+    lg_groups_t g;
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_groups_build(&p, &g, &d), LG_OK);
+    const lg_fn_t *u = &g.units.fns[g.unit_of[1]];
+    assert_false(lg_fn_movable(u));
+    lg_layout_t l;
+    lg_layout_init(&l);
+    lg_geometry_t geo = {1024, 16, 1};
+    assert_int_equal(lg_order("chains", &g.units, &geo, &l, &d), LG_OK);
+    assert_int_equal(lg_groups_expand(&g, &p, &l), LG_OK);
+    assert_null(strstr(layout_text(&p, &l), "io_"));
+    assert_int_equal(l.nexcluded, 2); /* io_write and io_read ran; io_close is cold */
+    lg_layout_destroy(&l);
+    lg_groups_destroy(&g);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_units_and_their_weights),
         cmocka_unit_test(test_every_algorithm_keeps_a_group_whole),
         cmocka_unit_test(test_group_without_addresses),
+        cmocka_unit_test(test_mostly_cold_group_stays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
