@@ -17,14 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* True when f is a group's member: its section holds other functions, and the object file and
- * the section are both known (else the section cannot be named, and f stays out as today). */
-static bool grouped(const lg_fn_t *f)
-{
-    return (f->flags & LG_FN_SHARED_SECTION) && f->object != NULL && f->section != NULL &&
-           !(f->flags & (LG_FN_SECTION_UNKNOWN | LG_FN_SECTION_INFERRED));
-}
-
 static const lg_program_t *sort_prog; /* for cmp_section_order; qsort takes no context */
 
 /* Section order: by address when both have one, else by input order, then index. */
@@ -49,7 +41,7 @@ static lg_err_t number_units(const lg_program_t *prog, lg_groups_t *g, size_t *n
     size_t n = 0;
     for (size_t i = 0; err == LG_OK && i < prog->nfns; i++) {
         const lg_fn_t *f = &prog->fns[i];
-        if (!grouped(f)) {
+        if (!lg_fn_in_group(f)) {
             g->unit_of[i] = (uint32_t)n++;
             continue;
         }

@@ -24,7 +24,7 @@ static void test_what_a_pattern_names(void **state)
     const lg_select_rule_t member[] = {{false, "str*.o"}};
     assert_true(lg_select_excludes(member, 1, "x", "/usr/lib/libc.a(strlen.o)"));
     assert_false(lg_select_excludes(member, 1, "x", "/usr/lib/libc.a(memcpy.o)"));
-    /* A name longer than the buffer for parts is matched as a whole path only. */
+    /* A member name longer than LG_SELECT_NAME_BYTES is matched as a whole path only. */
     static char longname[5000];
     for (size_t i = 0; i < sizeof longname - 1; i++)
         longname[i] = i < 10 ? "lib.a(abc."[i] : 'x';

@@ -141,6 +141,15 @@ static inline bool lg_fn_movable(const lg_fn_t *f)
            !(f->flags & (LG_FN_SHARED_SECTION | LG_FN_SECTION_UNKNOWN | LG_FN_EXCLUDED));
 }
 
+/* True when f belongs to a fixed group (optimizer/groups.h): its input section holds other
+ * functions, and that section and its object file are both known (else the section cannot be
+ * named, and f stays out of the order). */
+static inline bool lg_fn_in_group(const lg_fn_t *f)
+{
+    return (f->flags & LG_FN_SHARED_SECTION) && f->object != NULL && f->section != NULL &&
+           !(f->flags & (LG_FN_SECTION_UNKNOWN | LG_FN_SECTION_INFERRED));
+}
+
 /* The most bytes a function takes from a start aligned to its alignment: its code, and before
  * it at most lead bytes to reach a phased function's phase. Sizes for packing; where exact
  * offsets count, lg_start_after places the code. */

@@ -15,6 +15,7 @@
 #include "calls.h"
 #include "hotspots.h"
 #include "mem.h"
+#include "objpath.h"
 #include "strmap.h"
 
 #include <elf.h>
@@ -193,16 +194,11 @@ static bool same_source(const char *linked_source, const lg_elfsym_t *s, const c
         return strcmp(s->source_file, linked_source) == 0;
     if (path == NULL)
         return false;
-    size_t len = strlen(path);
-    const char *name = path;
-    size_t name_len = len;
-    const char *open = strrchr(path, '(');
-    if (len > 0 && path[len - 1] == ')' && open != NULL) {
-        name = open + 1;
-        name_len = (size_t)(path + len - 1 - name);
-    } else {
-        const char *slash = strrchr(path, '/');
-        name = slash != NULL ? slash + 1 : path;
+    lg_objpath_t parts = lg_objpath_split(path);
+    const char *name = parts.member;
+    size_t name_len = parts.member_len;
+    if (name == NULL) {
+        name = basename_of(path);
         name_len = strlen(name);
     }
     return strlen(linked_source) == name_len && strncmp(name, linked_source, name_len) == 0;

@@ -1181,8 +1181,7 @@ static int64_t find_alias(const lg_program_t *prog, const lg_strmap_t *by_alias,
  * NULL when fn is in no group. *ok turns false when memory runs out. */
 static char *group_key(const lg_fn_t *fn, bool *ok)
 {
-    if (!(fn->flags & LG_FN_SHARED_SECTION) || fn->object == NULL || fn->section == NULL ||
-        (fn->flags & (LG_FN_SECTION_UNKNOWN | LG_FN_SECTION_INFERRED)))
+    if (!lg_fn_in_group(fn))
         return NULL;
     char *key = lg_format("%s\n%s", fn->object, fn->section);
     *ok = *ok && key != NULL;

@@ -99,11 +99,11 @@ void lg_report_write_phase(const lg_fn_t *fn, uint32_t line_size, FILE *out)
         fprintf(out, " (phase +%" PRIu64 " in the %" PRIu32 "-byte line)", fn->lead, line_size);
 }
 
+/* True when a and b are members of one fixed group. */
 static bool same_section(const lg_fn_t *a, const lg_fn_t *b)
 {
-    return (a->flags & LG_FN_SHARED_SECTION) && (b->flags & LG_FN_SHARED_SECTION) &&
-           a->object != NULL && b->object != NULL && a->section != NULL && b->section != NULL &&
-           strcmp(a->object, b->object) == 0 && strcmp(a->section, b->section) == 0;
+    return lg_fn_in_group(a) && lg_fn_in_group(b) && strcmp(a->object, b->object) == 0 &&
+           strcmp(a->section, b->section) == 0;
 }
 
 bool lg_report_group_at(const lg_program_t *prog, const lg_layout_t *layout, size_t c, size_t i,
@@ -111,7 +111,7 @@ bool lg_report_group_at(const lg_program_t *prog, const lg_layout_t *layout, siz
 {
     const lg_clique_t *cl = &layout->cliques[c];
     const lg_fn_t *head = &prog->fns[cl->fns[i]];
-    if (!same_section(head, head) || (i > 0 && same_section(&prog->fns[cl->fns[i - 1]], head)))
+    if (!lg_fn_in_group(head) || (i > 0 && same_section(&prog->fns[cl->fns[i - 1]], head)))
         return false;
     *g = (lg_report_group_t){.clique = c, .first = i, .head = cl->fns[i], .separate = UINT32_MAX};
     uint32_t top = cl->fns[i];

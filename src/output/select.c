@@ -1,12 +1,10 @@
 /* select.c - which functions take part in the order (rules in select.h). */
 #include "select.h"
 
+#include "objpath.h"
+
 #include <fnmatch.h>
 #include <string.h>
-
-/* Bytes of the longest archive or member name a pattern is matched against; longer ones are
- * matched as a whole path only. */
-#define LG_SELECT_NAME_BYTES 4096u
 
 static const char *base_of(const char *path)
 {
@@ -19,7 +17,22 @@ static bool matches(const char *pattern, const char *name)
     return name != NULL && fnmatch(pattern, name, 0) == 0;
 }
 
-/* True when pattern names the function: its symbol, its object, or the object's parts. */
+/* Bytes of the longest archive or member name a pattern is matched against; longer ones are
+ * matched as a whole path only. */
+#define LG_SELECT_NAME_BYTES 4096u
+
+/* Copies n bytes of s into buf (size LG_SELECT_NAME_BYTES) as a string; false when too long. */
+static bool copy_name(char *buf, const char *s, size_t n)
+{
+    if (n >= LG_SELECT_NAME_BYTES)
+        return false;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    return true;
+}
+
+/* True when pattern names the function: its symbol, its object, or the object's parts
+ * (objpath.h splits "archive(member)"). */
 static bool names_function(const char *pattern, const char *symbol, const char *object)
 {
     if (matches(pattern, symbol))
@@ -28,18 +41,11 @@ static bool names_function(const char *pattern, const char *symbol, const char *
         return false;
     if (matches(pattern, object) || matches(pattern, base_of(object)))
         return true;
-    size_t len = strlen(object);
-    const char *open = strrchr(object, '(');
-    if (len == 0 || object[len - 1] != ')' || open == NULL)
-        return false;
+    lg_objpath_t parts = lg_objpath_split(object);
     char archive[LG_SELECT_NAME_BYTES], member[LG_SELECT_NAME_BYTES];
-    size_t alen = (size_t)(open - object), mlen = len - alen - 2;
-    if (alen >= sizeof archive || mlen >= sizeof member)
+    if (parts.member == NULL || !copy_name(archive, parts.path, parts.path_len) ||
+        !copy_name(member, parts.member, parts.member_len))
         return false;
-    memcpy(archive, object, alen);
-    archive[alen] = '\0';
-    memcpy(member, open + 1, mlen);
-    member[mlen] = '\0';
     return matches(pattern, archive) || matches(pattern, base_of(archive)) ||
            matches(pattern, member);
 }
