@@ -46,8 +46,9 @@
 #define LG_ALGORITHM_CHAINS "chains"
 
 /* The default: Pettis-Hansen chains cut into cache-sized cliques ("chains"). Measured against
- * the clique growth with placement ("cliques") over perturbed profiles (docs/benchmarks.md,
- * "One profile, many layouts"), it missed less on average from the tracer's .prf, as much from
+ * the clique growth with placement ("cliques") over perturbed profiles
+ * (docs/dev/experiments/2026-11-25-one-profile-many-layouts.md), it missed less on average from the
+ * tracer's .prf, as much from
  * callgrind, and its misses moved less with small changes of the profile. */
 #define LG_DEFAULT_ALGORITHM LG_ALGORITHM_CHAINS
 

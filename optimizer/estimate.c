@@ -60,8 +60,8 @@
  *     footprints hook can narrow a body to its hot lines once per-position costs are bound.
  *     Walking a large function over callgrind's instructions and jumps instead (walk.h) ranked
  *     the profiled run's layouts better and made a worse safeguard: the walk mixes all the
- *     function's paths between any two of its calls (docs/benchmarks.md, "Walking large
- *     functions in the estimate").
+ *     function's paths between any two of its calls
+ *     (docs/dev/experiments/2026-11-26-walking-large-functions-in-the-estimate.md).
  *   * Only the program's own functions are fetched: libraries, the PLT, startup code and
  *     unprofiled code are absent, so conflicts with them are not seen. On an 8 KiB
  *     direct-mapped cache these can decide the ranking (docs/benchmarks.md, the demo).

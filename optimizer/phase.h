@@ -7,7 +7,8 @@
  * whole function moves by whole lines, but it does change when it moves inside a line: code
  * aligned to 16 bytes in a 32-byte line starts at one of two phases, and the instructions then
  * fall into different lines. The linker picks the phase by accident. Measured with cachegrind
- * (docs/benchmarks.md, "A function's phase in the cache line"): pcre2's 72 KiB matcher alone
+ * (docs/dev/experiments/2026-11-26-a-function-s-phase-in-the-cache-line.md): pcre2's 72 KiB matcher
+ * alone
  * misses 2.28M times at phase 0 and 3.13M at phase 16 in an 8 KiB direct-mapped cache, lua's
  * 15 KiB interpreter loop 1.15M and 0.47M.
  *

@@ -17,7 +17,8 @@
  *
  * phase.c walks a large function to choose where in the cache line it starts. (Walking large
  * functions inside the miss estimate instead of sweeping them was measured and not kept:
- * docs/benchmarks.md, "Walking large functions in the estimate".) The random numbers come from a
+ * docs/dev/experiments/2026-11-26-walking-large-functions-in-the-estimate.md.) The random numbers
+ * come from a
  * caller-owned state, so the same seed gives the same walk on every run and machine.
  */
 #ifndef LG_WALK_H

@@ -69,8 +69,9 @@ int lg_cli_load_for_order(const lg_cli_options_t *o, const char *no_profile, con
 /* The default's second choice, tried when the safeguard predicts its first to miss more than the
  * input order: C3 is the classic order that fits the profiled run most closely (on the
  * benchmark's TRAIN workloads 0.71 of the input order's misses, the chains 0.80), while the
- * chains carry over better to other workloads (docs/benchmarks.md, "The same links on the
- * profiled workload"). It passes the same safeguard, so the input order stays when both are
+ * chains carry over better to other workloads
+ * (docs/dev/experiments/2026-11-26-the-same-links-on-the-profiled-workload.md). It passes the same
+ * safeguard, so the input order stays when both are
  * predicted to lose. */
 #define LG_DEFAULT_SECOND_ALGORITHM LG_ALGORITHM_C3
 

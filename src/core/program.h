@@ -163,7 +163,8 @@ const char *lg_fn_unmovable_reason(const lg_fn_t *f);
 
 /* The robustness check's noise (lorgen --perturb): each weight is multiplied by a factor drawn
  * from [1 - LG_PERTURB_PART, 1 + LG_PERTURB_PART]. 5% is about how much the self times of two
- * traced runs of one workload differ (docs/benchmarks.md, "One profile, many layouts"). */
+ * traced runs of one workload differ (docs/dev/experiments/2026-11-25-one-profile-many-layouts.md).
+ * */
 #define LG_PERTURB_PART 0.05
 
 /* Multiplies every function's hits and self counters, and every arc's weight, by its own

@@ -26,7 +26,7 @@
  *   * the hits and self counters of a bound function B shrink by r(B): its out-of-line copy
  *     ran only for the calls this build makes. The inlined part is not credited to the callers:
  *     in an instrumented build the time of a small function is mostly the tracer's own cost
- *     per call (docs/benchmarks.md, "Tried and not kept");
+ *     per call (docs/dev/experiments/2026-11-26-tried-and-not-kept.md);
  *   * an arc A -> B that this build makes keeps the share (1 - r(A)) of its weight as A -> B;
  *     the share r(A), made by A's inlined copies, is credited to the callers A was inlined
  *     into, in proportion to how often each called A, and further up where those were inlined
