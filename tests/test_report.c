@@ -145,7 +145,7 @@ static void test_json_report(void **state)
     assert_int_equal(lg_report_write_json(&f.in, mem_open(&m2), &d), LG_OK);
     char *text = mem_close(&m1), *again = mem_close(&m2);
     assert_string_equal(text, again); /* byte-stable */
-    assert_non_null(strstr(text, "\"schema_version\": 1,"));
+    assert_non_null(strstr(text, "\"schema_version\": 2,"));
     assert_non_null(strstr(text, "\"cache\": {\"size\": 256, \"line_size\": 16, \"ways\": 2, "
                                  "\"sets\": 8}"));
     /* The name is escaped, the address is a hex string, the estimate is absent. */
@@ -288,14 +288,18 @@ static void test_groups_listed_with_advice(void **state)
         {"crc_update", 40, 1, 900, LG_FN_SHARED_SECTION},
         {"crc_init", 30, 1, 1, LG_FN_SHARED_SECTION},
         {"crc_table", 60, 1, 0, LG_FN_SHARED_SECTION},
+        {"io_write", 20, 1, 50, LG_FN_SHARED_SECTION},
+        {"io_open", 400, 1, 0, LG_FN_SHARED_SECTION},
+        {"io_close", 300, 1, 0, LG_FN_SHARED_SECTION},
     };
-    static const arc_spec_t group_arcs[] = {{"main", "crc_update", 900}, {"main", "crc_init", 1}};
+    static const arc_spec_t group_arcs[] = {
+        {"main", "crc_update", 900}, {"main", "crc_init", 1}, {"main", "io_write", 50}};
     lg_program_t prog;
     MAKE(&prog, group_fns, group_arcs);
     for (size_t i = 1; i < prog.nfns; i++) {
         free(prog.fns[i].section);
         prog.fns[i].section = strdup(".text");
-        prog.fns[i].object = strdup("crc.o");
+        prog.fns[i].object = strdup(i < 4 ? "crc.o" : "io.o");
     }
     lg_groups_t g;
     lg_diag_t d;
@@ -315,12 +319,31 @@ static void test_groups_listed_with_advice(void **state)
     assert_non_null(strstr(text, "advice: crc_update holds 100% of the group's hits in 40 of its "
                                  "130 bytes: build crc.o with -ffunction-sections"));
     assert_null(strstr(text, "    crc_table ")); /* never executed: not listed */
+    /* io.o's .text: 20 of its 720 bytes ran, so it stays; the advice matters most there. */
+    assert_non_null(strstr(text, "stays  3 functions  720 bytes  50 hits  io.o(.text)\n"
+                                 "    stays: mostly code that never ran"));
+    assert_non_null(strstr(text, "(20 of its 720 bytes ran)"));
+    assert_non_null(strstr(text, "advice: io_write holds 100% of the group's hits in 20 of its "
+                                 "720 bytes: build io.o with -ffunction-sections"));
     free(text);
     assert_int_equal(lg_report_write_json(&in, mem_open(&m), &d), LG_OK);
     char *json = mem_close(&m);
     assert_non_null(strstr(json, "\"separate\": \"crc_update\""));
     assert_non_null(strstr(json, "{\"name\": \"crc_table\", \"size\": 60, \"hits\": 0}"));
+    assert_non_null(strstr(json, "\"clique\": null,"));
+    assert_non_null(strstr(json, "\"stays\": \"mostly code that never ran"));
+    assert_non_null(strstr(json, "\"separate\": \"io_write\""));
     free(json);
+    assert_int_equal(lg_report_write_html(&in, mem_open(&m), &d), LG_OK);
+    char *html = mem_close(&m);
+    const char *groups = strstr(html, "<section id=\"groups\">");
+    assert_non_null(groups);
+    assert_non_null(strstr(groups, "<td>crc.o(.text)</td><td>clique "));
+    assert_non_null(strstr(groups, "<td>io.o(.text)</td><td>stays: mostly code that never ran"));
+    assert_non_null(strstr(groups, "advice: build io.o with -ffunction-sections, so that "
+                                   "io_write (100% of the hits in 20 of 720 bytes) moves alone"));
+    assert_true(groups < strstr(html, "<section id=\"left-out\">"));
+    free(html);
     lg_layout_destroy(&layout);
     lg_groups_destroy(&g);
     lg_diag_destroy(&d);

@@ -367,49 +367,57 @@ static void write_unsayable(const lg_report_input_t *in, FILE *out)
         fprintf(out, "  [%zu more unnamable]\n", total - listed);
 }
 
-/* The fixed groups the layout orders (optimizer/groups.h), one line each with its bytes and
- * hits, its profiled members, and the advice to separate a member that holds most of its hits. */
-static void write_groups(const lg_report_input_t *in, FILE *out)
+/* The fixed groups list (report_model.h): each group with its bytes and hits, where it went or
+ * why it stays, its profiled members, and the advice to separate a member that holds most of
+ * its hits. */
+static lg_err_t write_groups(const lg_report_input_t *in, FILE *out)
 {
     const lg_program_t *prog = in->prog;
-    const lg_layout_t *layout = in->layout;
-    size_t groups = 0;
-    lg_report_group_t g;
-    for (size_t c = 0; c < layout->ncliques; c++)
-        for (size_t i = 0; i < layout->cliques[c].nfns; i++) {
-            if (!lg_report_group_at(prog, layout, c, i, &g))
+    lg_report_groups_t groups;
+    if (lg_report_groups_build(prog, in->layout, &groups) != LG_OK)
+        return LG_ENOMEM;
+    for (size_t n = 0; n < groups.n; n++) {
+        const lg_report_group_t *g = &groups.v[n];
+        const lg_fn_t *head = &prog->fns[g->head];
+        if (n == 0)
+            fputs("Fixed groups (functions that share an input section move together)\n", out);
+        fprintf(out, "  group %zu  ", n + 1);
+        if (g->clique != LG_REPORT_NO_CLIQUE)
+            fprintf(out, "clique %" PRIu32 "  ", g->clique + 1);
+        else
+            fputs("stays  ", out);
+        fprintf(out, "%zu functions  %" PRIu64 " bytes  %" PRIu64 " hits  ", g->count, g->bytes,
+                g->hits);
+        put_name(out, head->object, 0);
+        fputc('(', out);
+        put_name(out, head->section, 0);
+        fputs(")\n", out);
+        if (g->clique == LG_REPORT_NO_CLIQUE)
+            fprintf(out, "    stays: %s (%" PRIu64 " of its %" PRIu64 " bytes ran)\n",
+                    lg_report_group_stays_reason(prog, g), g->executed_bytes, g->bytes);
+        for (size_t k = 0; k < g->count; k++) {
+            const lg_fn_t *f = &prog->fns[g->members[k]];
+            if (f->hits == 0)
                 continue;
-            const lg_fn_t *head = &prog->fns[g.head];
-            if (groups++ == 0)
-                fputs("Fixed groups (functions that share an input section move together)\n", out);
-            fprintf(out, "  group %zu  clique %zu  %zu functions  %" PRIu64 " bytes  %" PRIu64
-                         " hits  ",
-                    groups, c + 1, g.count, g.bytes, g.hits);
-            put_name(out, head->object, 0);
-            fputc('(', out);
-            put_name(out, head->section, 0);
-            fputs(")\n", out);
-            for (size_t k = i; k < i + g.count; k++) {
-                const lg_fn_t *f = &prog->fns[layout->cliques[c].fns[k]];
-                if (f->hits == 0)
-                    continue;
-                fputs("    ", out);
-                put_name(out, f->symbol, 32);
-                fprintf(out, " %12" PRIu64 " hits  %" PRIu64 " bytes\n", f->hits, f->size);
-            }
-            if (g.separate != UINT32_MAX) {
-                const lg_fn_t *t = &prog->fns[g.separate];
-                fputs("    advice: ", out);
-                put_name(out, t->symbol, 0);
-                fprintf(out, " holds %.0f%% of the group's hits in %" PRIu64 " of its %" PRIu64
-                             " bytes: build ",
-                        100.0 * (double)t->hits / (double)g.hits, t->size, g.bytes);
-                put_name(out, head->object, 0);
-                fputs(" with -ffunction-sections so that it moves alone\n", out);
-            }
+            fputs("    ", out);
+            put_name(out, f->symbol, 32);
+            fprintf(out, " %12" PRIu64 " hits  %" PRIu64 " bytes\n", f->hits, f->size);
         }
-    if (groups > 0)
+        if (g->separate != UINT32_MAX) {
+            const lg_fn_t *t = &prog->fns[g->separate];
+            fputs("    advice: ", out);
+            put_name(out, t->symbol, 0);
+            fprintf(out, " holds %.0f%% of the group's hits in %" PRIu64 " of its %" PRIu64
+                         " bytes: build ",
+                    100.0 * (double)t->hits / (double)g->hits, t->size, g->bytes);
+            put_name(out, head->object, 0);
+            fputs(" with -ffunction-sections so that it moves alone\n", out);
+        }
+    }
+    if (groups.n > 0)
         fputc('\n', out);
+    lg_report_groups_destroy(&groups);
+    return LG_OK;
 }
 
 static lg_err_t write_left_out(const lg_report_input_t *in, FILE *out)
@@ -486,7 +494,8 @@ lg_err_t lg_report_write(const lg_report_input_t *in, FILE *out)
     if (err == LG_OK)
         err = write_cliques(in, &m, out);
     if (err == LG_OK) {
-        write_groups(in, out);
+        err = write_groups(in, out);
+    if (err == LG_OK)
         err = write_left_out(in, out);
     }
     lg_report_model_destroy(&m);

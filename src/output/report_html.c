@@ -852,6 +852,72 @@ static lg_err_t write_graph(const lg_report_input_t *in, const lg_report_model_t
     return LG_OK;
 }
 
+/* The fixed groups list (report_model.h): one row a group, with where it went or why it stays,
+ * its profiled members and the advice to build a member apart. */
+static lg_err_t write_groups(const lg_report_input_t *in, FILE *out)
+{
+    const lg_program_t *prog = in->prog;
+    lg_report_groups_t groups;
+    if (lg_report_groups_build(prog, in->layout, &groups) != LG_OK)
+        return LG_ENOMEM;
+    fputs("<section id=\"groups\">\n<h2>Fixed groups</h2>\n", out);
+    if (groups.n == 0)
+        fputs("<p>No function shares its input section with another profiled one.</p>\n", out);
+    else
+        fputs("<p>Functions that share an input section move together, or not at all.</p>\n"
+              "<table class=\"calls\"><thead><tr><th>group</th><th>input section</th>"
+              "<th>where</th><th>functions</th><th>bytes</th><th>bytes that ran</th>"
+              "<th>hits</th><th>profiled members</th></tr></thead><tbody>\n",
+              out);
+    for (size_t n = 0; n < groups.n; n++) {
+        const lg_report_group_t *g = &groups.v[n];
+        const lg_fn_t *head = &prog->fns[g->head];
+        fprintf(out, "<tr><td class=\"n\">%zu</td><td>", n + 1);
+        put_text(out, head->object);
+        fputc('(', out);
+        put_text(out, head->section);
+        fputs(")</td><td>", out);
+        if (g->clique != LG_REPORT_NO_CLIQUE)
+            fprintf(out, "clique %" PRIu32, g->clique + 1);
+        else {
+            fputs("stays: ", out);
+            put_text(out, lg_report_group_stays_reason(prog, g));
+        }
+        fputs("</td>", out);
+        num_cell(out, g->count);
+        num_cell(out, g->bytes);
+        num_cell(out, g->executed_bytes);
+        num_cell(out, g->hits);
+        fputs("<td>", out);
+        const char *sep = "";
+        for (size_t k = 0; k < g->count; k++) {
+            const lg_fn_t *f = &prog->fns[g->members[k]];
+            if (f->hits == 0)
+                continue;
+            fputs(sep, out);
+            put_text(out, f->symbol);
+            fprintf(out, " (%" PRIu64 ")", f->hits);
+            sep = ", ";
+        }
+        if (g->separate != UINT32_MAX) {
+            const lg_fn_t *t = &prog->fns[g->separate];
+            fputs("<br>advice: build ", out);
+            put_text(out, head->object);
+            fputs(" with -ffunction-sections, so that ", out);
+            put_text(out, t->symbol);
+            fprintf(out, " (%.0f%% of the hits in %" PRIu64 " of %" PRIu64
+                         " bytes) moves alone",
+                    100.0 * (double)t->hits / (double)g->hits, t->size, g->bytes);
+        }
+        fputs("</td></tr>\n", out);
+    }
+    if (groups.n > 0)
+        fputs("</tbody></table>\n", out);
+    fputs("</section>\n", out);
+    lg_report_groups_destroy(&groups);
+    return LG_OK;
+}
+
 /* One table of what was left out, unbound and not movable alike, hottest first: the function
  * that matters most is the first row, never behind a "[N more]". */
 static lg_err_t write_left_out(const lg_report_input_t *in, FILE *out)
@@ -1023,6 +1089,8 @@ static lg_err_t write_page(const lg_report_input_t *in, lg_report_model_t *m,
     }
     if (err == LG_OK)
         err = write_graph(in, m, out);
+    if (err == LG_OK)
+        err = write_groups(in, out);
     if (err == LG_OK)
         err = write_left_out(in, out);
     if (err == LG_OK) {

@@ -356,41 +356,49 @@ static void write_left_out(json_t *j, const lg_report_input_t *in)
     json_close(j, '}');
 }
 
-/* The fixed groups the layout orders: each with its clique, members and the member worth
- * building apart (report_model.h: lg_report_group_t). */
-static void write_groups(json_t *j, const lg_report_input_t *in)
+/* The fixed groups list (report_model.h): each group with its clique (null: it stays, with
+ * the reason), members and the member worth building apart. */
+static lg_err_t write_groups(json_t *j, const lg_report_input_t *in)
 {
     const lg_program_t *prog = in->prog;
-    const lg_layout_t *layout = in->layout;
+    lg_report_groups_t groups;
+    if (lg_report_groups_build(prog, in->layout, &groups) != LG_OK)
+        return LG_ENOMEM;
     json_open(j, "groups", '[', false);
-    lg_report_group_t g;
-    for (size_t c = 0; c < layout->ncliques; c++)
-        for (size_t i = 0; i < layout->cliques[c].nfns; i++) {
-            if (!lg_report_group_at(prog, layout, c, i, &g))
-                continue;
-            json_open(j, NULL, '{', false);
-            put_uint(j, "clique", c + 1);
-            put_str(j, "object", prog->fns[g.head].object);
-            put_str(j, "section", prog->fns[g.head].section);
-            put_uint(j, "bytes", g.bytes);
-            put_uint(j, "hits", g.hits);
-            json_open(j, "members", '[', false);
-            for (size_t k = i; k < i + g.count; k++) {
-                const lg_fn_t *f = &prog->fns[layout->cliques[c].fns[k]];
-                json_open(j, NULL, '{', true);
-                put_str(j, "name", f->symbol);
-                put_uint(j, "size", f->size);
-                put_uint(j, "hits", f->hits);
-                json_close(j, '}');
-            }
-            json_close(j, ']');
-            if (g.separate != UINT32_MAX)
-                put_str(j, "separate", prog->fns[g.separate].symbol);
-            else
-                put_null(j, "separate");
+    for (size_t n = 0; n < groups.n; n++) {
+        const lg_report_group_t *g = &groups.v[n];
+        json_open(j, NULL, '{', false);
+        if (g->clique != LG_REPORT_NO_CLIQUE) {
+            put_uint(j, "clique", g->clique + 1ull);
+            put_null(j, "stays");
+        } else {
+            put_null(j, "clique");
+            put_str(j, "stays", lg_report_group_stays_reason(prog, g));
+        }
+        put_str(j, "object", prog->fns[g->head].object);
+        put_str(j, "section", prog->fns[g->head].section);
+        put_uint(j, "bytes", g->bytes);
+        put_uint(j, "executed_bytes", g->executed_bytes);
+        put_uint(j, "hits", g->hits);
+        json_open(j, "members", '[', false);
+        for (size_t k = 0; k < g->count; k++) {
+            const lg_fn_t *f = &prog->fns[g->members[k]];
+            json_open(j, NULL, '{', true);
+            put_str(j, "name", f->symbol);
+            put_uint(j, "size", f->size);
+            put_uint(j, "hits", f->hits);
             json_close(j, '}');
         }
+        json_close(j, ']');
+        if (g->separate != UINT32_MAX)
+            put_str(j, "separate", prog->fns[g->separate].symbol);
+        else
+            put_null(j, "separate");
+        json_close(j, '}');
+    }
     json_close(j, ']');
+    lg_report_groups_destroy(&groups);
+    return LG_OK;
 }
 
 /* The document, once the model and the addresses are there (lg_report_writer_t). */
@@ -406,8 +414,9 @@ static lg_err_t write_document(const lg_report_input_t *in, lg_report_model_t *m
     write_inputs(&j, in);
     write_summary(&j, in, m);
     lg_err_t err = write_cliques(&j, in, m, before, after);
+    if (err == LG_OK)
+        err = write_groups(&j, in);
     if (err == LG_OK) {
-        write_groups(&j, in);
         write_left_out(&j, in);
         json_close(&j, '}');
         fputc('\n', out);

@@ -3,6 +3,7 @@
 
 #include "bind.h"
 #include "estimate.h"
+#include "groups.h"
 #include "mem.h"
 #include "prf.h"
 
@@ -106,29 +107,131 @@ static bool same_section(const lg_fn_t *a, const lg_fn_t *b)
            strcmp(a->section, b->section) == 0;
 }
 
-bool lg_report_group_at(const lg_program_t *prog, const lg_layout_t *layout, size_t c, size_t i,
-                        lg_report_group_t *g)
+/* Sums the group's members and picks the one worth building apart. */
+static lg_report_group_t group_of(const lg_program_t *prog, uint32_t clique,
+                                  const uint32_t *members, size_t count)
 {
-    const lg_clique_t *cl = &layout->cliques[c];
-    const lg_fn_t *head = &prog->fns[cl->fns[i]];
-    if (!lg_fn_in_group(head) || (i > 0 && same_section(&prog->fns[cl->fns[i - 1]], head)))
-        return false;
-    *g = (lg_report_group_t){.clique = c, .first = i, .head = cl->fns[i], .separate = UINT32_MAX};
-    uint32_t top = cl->fns[i];
-    while (i + g->count < cl->nfns && same_section(&prog->fns[cl->fns[i + g->count]], head)) {
-        const lg_fn_t *f = &prog->fns[cl->fns[i + g->count]];
-        g->bytes = lg_sat_add(g->bytes, f->size);
-        g->hits = lg_sat_add(g->hits, f->hits);
+    lg_report_group_t g = {.clique = clique, .members = members, .count = count,
+                           .head = members[0], .separate = UINT32_MAX};
+    uint32_t top = members[0];
+    for (size_t k = 0; k < count; k++) {
+        const lg_fn_t *f = &prog->fns[members[k]];
+        g.bytes = lg_sat_add(g.bytes, f->size);
+        g.hits = lg_sat_add(g.hits, f->hits);
+        if (f->hits > 0 || f->counter1_self > 0)
+            g.executed_bytes = lg_sat_add(g.executed_bytes, f->size);
         if (f->hits > prog->fns[top].hits)
-            top = cl->fns[i + g->count];
-        g->count++;
+            top = members[k];
     }
     const lg_fn_t *t = &prog->fns[top];
-    if (g->count > 1 && g->hits > 0 &&
-        (double)t->hits * 100.0 >= (double)g->hits * LG_REPORT_SEPARATE_PERCENT &&
-        g->bytes - t->size >= t->size)
-        g->separate = top;
-    return true;
+    if (count > 1 && g.hits > 0 &&
+        (double)t->hits * 100.0 >= (double)g.hits * LG_REPORT_SEPARATE_PERCENT &&
+        g.bytes - t->size >= t->size)
+        g.separate = top;
+    return g;
+}
+
+/* A staying member with what its order compares: object, section, then program index (section
+ * order). */
+typedef struct staying_key {
+    const char *object, *section;
+    uint32_t fn;
+} staying_key_t;
+
+static int cmp_staying(const void *pa, const void *pb)
+{
+    const staying_key_t *x = pa, *y = pb;
+    int c = strcmp(x->object, y->object);
+    if (c == 0)
+        c = strcmp(x->section, y->section);
+    return c != 0 ? c : (x->fn > y->fn) - (x->fn < y->fn);
+}
+
+/* Staying groups: most hits first, then first member. */
+static int cmp_staying_groups(const void *pa, const void *pb)
+{
+    const lg_report_group_t *x = pa, *y = pb;
+    if (x->hits != y->hits)
+        return x->hits > y->hits ? -1 : 1;
+    return (x->head > y->head) - (x->head < y->head);
+}
+
+lg_err_t lg_report_groups_build(const lg_program_t *prog, const lg_layout_t *layout,
+                                lg_report_groups_t *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t cap = 0; /* groups: at most one per clique member, then one per staying member */
+    for (size_t c = 0; c < layout->ncliques; c++)
+        cap += layout->cliques[c].nfns;
+    bool *placed = calloc(prog->nfns ? prog->nfns : 1, sizeof *placed);
+    out->staying = malloc((prog->nfns ? prog->nfns : 1) * sizeof *out->staying);
+    out->v = malloc((cap + prog->nfns + 1) * sizeof *out->v);
+    if (placed == NULL || out->staying == NULL || out->v == NULL) {
+        free(placed);
+        lg_report_groups_destroy(out);
+        return LG_ENOMEM;
+    }
+    for (size_t c = 0; c < layout->ncliques; c++) {
+        const lg_clique_t *cl = &layout->cliques[c];
+        for (size_t i = 0; i < cl->nfns; i++)
+            placed[cl->fns[i]] = true;
+        for (size_t i = 0; i < cl->nfns;) {
+            size_t k = 1;
+            const lg_fn_t *head = &prog->fns[cl->fns[i]];
+            while (i + k < cl->nfns && same_section(&prog->fns[cl->fns[i + k]], head))
+                k++;
+            if (lg_fn_in_group(head))
+                out->v[out->n++] = group_of(prog, (uint32_t)c, cl->fns + i, k);
+            i += k;
+        }
+    }
+    staying_key_t *keys = malloc((prog->nfns ? prog->nfns : 1) * sizeof *keys);
+    if (keys == NULL) {
+        free(placed);
+        lg_report_groups_destroy(out);
+        return LG_ENOMEM;
+    }
+    size_t nstaying = 0;
+    for (size_t i = 0; i < prog->nfns; i++)
+        if (!placed[i] && lg_fn_in_group(&prog->fns[i]))
+            keys[nstaying++] =
+                (staying_key_t){prog->fns[i].object, prog->fns[i].section, (uint32_t)i};
+    free(placed);
+    qsort(keys, nstaying, sizeof *keys, cmp_staying);
+    for (size_t i = 0; i < nstaying; i++)
+        out->staying[i] = keys[i].fn;
+    free(keys);
+    size_t moved = out->n;
+    for (size_t i = 0; i < nstaying;) {
+        size_t k = 1;
+        while (i + k < nstaying &&
+               same_section(&prog->fns[out->staying[i + k]], &prog->fns[out->staying[i]]))
+            k++;
+        lg_report_group_t g = group_of(prog, LG_REPORT_NO_CLIQUE, out->staying + i, k);
+        if (k > 1 && g.hits > 0) /* a profiled member: what the list is for */
+            out->v[out->n++] = g;
+        i += k;
+    }
+    qsort(out->v + moved, out->n - moved, sizeof *out->v, cmp_staying_groups);
+    return LG_OK;
+}
+
+const char *lg_report_group_stays_reason(const lg_program_t *prog, const lg_report_group_t *g)
+{
+    for (size_t k = 0; k < g->count; k++)
+        if (prog->fns[g->members[k]].flags & LG_FN_EXCLUDED)
+            return "excluded by --exclude or --include";
+    if ((double)g->executed_bytes * 100.0 < (double)g->bytes * LG_GROUP_MIN_EXECUTED_PERCENT)
+        return "mostly code that never ran: moving it would carry its cold bytes next to its "
+               "callers";
+    return "kept in its input order";
+}
+
+void lg_report_groups_destroy(lg_report_groups_t *g)
+{
+    free(g->v);
+    free(g->staying);
+    memset(g, 0, sizeof *g);
 }
 
 int lg_report_key_cmp(const void *a, const void *b)

@@ -56,19 +56,36 @@ typedef struct lg_report_key {
  * group's only profiled member). */
 #define LG_REPORT_SEPARATE_PERCENT 80.0
 
-/* A fixed group as the layout orders it (optimizer/groups.h): members cl->fns[first .. first +
- * count) of one input section of one object, consecutive in clique cl. */
+/* A fixed group (optimizer/groups.h) that holds a profiled member: one the layout moved, whose
+ * members are consecutive in a clique, or one that stays where the linker puts it. */
 typedef struct lg_report_group {
-    size_t clique, first, count;
+    uint32_t clique;         /* where it moved, or LG_REPORT_NO_CLIQUE: it stays */
+    const uint32_t *members; /* program indexes in section order (borrowed) */
+    size_t count;
     uint64_t bytes, hits;
-    uint32_t head;     /* its first member (program index) */
-    uint32_t separate; /* the member worth building apart (LG_REPORT_SEPARATE_PERCENT), or
-                          UINT32_MAX */
+    uint64_t executed_bytes; /* of the members that ran */
+    uint32_t head;           /* its first member (program index) */
+    uint32_t separate;       /* the member worth building apart (LG_REPORT_SEPARATE_PERCENT), or
+                                UINT32_MAX */
 } lg_report_group_t;
 
-/* The group that starts at member i of clique c, when one does: true with *g set. */
-bool lg_report_group_at(const lg_program_t *prog, const lg_layout_t *layout, size_t c, size_t i,
-                        lg_report_group_t *g);
+/* The fixed groups list of every report: the groups that moved in link order, then those that
+ * stay, most hits first (then first member's index). */
+typedef struct lg_report_groups {
+    lg_report_group_t *v;
+    size_t n;
+    uint32_t *staying; /* the staying groups' members, which v[k].members point into */
+} lg_report_groups_t;
+
+/* Fills *out (no prior initialisation needed; free with lg_report_groups_destroy, also after an
+ * error). Returns LG_OK or LG_ENOMEM. O(F log F) in functions. */
+lg_err_t lg_report_groups_build(const lg_program_t *prog, const lg_layout_t *layout,
+                                lg_report_groups_t *out);
+
+/* Why a group that stays did not move, one phrase. */
+const char *lg_report_group_stays_reason(const lg_program_t *prog, const lg_report_group_t *g);
+
+void lg_report_groups_destroy(lg_report_groups_t *g);
 
 /* The qsort comparison of lg_report_key_t: hottest first. */
 int lg_report_key_cmp(const void *a, const void *b);
