@@ -17,18 +17,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const lg_program_t *sort_prog; /* for cmp_section_order; qsort takes no context */
+/* A function with what section order compares: its address when both have one, else its
+ * input order, then its index. */
+typedef struct section_key {
+    uint64_t address;
+    uint32_t input_order, fn;
+} section_key_t;
 
-/* Section order: by address when both have one, else by input order, then index. */
 static int cmp_section_order(const void *a, const void *b)
 {
-    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-    const lg_fn_t *x = &sort_prog->fns[i], *y = &sort_prog->fns[j];
+    const section_key_t *x = a, *y = b;
     if (x->address != UINT64_MAX && y->address != UINT64_MAX && x->address != y->address)
         return x->address < y->address ? -1 : 1;
     if (x->input_order != y->input_order)
         return x->input_order < y->input_order ? -1 : 1;
-    return (i > j) - (i < j);
+    return (x->fn > y->fn) - (x->fn < y->fn);
+}
+
+/* Sorts the k functions of m into section order; keys is room for k of them. */
+static void sort_section_order(const lg_program_t *prog, uint32_t *m, size_t k,
+                               section_key_t *keys)
+{
+    for (size_t j = 0; j < k; j++)
+        keys[j] = (section_key_t){prog->fns[m[j]].address, prog->fns[m[j]].input_order, m[j]};
+    qsort(keys, k, sizeof *keys, cmp_section_order);
+    for (size_t j = 0; j < k; j++)
+        m[j] = keys[j].fn;
+}
+
+/* Sorts the n functions of list into section order. Returns LG_OK or LG_ENOMEM. */
+static lg_err_t sort_list(const lg_program_t *prog, uint32_t *list, size_t n)
+{
+    if (n < 2)
+        return LG_OK;
+    section_key_t *keys = malloc(n * sizeof *keys);
+    if (keys == NULL)
+        return LG_ENOMEM;
+    sort_section_order(prog, list, n, keys);
+    free(keys);
+    return LG_OK;
 }
 
 /* Step 1: unit_of for every function; returns the number of units in *nunits. */
@@ -81,12 +108,14 @@ static lg_err_t order_members(const lg_program_t *prog, lg_groups_t *g, size_t n
         g->members[g->first[u] + next[u]++] = (uint32_t)i;
     }
     free(next);
-    sort_prog = prog;
+    section_key_t *keys = malloc((prog->nfns ? prog->nfns : 1) * sizeof *keys);
+    if (keys == NULL)
+        return LG_ENOMEM;
     for (size_t u = 0; u < nunits; u++) {
         uint32_t *m = g->members + g->first[u];
         size_t k = g->first[u + 1] - g->first[u];
         if (k > 1)
-            qsort(m, k, sizeof *m, cmp_section_order);
+            sort_section_order(prog, m, k, keys);
         /* Offsets: from the first member's address when every member has one (the padding
          * between them is the section's), else packed at each member's alignment. */
         bool addressed = true;
@@ -104,6 +133,7 @@ static lg_err_t order_members(const lg_program_t *prog, lg_groups_t *g, size_t n
             at = lg_sat_add(at, f->size);
         }
     }
+    free(keys);
     return LG_OK;
 }
 
@@ -239,9 +269,9 @@ static lg_err_t expand_list(const lg_groups_t *g, const lg_program_t *prog, cons
     for (size_t i = 0; i < n; i++)
         for (uint32_t j = g->first[list[i]]; j < g->first[list[i] + 1]; j++)
             e[k++] = g->members[j];
-    if (by_input_order) {
-        sort_prog = prog;
-        qsort(e, k, sizeof *e, cmp_section_order);
+    if (by_input_order && sort_list(prog, e, k) != LG_OK) {
+        free(e);
+        return LG_ENOMEM;
     }
     *out = e;
     *nout = k;
@@ -284,8 +314,11 @@ lg_err_t lg_groups_expand(const lg_groups_t *g, lg_program_t *prog, lg_layout_t 
             excluded[kept++] = excluded[i];
     }
     nexcluded = kept;
-    sort_prog = prog;
-    qsort(cold, ncold, sizeof *cold, cmp_section_order);
+    if (sort_list(prog, cold, ncold) != LG_OK) {
+        free(cold);
+        free(excluded);
+        return LG_ENOMEM;
+    }
     free(layout->cold);
     free(layout->excluded);
     layout->cold = cold;
