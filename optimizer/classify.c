@@ -102,10 +102,14 @@ void lg_classes_destroy(lg_classes_t *c)
 void lg_warn_oversized(lg_diag_t *d, const char *where, const lg_fn_t *fn, uint64_t padded,
                        uint64_t cache, const char *consequence)
 {
+    /* A fixed group (groups.h) is named by its first member and its object's section. */
+    bool group = (fn->flags & LG_FN_GROUP) != 0;
+    const char *object = !group ? "" : fn->object ? fn->object : "?";
     lg_diag_add(d, LG_WARNING, where,
-                "function %s (section %s) is %llu bytes (%llu with alignment padding), more than "
+                "%s %s (section %s%s%s) is %llu bytes (%llu with alignment padding), more than "
                 "the %llu-byte instruction cache: %s",
-                fn->symbol ? fn->symbol : "?", fn->section ? fn->section : "?",
+                group ? "fixed group" : "function", fn->symbol ? fn->symbol : "?",
+                fn->section ? fn->section : "?", group ? " of " : "", object,
                 (unsigned long long)fn->size, (unsigned long long)padded, (unsigned long long)cache,
                 consequence);
 }

@@ -201,6 +201,29 @@ static void test_mostly_cold_group_stays(void **state)
     lg_program_destroy(&p);
 }
 
+/* A group larger than the cache is warned about as the group, with its object and size. */
+static void test_oversized_group_named_as_group(void **state)
+{
+    (void)state;
+    lg_program_t p;
+    make_io_program(&p); /* io.o's .text: 0x2000 .. 0x20c4, 196 bytes */
+    lg_groups_t g;
+    lg_diag_t d;
+    lg_diag_init(&d);
+    assert_int_equal(lg_groups_build(&p, &g, &d), LG_OK);
+    lg_layout_t l;
+    lg_layout_init(&l);
+    lg_geometry_t geo = {128, 16, 1};
+    assert_int_equal(lg_order("cliques", &g.units, &geo, &l, &d), LG_OK);
+    assert_true(lg_test_diag_has(&d, LG_WARNING,
+                                 "fixed group io_write (and 2 more of its section) (section .text "
+                                 "of io.o) is 196 bytes"));
+    lg_layout_destroy(&l);
+    lg_groups_destroy(&g);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_every_algorithm_keeps_a_group_whole),
         cmocka_unit_test(test_group_without_addresses),
         cmocka_unit_test(test_mostly_cold_group_stays),
+        cmocka_unit_test(test_oversized_group_named_as_group),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
