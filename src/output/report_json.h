@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 /* The document's "schema_version". */
-#define LG_REPORT_JSON_SCHEMA_VERSION 1
+#define LG_REPORT_JSON_SCHEMA_VERSION 2
 
 /* Writes the report of in as JSON. Returns LG_OK, LG_ENOMEM or LG_EIO (write failed), or an
  * error of the address computation with a diagnostic in d. */

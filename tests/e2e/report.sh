@@ -43,7 +43,7 @@ if have python3; then
   python3 - "$work/report1.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1], encoding="utf-8"))
-assert doc["schema"] == "lorgen-report" and doc["schema_version"] == 1, doc.get("schema_version")
+assert doc["schema"] == "lorgen-report" and doc["schema_version"] == 2, doc.get("schema_version")
 assert sum(c["weight"] for c in doc["cliques"]) == doc["summary"]["weight"]["total"]
 s = doc["summary"]
 assert sum(len(c["functions"]) for c in doc["cliques"]) == s["hot_functions"] + s["filler_functions"]
