@@ -424,8 +424,9 @@ static void test_estimate_caveats(void **state)
     assert_non_null(strstr(text, "221679 -> 1388 (lorgen eval's replay of the profile)\n"));
     assert_null(strstr(text, "x0.01"));
     assert_non_null(strstr(text, "    not replayed                   0.0% of the profiles' hits"));
-    assert_non_null(strstr(text, "    limits                         a model's hint at which layout "
-                                 "misses less, not a measure\n"));
+    assert_non_null(strstr(text,
+                           "    limits                         a model's hint at which layout "
+                           "misses less, not a measure\n"));
     assert_non_null(strstr(text, "docs/benchmarks.md\n"));
     assert_null(strstr(text, "tau"));
     assert_null(strstr(text, "2026-"));

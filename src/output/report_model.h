@@ -27,9 +27,10 @@
 /* What the reports say beside `lorgen eval`'s estimate, so that nobody reads it as a
  * measurement. It states the model's limit only: figures of how well it ranked layouts come from
  * one benchmark run, go stale with the next, and belong on docs/benchmarks.md, not in every
- * report. The text report wraps it itself; the HTML report prints it as one line. */
+ * report. The JSON and HTML reports print it as it is; the text report prints the same words
+ * wrapped to its columns (report.c). */
 #define LG_REPORT_ESTIMATE_LIMITS                                                                  \
-    "a model's hint at which layout misses less, not a measure of by how much; misses "           \
+    "a model's hint at which layout misses less, not a measure of by how much; misses "            \
     "measured with cachegrind are in docs/benchmarks.md"
 
 typedef struct lg_report_row {
