@@ -8,7 +8,7 @@
  * window, so no value in a corrupt file can move a read outside the buffer. The sections are
  * read in file order, which place_sections checks, so the window only ever moves forward:
  *   header     profile type, counter kinds, and the count and offset of each section
- *   overlays   each record's size is checked and its contents skipped (see docs/prf-format.md)
+ *   overlays   each record's size is checked and its contents skipped (see docs/loaders/prf.md)
  *   functions  one lg_pfunc_t per Function Data record
  *   trace      trace profiles only: call and return records from the trace offset to the end of
  *              the file, a calling-context tree written depth first

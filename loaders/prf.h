@@ -1,6 +1,6 @@
 /* prf.h - CodeScape profiler files (.prf): read them, and write them (tests, example tracer).
  *
- * Layout: CodeScape ASE Mode Trace Profiler Guide, Appendix B (docs/prf-format.md lists the byte
+ * Layout: CodeScape ASE Mode Trace Profiler Guide, Appendix B (docs/loaders/prf.md lists the byte
  * offsets lorgen uses and where they correct the guide's typos). All integers little-endian.
  *
  *   "PROFILER FILE:"             14 bytes

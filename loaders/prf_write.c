@@ -6,7 +6,7 @@
  * do nothing, and lg_prf_writer_finish returns the error.
  *
  * Records are appended as they come; the counts and section offsets in the header are only known
- * at the end and are patched in by lg_prf_writer_finish. Layout: docs/prf-format.md.
+ * at the end and are patched in by lg_prf_writer_finish. Layout: docs/loaders/prf.md.
  */
 #include "prf.h"
 #include "write_buffer.h"

@@ -48,13 +48,13 @@
  * functions adds nothing: a loop calling the same helper over and over says nothing new about
  * which functions share the cache, and would cost window-many updates per event.
  *
- * Speed (docs/benchmarks.md, "winIDEA binary timelines"): an event is a few loads and stores on
- * its stream's top frame. An Entry adds one update of the caller's map of callees, a compare of
- * the window (four functions at a time), and its proximity counts: increments in a per-stream
- * matrix over the functions the stream entered most recently (near_cache_t), which move to
- * per-function maps only when a function drops out of it. Memory: per function its counters and
- * two small maps (callees, proximity partners), per stream its stack, window and matrix; nothing
- * grows with the number of events.
+ * Speed (docs/dev/experiments/2026-11-22-winidea-timelines-against-cat.md): an event is a few
+ * loads and stores on its stream's top frame. An Entry adds one update of the caller's map of
+ * callees, a compare of the window (four functions at a time), and its proximity counts:
+ * increments in a per-stream matrix over the functions the stream entered most recently
+ * (near_cache_t), which move to per-function maps only when a function drops out of it.
+ * Memory: per function its counters and two small maps (callees, proximity partners), per stream
+ * its stack, window and matrix; nothing grows with the number of events.
  */
 #include "timeline.h"
 
@@ -74,8 +74,9 @@ _Static_assert(LG_TL_PROXIMITY_WINDOW == 16,
 /* Functions per stream whose proximity counts are kept in a dense matrix (near_cache_t, 4 bytes
  * per pair: 64 KiB) before they move to the per-function maps. A stream's working set of
  * functions usually fits, so a count is one increment in cache: on the benchmark timeline
- * (docs/benchmarks.md) 0.4% of Entries found their function outside the 128 most recent, and
- * doubling this cut the time by a tenth for four times the memory. */
+ * (docs/dev/experiments/2026-11-22-winidea-timelines-against-cat.md) 0.4% of Entries found
+ * their function outside the 128 most recent, and doubling this cut the time by a tenth for four
+ * times the memory. */
 #define LG_TL_NEAR_TRACKED 128u
 _Static_assert(LG_TL_NEAR_TRACKED <= 256 && LG_TL_NEAR_TRACKED >= 4 * LG_TL_PROXIMITY_WINDOW,
                "slots are bytes; the window's functions must never be the least recent");

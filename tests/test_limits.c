@@ -131,7 +131,7 @@ static void test_prf_header_claims_4g_functions(void **state)
     lg_prf_write_function(&w, &f);
     assert_int_equal(lg_prf_writer_finish(&w), LG_OK);
     /* The function count: header bytes 61-64, counted from the header's size field
-     * (docs/prf-format.md). */
+     * (docs/loaders/prf.md). */
     size_t at = LG_PRF_MAGIC_LEN + PRF_HEADER_NFUNCS;
     assert_int_equal(w.data[at], 1);
     memset(w.data + at, 0xFF, 4);

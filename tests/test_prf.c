@@ -2,7 +2,7 @@
  *
  * Fixtures are built with the writer; malformed ones are valid fixtures with bytes changed
  * afterwards. The byte offsets below restate the guide's Appendix B (with its typos corrected,
- * see docs/prf-format.md) so the code is checked against the layout, not against itself.
+ * see docs/loaders/prf.md) so the code is checked against the layout, not against itself.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -62,8 +62,9 @@ int lg_cli_load_for_order(const lg_cli_options_t *o, const char *no_profile, con
 
 /* Most call arcs the default orders with chains, whose time grows as E log^2 E in the worst
  * case: on this project's machine 2.0 s of CPU for 1M arcs (100k functions) and 34.6 s for 10M
- * arcs (1M functions), where the clique pass took 0.5 s and 6.0 s (docs/benchmarks.md,
- * "Optimizer scale"). Above it the default is the clique pass. */
+ * arcs (1M functions), where the clique pass took 0.5 s and 6.0 s
+ * (docs/dev/experiments/2026-11-26-run-of-2026-11-26-the-chains-default.md). Above it the
+ * default is the clique pass. */
 #define LG_DEFAULT_CHAINS_MAX_ARCS 1000000u
 
 /* The default's second choice, tried when the safeguard predicts its first to miss more than the

@@ -6,8 +6,9 @@
  * pages nearly every such jump also misses the translation cache, and on a virtual machine each
  * of those misses walks two page tables; 2 MiB pages cover the tables with a few hundred
  * entries. They also cut the page faults of first touching a table 512-fold. On the 1M-function
- * benchmark (docs/benchmarks.md, "Optimizer scale") the graph took 0.43 to 0.61 s of CPU
- * against 0.56 to 0.71 s, and the whole default path about a tenth less.
+ * benchmark the graph took 0.43 to 0.61 s of CPU against 0.56 to 0.71 s, and the whole default
+ * path about a tenth less
+ * (docs/dev/experiments/2026-11-26-optimizer-scale-the-default-path-on-1m-functions.md).
  *
  * A hint only: where the system has no huge pages (or Linux's transparent huge pages are off),
  * the memory is ordinary and the results are the same. Free it with free().

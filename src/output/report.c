@@ -132,12 +132,10 @@ static void write_summary(const lg_report_input_t *in, const lg_report_model_t *
                 "    %-30s does not move\n",
                 "not replayed", lg_report_unreplayed_pct(m), m->weight_unit, "", "");
         fprintf(out,
-                "    %-30s ranked layouts like cachegrind at Kendall's tau %+.2f to\n"
-                "    %-30s %+.2f, median %+.2f (%u programs, %u caches, run of %s,\n"
-                "    %-30s docs/benchmarks.md): it hints at which layout misses less,\n"
-                "    %-30s not by how much\n",
-                "on the benchmark", LG_REPORT_TAU_MIN, "", LG_REPORT_TAU_MAX, LG_REPORT_TAU_MEDIAN,
-                LG_REPORT_TAU_PROGRAMS, LG_REPORT_TAU_CACHES, LG_REPORT_TAU_RUN, "", "");
+                "    %-30s a model's hint at which layout misses less, not a measure\n"
+                "    %-30s of by how much; misses measured with cachegrind are in\n"
+                "    %-30s docs/benchmarks.md\n",
+                "limits", "", "");
     } else
         fprintf(out,
                 "  %-32s not estimated: the ELF inputs give no addresses (give the linked "

@@ -1,8 +1,8 @@
 /* report.h - the clique report: what a person reads to review a link order.
  *
  * A summary first (inputs, functions bound and unbound, cache geometry, hot code against the
- * cache, estimated misses before and after with what the estimate leaves out and how well it
- * ranked layouts on the benchmark), the cliques by placement's weight (self cost when the
+ * cache, estimated misses before and after with what the estimate leaves out and what it can
+ * and cannot tell), the cliques by placement's weight (self cost when the
  * profiles give one, else hits), then one block per clique in link order (size and cache fill,
  * hits and weight, its functions with size, hits, weight and shares, the heaviest calls inside
  * it and across its boundary), then what was left out and why. Fixed-width

@@ -501,12 +501,7 @@ static void write_summary(const lg_report_input_t *in, const lg_report_model_t *
                "%.1f%% of the profiles' %s, in unbound functions; and code outside the "
                "profiles (PLT, libc, start-up code), which lorgen does not move",
                lg_report_unreplayed_pct(m), m->weight_unit);
-        kv_row(out, "the estimate on the benchmark",
-               "ranked layouts like cachegrind at Kendall's tau %+.2f to %+.2f, median %+.2f "
-               "(%u programs, %u caches, run of %s, docs/benchmarks.md): it hints at which "
-               "layout misses less, not by how much",
-               LG_REPORT_TAU_MIN, LG_REPORT_TAU_MAX, LG_REPORT_TAU_MEDIAN, LG_REPORT_TAU_PROGRAMS,
-               LG_REPORT_TAU_CACHES, LG_REPORT_TAU_RUN);
+        kv_row(out, "limits of the estimate", "%s", LG_REPORT_ESTIMATE_LIMITS);
     } else
         kv_row(out, "estimated misses, ELF &rarr; new",
                "not estimated: the ELF inputs give no addresses");

@@ -124,13 +124,6 @@ static void put_bool(json_t *j, const char *name, bool v)
     fputs(v ? "true" : "false", j->out);
 }
 
-/* A benchmark figure, to the two decimals it was published with. */
-static void put_fixed(json_t *j, const char *name, double v)
-{
-    key(j, name);
-    fprintf(j->out, "%.2f", v);
-}
-
 static void put_null(json_t *j, const char *name)
 {
     key(j, name);
@@ -230,14 +223,7 @@ static void write_summary(json_t *j, const lg_report_input_t *in, const lg_repor
         put_uint(j, "replayed_weight", m->bound_weight);
         put_uint(j, "profile_weight",
                  m->profile_weight > m->bound_weight ? m->profile_weight : m->bound_weight);
-        json_open(j, "benchmark", '{', true);
-        put_str(j, "run", LG_REPORT_TAU_RUN);
-        put_uint(j, "programs", LG_REPORT_TAU_PROGRAMS);
-        put_uint(j, "caches", LG_REPORT_TAU_CACHES);
-        put_fixed(j, "kendall_tau_min", LG_REPORT_TAU_MIN);
-        put_fixed(j, "kendall_tau_median", LG_REPORT_TAU_MEDIAN);
-        put_fixed(j, "kendall_tau_max", LG_REPORT_TAU_MAX);
-        json_close(j, '}');
+        put_str(j, "limits", LG_REPORT_ESTIMATE_LIMITS);
         json_close(j, '}');
     } else {
         put_null(j, "estimated_misses");

@@ -24,16 +24,14 @@
 /* Marks a function in no clique (clique_of) and a boundary row leading outside the cliques. */
 #define LG_REPORT_NO_CLIQUE UINT32_MAX
 
-/* How well `lorgen eval`'s estimate (the one the reports show) ranked layouts like cachegrind's
- * measured misses on the benchmark: Kendall's tau (dimensionless, -1 to +1) over the program and
- * cache cells of the run below (docs/benchmarks.md). The reports print it beside the estimate so
- * that nobody reads the estimate as a measurement; update it with each benchmark run. */
-#define LG_REPORT_TAU_MIN (-0.78)
-#define LG_REPORT_TAU_MEDIAN 0.43
-#define LG_REPORT_TAU_MAX 1.00
-#define LG_REPORT_TAU_PROGRAMS 6u /* programs */
-#define LG_REPORT_TAU_CACHES 4u   /* cache geometries */
-#define LG_REPORT_TAU_RUN "2026-11-26"
+/* What the reports say beside `lorgen eval`'s estimate, so that nobody reads it as a
+ * measurement. It states the model's limit only: figures of how well it ranked layouts come from
+ * one benchmark run, go stale with the next, and belong on docs/benchmarks.md, not in every
+ * report. The JSON and HTML reports print it as it is; the text report prints the same words
+ * wrapped to its columns (report.c). */
+#define LG_REPORT_ESTIMATE_LIMITS                                                                  \
+    "a model's hint at which layout misses less, not a measure of by how much; misses "            \
+    "measured with cachegrind are in docs/benchmarks.md"
 
 typedef struct lg_report_row {
     const lg_arc_t *arc;   /* borrowed from the program */
