@@ -30,7 +30,9 @@ step "profile on the host"
 tracer=$(build_tracer gcc tracer "$src")
 mkdir -p prof host
 for f in $APP host_board host_libc; do
+  # shellcheck disable=SC2086 # CFLAGS is words on purpose
   gcc $CFLAGS -finstrument-functions -c "$fw/$f.c" -o "prof/$f.o"
+  # shellcheck disable=SC2086
   gcc $CFLAGS -c "$fw/$f.c" -o "host/$f.o"
 done
 # shellcheck disable=SC2086 # $tracer is two objects
@@ -107,12 +109,19 @@ group=$(awk '$1 == "cold" { exit } $1 == "fn" && /object=[^ ]*\(lib_a-snprintf\.
 snprintf=$(printf '%s\n' "$group" | awk '$4 != "hits=0" { print $2 }')
 grep -q "^  group 1  clique [0-9]*  2 functions .*libc_nano\.a(lib_a-snprintf\.o)(\.text)$" fw.txt ||
   fail "the report does not list snprintf's member as a fixed group"
-for pair in "filter_median memcpy" "filter_median qsort" "qsort cmp_sample" "frame_build strlen" \
-  "frame_build memset" "frame_build $snprintf"; do
-  set -- $pair
-  [ -n "$(clique_of "$2")" ] && [ "$(clique_of "$1")" = "$(clique_of "$2")" ] ||
-    fail "$2 is not in the clique of its caller $1"
-done
+while read -r caller callee; do
+  clique=$(clique_of "$callee")
+  if [ -z "$clique" ] || [ "$(clique_of "$caller")" != "$clique" ]; then
+    fail "$callee is not in the clique of its caller $caller"
+  fi
+done <<EOF
+filter_median memcpy
+filter_median qsort
+qsort cmp_sample
+frame_build strlen
+frame_build memset
+frame_build $snprintf
+EOF
 grep -qx '"\*lib\[cg\]_nano\.a:lib_a-memcpy\.o"(\.text)' order.ld ||
   { cat order.ld >&2; fail "memcpy's member is not named for libc_nano.a and its libg copy"; }
 grep -q '^\*(\.text)$' order.ld && fail "order.ld names every object's plain .text"
