@@ -13,6 +13,7 @@ packages=(
   gcc-arm-none-eabi binutils-arm-none-eabi libnewlib-arm-none-eabi
   gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu libc6-dev-riscv64-cross  # runs under qemu
   qemu-user
+  qemu-system-arm                           # runs the Cortex-M firmware of tests/e2e/cortex_m.sh
 )
 
 missing=()

@@ -428,6 +428,55 @@ static void test_ld_inferred_names_escaped(void **state)
     lg_lor_destroy(&lor);
 }
 
+/* A member of the C library, libc.a or libc_nano.a, is named so that its libg copy matches too:
+ * GCC links libg ahead of libc when -g is given. Directories that tell two multilibs apart stay;
+ * other archives keep their own name. */
+static void test_ld_c_library_patterns(void **state)
+{
+    (void)state;
+    static const char *const listed[][3] = {
+        {"memcpy", ".text",
+         "/usr/lib/arm-none-eabi/lib/thumb/v7e-m/nofp/libc_nano.a(lib_a-memcpy.o)"},
+        {"strlen", ".text", "v6-m/nofp/libc.a(lib_a-strlen.o)"},
+        {"memset", ".text", "lib/libg.a(lib_a-memset.o)"},
+        {"helper", ".text", "lib/mylibc.a(u.o)"},
+        {"scan", ".text", "lib/libc.a.old(scan.o)"},
+    };
+    static const char *const others[][3] = {
+        {"strlen", ".text", "v7e-m/nofp/libc.a(lib_a-strlen.o)"},
+    };
+    lg_lor_t lor;
+    names_sample(&lor, listed, NELEMS(listed));
+    lg_program_t prog;
+    names_program(&prog, others, NELEMS(others));
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_linkname_resolve(&lor, &prog, &d);
+    memout_t m;
+    assert_int_equal(lg_emit_ld_include(&lor, mem_open(&m), &d), LG_OK);
+    const char *text = mem_close(&m);
+    static const char *const expect[] = {
+        "\n\"*lib[cg]_nano.a:lib_a-memcpy.o\"(.text)\n",
+        "\n\"*v6-m/nofp/lib[cg].a:lib_a-strlen.o\"(.text)\n",
+        "\n\"*lib[cg].a:lib_a-memset.o\"(.text)\n",
+        "\n*mylibc.a:u.o(.text)\n",
+        "\n*libc.a.old:scan.o(.text)\n",
+    };
+    for (size_t i = 0; i < NELEMS(expect); i++)
+        if (strstr(text, expect[i]) == NULL) {
+            print_message("expected %s in:\n%s\n", expect[i], text);
+            fail();
+        }
+    free(m.text);
+    char *pattern = NULL;
+    assert_int_equal(lg_linkname_ld_object("libc_nano.a(lib_a-qsort.o)", &pattern), LG_OK);
+    assert_string_equal(pattern, "\"*lib[cg]_nano.a:lib_a-qsort.o\"");
+    free(pattern);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&prog);
+    lg_lor_destroy(&lor);
+}
+
 /* The file pattern names as many directories as tell an object apart from the program's other
  * objects, quoted when it must be; ':' first keeps archive members out. */
 static void test_ld_object_patterns(void **state)
@@ -713,6 +762,7 @@ int main(void)
         cmocka_unit_test(test_ld_section_names_quoted_and_escaped),
         cmocka_unit_test(test_ld_inferred_names_escaped),
         cmocka_unit_test(test_ld_object_patterns),
+        cmocka_unit_test(test_ld_c_library_patterns),
         cmocka_unit_test(test_gold_names),
         cmocka_unit_test(test_lld_names),
         cmocka_unit_test(test_names_shown_in_messages),

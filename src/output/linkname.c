@@ -260,6 +260,42 @@ static void ld_file_part(FILE *out, const char *s, size_t n, size_t tail)
     ld_literal(out, s + tail, n - tail, true);
 }
 
+/* GCC's generic library spec, which bare-metal targets such as arm-none-eabi keep, links libg
+ * ahead of libc when -g is given ("%{g*:-lg} -lc"; newlib's nano.specs: libg_nano ahead of
+ * libc_nano), and newlib installs each libg as a copy of its libc: the same members, named the
+ * same. Which of the two a link takes its members from then depends on -g, not on the code, so
+ * the archive part of such a member's pattern matches both. */
+static const char *const c_library_archives[] = {"libc.a", "libg.a", "libc_nano.a", "libg_nano.a"};
+
+/* Bytes of "lib" before the one that tells libc from libg. */
+#define C_LIBRARY_LETTER_AT 3u
+
+static bool is_c_library_archive(const char *base, size_t n)
+{
+    for (size_t i = 0; i < sizeof c_library_archives / sizeof c_library_archives[0]; i++)
+        if (strlen(c_library_archives[i]) == n && memcmp(c_library_archives[i], base, n) == 0)
+            return true;
+    return false;
+}
+
+/* Writes the archive part of a member's pattern: as ld_file_part, but a C library that has a
+ * libg copy (above) is named with a class that matches both: "*lib[cg]_nano.a". */
+static void ld_archive_part(FILE *out, const char *s, size_t n, size_t tail)
+{
+    size_t base = n;
+    while (base > 0 && s[base - 1] != '/')
+        base--;
+    if (tail == SIZE_MAX || !is_c_library_archive(s + base, n - base)) {
+        ld_file_part(out, s, n, tail);
+        return;
+    }
+    size_t letter = base + C_LIBRARY_LETTER_AT;
+    fputc('*', out);
+    ld_literal(out, s + tail, letter - tail, true);
+    fputs("[cg]", out);
+    ld_literal(out, s + letter + 1, n - letter - 1, true);
+}
+
 /* Bytes a bare file-pattern word may hold (ld's wildcard word characters, less the class and
  * escape bytes, which are quoted to be safe). */
 static bool ld_bare_file_char(char c)
@@ -294,7 +330,7 @@ static lg_err_t ld_object_pattern(const lg_objpath_t *o, size_t path_tail, size_
         fputc(':', s);
         ld_file_part(s, o->path, o->path_len, path_tail);
     } else {
-        ld_file_part(s, o->path, o->path_len, path_tail);
+        ld_archive_part(s, o->path, o->path_len, path_tail);
         fputc(':', s);
         ld_file_part(s, o->member, o->member_len, member_tail);
     }

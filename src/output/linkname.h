@@ -102,7 +102,9 @@ bool lg_linkname_ld_section(const char *name, FILE *out);
  * it: "path", or "archive(member)" for an archive member, read as a member when the string ends
  * with ')' (the member starts at the '(' that balances it). Without a program to compare with,
  * it names the base name: ":*util.o" (':' first: files outside archives only),
- * "*libx.a:util.o", and for a thin archive's member (a path) "*libx.a:*util.o".
+ * "*libx.a:util.o", and for a thin archive's member (a path) "*libx.a:*util.o". A member of
+ * libc.a or libc_nano.a (or of their libg copies) is named in both, "*lib[cg]_nano.a:u.o",
+ * because GCC links newlib's libg copy ahead of libc when -g is given.
  * lg_linkname_resolve names as many directories as tell the object apart. Sets *pattern to a
  * string the caller frees, or to NULL when no pattern can name it; returns LG_ENOMEM. */
 lg_err_t lg_linkname_ld_object(const char *object, char **pattern);
