@@ -233,6 +233,7 @@ static uint32_t find_object_symbol(const lg_elfsyms_t *elf, const lg_elfsym_t *l
 {
     uint32_t found = UINT32_MAX;
     int found_match = 0;
+    bool tied = false; /* another candidate as good as found, of a member without STT_FILE */
     for (uint32_t i = lg_elfsyms_first(elf, linked->name); i != UINT32_MAX;
          i = elf->next_same_name[i]) {
         const lg_elfsym_t *s = &elf->syms[i];
@@ -243,13 +244,20 @@ static uint32_t find_object_symbol(const lg_elfsyms_t *elf, const lg_elfsym_t *l
             continue;
         /* Same-named statics: prefer the one of the named source file, then the one of the
          * same size, else the first in object order. */
+        bool sized = s->size == linked->size;
         if (found == UINT32_MAX || match > found_match ||
-            (match == found_match && elf->syms[found].size != linked->size &&
-             s->size == linked->size)) {
+            (match == found_match && elf->syms[found].size != linked->size && sized)) {
             found = i;
             found_match = match;
+            tied = false;
+        } else if (match == found_match && (elf->syms[found].size == linked->size) == sized) {
+            tied = true;
         }
     }
+    /* Two members without STT_FILE, each with a static of that name and size: nothing tells
+     * which one lld or gold linked, and a guess would order the other's section. */
+    if (found != UINT32_MAX && found_match == 1 && tied)
+        return UINT32_MAX;
     if (found == UINT32_MAX && linked->is_local)
         found = find_hidden_global(elf, linked);
     return found;
