@@ -33,7 +33,9 @@ static int build_fixtures(void **state)
                       "[ -f \"$(gcc -print-file-name=libc.a)\" ]; then "
                       "gcc -O2 -ffunction-sections -c " FIXTURES "/lld_main.c -o lld_main.o; "
                       "gcc -c " FIXTURES "/nofile.S -o nofile.o; "
-                      "gcc -static -fuse-ld=lld lld_main.o nofile.o -o lld_prog; fi; "
+                      "gcc -static -fuse-ld=lld lld_main.o nofile.o -o lld_prog; "
+                      "gcc -c -Dnofile_entry=other_entry " FIXTURES "/nofile.S -o nofile2.o; "
+                      "gcc -static -fuse-ld=lld lld_main.o nofile.o nofile2.o -o lld_prog2; fi; "
                       "gcc -O2 -ffunction-sections -c " FIXTURES "/refs.c -o refs.o; "
                       "gcc -O2 -ffunction-sections -c " FIXTURES "/refs_other.c -o refs_other.o; "
                       "gcc -O2 -ffunction-sections -c " FIXTURES "/refs_split.c -o refs_split.o; "
@@ -532,6 +534,21 @@ static void test_lld_static_program_binds_as_gnu_lds(void **state)
         aliased |= strcmp(prog.aliases[i].name, "picked") == 0 &&
                    prog.aliases[i].fn == (uint32_t)resolver;
     assert_true(aliased);
+    lg_program_destroy(&prog);
+    lg_elfsyms_destroy(&elf);
+
+    /* Two such objects, each with its lonely of one size: nothing tells which is which. */
+    read_elf(&elf, (const char *const[]){"lld_prog2", "lld_main.o", "nofile.o", "nofile2.o", NULL});
+    lg_program_init(&prog);
+    assert_int_equal(lg_bind(NULL, 0, &elf, &prog, NULL), LG_OK);
+    size_t lonelies = 0;
+    for (size_t i = 0; i < prog.nfns; i++)
+        if (strcmp(prog.fns[i].symbol, "lonely") == 0) {
+            lonelies++;
+            assert_null(prog.fns[i].object);
+            assert_true(prog.fns[i].flags & LG_FN_SECTION_UNKNOWN);
+        }
+    assert_int_equal(lonelies, 2);
     lg_program_destroy(&prog);
     lg_elfsyms_destroy(&elf);
 }
