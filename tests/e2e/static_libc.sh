@@ -113,6 +113,7 @@ if have ld.lld; then
   fi
   gcc -static -fuse-ld=lld obj/main.o -Wl,--symbol-ordering-file,a.lld -o app-lld 2>lld.err ||
     { cat lld.err >&2; fail "lld failed"; }
+  [ ! -s lld.err ] || { cat lld.err >&2; fail "lld warned about the list (a name it does not know?)"; }
   ./app-lld >lld.out
   cmp -s base.out lld.out || fail "the program linked by lld prints a different result"
   "$lorgen" check a.lor app-lld obj/main.o "$libc" >check-lld.txt 2>&1 ||
@@ -138,7 +139,9 @@ if have ld.lld; then
     fail "_dl_relocate_static_pie (crt1.o's 1-byte copy) was bound to libc.a's member"
   grep -q "not movable  _dl_relocate_static_pie .* defined in none of the object files given" p.txt ||
     { grep _dl_relocate_static_pie p.txt >&2; fail "the report does not say _dl_relocate_static_pie is from no object given"; }
-  gcc -static -fuse-ld=lld obj/main.o -Wl,--symbol-ordering-file,p.lld -o p-lld 2>/dev/null
+  gcc -static -fuse-ld=lld obj/main.o -Wl,--symbol-ordering-file,p.lld -o p-lld 2>p-lld.err ||
+    { cat p-lld.err >&2; fail "lld failed on the order made from the lld link"; }
+  [ ! -s p-lld.err ] || { cat p-lld.err >&2; fail "lld warned about the list made from the lld link"; }
   ./p-lld >p-lld.out
   cmp -s base.out p-lld.out || fail "the program ordered from the lld link prints a different result"
   "$lorgen" check p.lor p-lld obj/main.o "$libc" >check-p.txt 2>&1 ||
