@@ -621,6 +621,7 @@ static lg_err_t read_symbols(elf_reader_t *f, Elf_Scn *symtab, Elf_Scn *shndx_sc
     if (cache == NULL)
         return fail_at(f, LG_ENOMEM, NULL, "out of memory");
     lg_err_t err = LG_OK;
+    bool linked = f->r->out->files[file].kind == LG_ELF_LINKED;
     const char *source_file = NULL; /* in the string table; NULL when none or unreadable */
     size_t bad_names = 0;
     /* Symbol 0 is the reserved null symbol. */
@@ -679,7 +680,10 @@ static lg_err_t read_symbols(elf_reader_t *f, Elf_Scn *symtab, Elf_Scn *shndx_sc
                         name);
         }
         char sec_buf[LG_ELF_PLACEHOLDER_BYTES];
-        bool local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
+        bool hidden = GELF_ST_VISIBILITY(sym.st_other) == STV_HIDDEN ||
+                      GELF_ST_VISIBILITY(sym.st_other) == STV_INTERNAL;
+        /* A static has default visibility: a linked local that is hidden was a global. */
+        bool local = GELF_ST_BIND(sym.st_info) == STB_LOCAL && !(linked && hidden);
         lg_elfsym_t proto = {
             .value = sym.st_value,
             .size = sym.st_size,
@@ -689,8 +693,7 @@ static lg_err_t read_symbols(elf_reader_t *f, Elf_Scn *symtab, Elf_Scn *shndx_sc
             .section_index = (uint32_t)index,
             .is_local = local,
             .is_weak = GELF_ST_BIND(sym.st_info) == STB_WEAK,
-            .is_hidden = GELF_ST_VISIBILITY(sym.st_other) == STV_HIDDEN ||
-                         GELF_ST_VISIBILITY(sym.st_other) == STV_INTERNAL,
+            .is_hidden = hidden,
             .is_label = untyped,
             .section_addr = cache[index].addr,
         };
@@ -1036,6 +1039,50 @@ static bool has_lto_sections(elf_reader_t *f)
     return false;
 }
 
+/* lld names itself in a .comment string "Linker: [vendor ]LLD version"; gold leaves a
+ * .note.gnu.gold-version section. GNU ld leaves neither. */
+#define LG_LLD_COMMENT_PREFIX "Linker: "
+#define LG_LLD_COMMENT_NAME "LLD"
+#define LG_GOLD_NOTE ".note.gnu.gold-version"
+
+/* True when the .comment strings in data name lld as the linker. */
+static bool comment_names_lld(const Elf_Data *data)
+{
+    const char *p = data->d_buf, *end = p + data->d_size;
+    size_t prefix = strlen(LG_LLD_COMMENT_PREFIX), name = strlen(LG_LLD_COMMENT_NAME);
+    while (p != NULL && p < end) {
+        const char *nul = memchr(p, '\0', (size_t)(end - p));
+        const char *stop = nul != NULL ? nul : end;
+        if ((size_t)(stop - p) >= prefix && memcmp(p, LG_LLD_COMMENT_PREFIX, prefix) == 0)
+            for (const char *q = p + prefix; (size_t)(stop - q) >= name; q++)
+                if (memcmp(q, LG_LLD_COMMENT_NAME, name) == 0)
+                    return true;
+        p = nul != NULL ? nul + 1 : NULL;
+    }
+    return false;
+}
+
+/* True when lld or gold linked the file (elfsym.h: sources_partial). */
+static bool linked_by_lld_or_gold(elf_reader_t *f)
+{
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(f->elf, scn)) != NULL;) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) == NULL)
+            continue;
+        const char *name = elf_strptr(f->elf, f->shstrndx, sh.sh_name);
+        if (name == NULL)
+            continue;
+        if (strcmp(name, LG_GOLD_NOTE) == 0)
+            return true;
+        Elf_Data *data;
+        if (strcmp(name, ".comment") == 0 && sh.sh_type == SHT_PROGBITS &&
+            (data = elf_getdata(scn, NULL)) != NULL && data->d_buf != NULL &&
+            comment_names_lld(data))
+            return true;
+    }
+    return false;
+}
+
 /* Reads one ELF file (or archive member) known to be of kind ELF_K_ELF. */
 static lg_err_t read_elf(reader_t *r, Elf *elf, const char *where, const char *member)
 {
@@ -1075,6 +1122,7 @@ static lg_err_t read_elf(reader_t *r, Elf *elf, const char *where, const char *m
     /* Symbols refer to files of the temporary table; commit() shifts them. */
     uint32_t file = (uint32_t)(r->out->nfiles - 1);
     r->out->files[file].stripped = symtab == NULL || dynamic;
+    r->out->files[file].sources_partial = kind == LG_ELF_LINKED && linked_by_lld_or_gold(&f);
     if (symtab == NULL && member != NULL) {
         if (r->members_without_symtab++ == 0)
             snprintf(r->first_without_symtab, sizeof r->first_without_symtab, "%s", member);

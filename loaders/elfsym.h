@@ -57,6 +57,11 @@ typedef struct lg_elf_file {
                            functions get their code, and their sections, only when the program
                            is linked, so the file tells nothing about them */
     bool stripped;      /* no .symtab: at most the dynamic symbols (no statics) were read */
+    bool sources_partial; /* linked by lld or gold (its .comment or .note.gnu.gold-version says
+                           so): they copy only the STT_FILE symbols the objects have, so the
+                           statics of an object without one (glibc's libc.a members, most
+                           assembly) follow an earlier object's and take its source file.
+                           GNU ld gives such an object an STT_FILE named after it */
 } lg_elf_file_t;
 
 /* A reference found in an object's relocations: code or data in one section of the file that
@@ -86,11 +91,14 @@ typedef struct lg_elfsym {
     uint64_t section_align; /* sh_addralign of that section (objects; 0 if unknown) */
     uint64_t section_size;  /* sh_size of that section */
     uint64_t section_addr;  /* sh_addr of that section: 0 in objects */
-    char *source_file;   /* for locals: the STT_FILE name in effect, e.g. "util.c"; else NULL */
+    char *source_file;   /* for locals: the STT_FILE name in effect, e.g. "util.c"; else NULL
+                            (of a linked file with sources_partial, maybe another file's) */
     uint32_t file;       /* index into lg_elfsyms_t.files */
     uint32_t section_index; /* section header index in its file */
     uint32_t section_funcs; /* objects: function symbols in the same section (1 = alone) */
-    bool is_local;       /* STB_LOCAL */
+    bool is_local;       /* STB_LOCAL; false for a linked file's local of hidden or internal
+                            visibility: a global its object hid, which lld (unlike GNU ld) makes
+                            STB_LOCAL in the linked file, and still the global of that name */
     bool is_weak;        /* STB_WEAK */
     bool is_hidden;      /* STV_HIDDEN or STV_INTERNAL: a global the linker turns into a local
                             of the linked file (an object's hidden global is the linked local) */

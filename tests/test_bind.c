@@ -29,6 +29,13 @@ static int build_fixtures(void **state)
                       "gcc -O2 -ffunction-sections -c " FIXTURES "/hidden.c -o hidden.o; "
                       "gcc hidden.o -o hidden; "
                       "strip -o prog-stripped prog; "
+                      "if command -v ld.lld >/dev/null 2>&1 && "
+                      "[ -f \"$(gcc -print-file-name=libc.a)\" ]; then "
+                      "gcc -O2 -ffunction-sections -c " FIXTURES "/lld_main.c -o lld_main.o; "
+                      "gcc -c " FIXTURES "/nofile.S -o nofile.o; "
+                      "gcc -static -fuse-ld=lld lld_main.o nofile.o -o lld_prog; "
+                      "gcc -c -Dnofile_entry=other_entry " FIXTURES "/nofile.S -o nofile2.o; "
+                      "gcc -static -fuse-ld=lld lld_main.o nofile.o nofile2.o -o lld_prog2; fi; "
                       "gcc -O2 -ffunction-sections -c " FIXTURES "/refs.c -o refs.o; "
                       "gcc -O2 -ffunction-sections -c " FIXTURES "/refs_other.c -o refs_other.o; "
                       "gcc -O2 -ffunction-sections -c " FIXTURES "/refs_split.c -o refs_split.o; "
@@ -493,6 +500,59 @@ static void test_hidden_globals_bind_to_their_objects(void **state)
     lg_elfsyms_destroy(&elf);
 }
 
+/* A static program linked by lld is read as GNU ld's would be: its hidden global hid, which
+ * lld made STB_LOCAL, is the global of its object; the static lonely of an object without an
+ * STT_FILE, which lld filed under lld_main.c, is nofile.o's and named by it; the IFUNC picked,
+ * which lld moved to its PLT entry, is no function, and its resolver answers to that name. */
+static void test_lld_static_program_binds_as_gnu_lds(void **state)
+{
+    (void)state;
+    FILE *probe = fopen(WORK "/lld_prog", "rb");
+    if (probe == NULL)
+        skip(); /* lld or the static C library is not installed */
+    fclose(probe);
+    lg_elfsyms_t elf;
+    read_elf(&elf, (const char *const[]){"lld_prog", "lld_main.o", "nofile.o", NULL});
+    lg_program_t prog;
+    lg_program_init(&prog);
+    assert_int_equal(lg_bind(NULL, 0, &elf, &prog, NULL), LG_OK);
+    const lg_fn_t *hid = find(&prog, "hid", NULL);
+    assert_false(hid->flags & LG_FN_LOCAL);
+    assert_null(hid->source_file);
+    assert_string_equal(hid->section, ".text.hid");
+    assert_non_null(strstr(hid->object, "lld_main.o"));
+    const lg_fn_t *lonely = find(&prog, "lonely", NULL);
+    assert_non_null(lonely->object);
+    assert_non_null(strstr(lonely->object, "nofile.o"));
+    assert_string_equal(lonely->source_file, "nofile.o");
+    assert_int_equal(lg_program_find(&prog, "picked"), -1);
+    int64_t resolver = lg_program_find(&prog, "resolve_pick");
+    assert_true(resolver >= 0);
+    assert_string_equal(prog.fns[resolver].section, ".text.resolve_pick");
+    bool aliased = false;
+    for (size_t i = 0; i < prog.naliases; i++)
+        aliased |= strcmp(prog.aliases[i].name, "picked") == 0 &&
+                   prog.aliases[i].fn == (uint32_t)resolver;
+    assert_true(aliased);
+    lg_program_destroy(&prog);
+    lg_elfsyms_destroy(&elf);
+
+    /* Two such objects, each with its lonely of one size: nothing tells which is which. */
+    read_elf(&elf, (const char *const[]){"lld_prog2", "lld_main.o", "nofile.o", "nofile2.o", NULL});
+    lg_program_init(&prog);
+    assert_int_equal(lg_bind(NULL, 0, &elf, &prog, NULL), LG_OK);
+    size_t lonelies = 0;
+    for (size_t i = 0; i < prog.nfns; i++)
+        if (strcmp(prog.fns[i].symbol, "lonely") == 0) {
+            lonelies++;
+            assert_null(prog.fns[i].object);
+            assert_true(prog.fns[i].flags & LG_FN_SECTION_UNKNOWN);
+        }
+    assert_int_equal(lonelies, 2);
+    lg_program_destroy(&prog);
+    lg_elfsyms_destroy(&elf);
+}
+
 /* A stripped program with its objects: the objects name every function and its section; the
  * binder says the program was stripped and works from the objects. */
 static void test_stripped_program_with_objects(void **state)
@@ -720,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_normalize_scales_to_the_largest_volume),
         cmocka_unit_test(test_clone_base_names),
         cmocka_unit_test(test_hidden_globals_bind_to_their_objects),
+        cmocka_unit_test(test_lld_static_program_binds_as_gnu_lds),
         cmocka_unit_test(test_stripped_program_with_objects),
         cmocka_unit_test(test_no_functions_is_an_error),
         cmocka_unit_test(test_functions_no_object_defines_are_a_warning),

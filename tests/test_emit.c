@@ -264,13 +264,75 @@ static void test_lld_list(void **state)
     lg_diag_t d;
     lg_diag_init(&d);
     memout_t m;
-    assert_int_equal(lg_emit_lld_symbols(&lor, mem_open(&m), &d), LG_OK);
+    assert_int_equal(lg_emit_lld_symbols(&lor, NULL, mem_open(&m), &d), LG_OK);
     const char *text = mem_close(&m);
     assert_string_equal(text, "hot\nguess\nhelper\n");
     assert_true(lg_test_diag_has(&d, LG_WARNING, "lld orders by symbol name"));
     assert_false(lg_test_diag_has(&d, LG_NOTE, "padding"));
     free(m.text);
     lg_diag_destroy(&d);
+    lg_lor_destroy(&lor);
+}
+
+/* glibc's memcpy is in a .text.avx that other members of libc.a have too: gold, which orders by
+ * section name only, would take all of them with that name, so the function is left out. */
+static void test_gold_leaves_out_shared_names(void **state)
+{
+    (void)state;
+    lg_lor_t lor;
+    sample(&lor);
+    add_fn(&lor, "__memmove_avx_unaligned_erms", ".text.avx",
+           "libc.a(memmove-avx-unaligned-erms.o)", LG_FN_SECTION_NAME_SHARED);
+    lg_diag_t d;
+    lg_diag_init(&d);
+    memout_t m;
+    assert_int_equal(lg_emit_gold_sections(&lor, mem_open(&m), &d), LG_OK);
+    const char *text = mem_close(&m);
+    assert_null(strstr(text, ".text.avx"));
+    assert_non_null(strstr(text, ".text.helper\n"));
+    assert_true(lg_test_diag_has(&d, LG_WARNING,
+                                 "'__memmove_avx_unaligned_erms' is in a section named .text.avx, "
+                                 "as are sections of other object files given"));
+    free(m.text);
+    lg_diag_destroy(&d);
+    lg_lor_destroy(&lor);
+}
+
+/* Given the program, the lld list names each function by its other names too, right after it:
+ * lld takes an IFUNC's name for its PLT entry when a static program takes its address, and the
+ * resolver's other name still orders its section. A name two functions share is left out. */
+static void test_lld_list_aliases(void **state)
+{
+    (void)state;
+    lg_lor_t lor;
+    sample(&lor);
+    lg_program_t prog;
+    lg_program_init(&prog);
+    prog.fns = calloc(4, sizeof *prog.fns);
+    prog.nfns = 4;
+    const char *symbols[] = {"hot", "guess", "helper", "helper"};
+    const char *objects[] = {"obj/x.o", NULL, "obj/a.o", "lib/libz.a(b.o)"};
+    for (size_t i = 0; i < 4; i++) {
+        prog.fns[i].symbol = strdup(symbols[i]);
+        prog.fns[i].section = strdup(".text");
+        prog.fns[i].object = objects[i] ? strdup(objects[i]) : NULL;
+    }
+    prog.aliases = calloc(4, sizeof *prog.aliases);
+    prog.naliases = 4;
+    const char *names[] = {"hot_ifunc", "shared", "shared", "helper_too"};
+    const uint32_t fns[] = {0, 0, 1, 2};
+    for (size_t i = 0; i < 4; i++)
+        prog.aliases[i] = (lg_alias_t){strdup(names[i]), fns[i]};
+    lg_diag_t d;
+    lg_diag_init(&d);
+    memout_t m;
+    assert_int_equal(lg_emit_lld_symbols(&lor, &prog, mem_open(&m), &d), LG_OK);
+    const char *text = mem_close(&m);
+    /* helper names two functions: its aliases could be either's. */
+    assert_string_equal(text, "hot\nhot_ifunc\nguess\nhelper\n");
+    free(m.text);
+    lg_diag_destroy(&d);
+    lg_program_destroy(&prog);
     lg_lor_destroy(&lor);
 }
 
@@ -319,7 +381,7 @@ static void test_phased_functions(void **state)
     lg_diag_destroy(&d);
     lg_diag_init(&d);
     lor.fns[2].flags &= ~LG_FN_PHASED;
-    assert_int_equal(lg_emit_lld_symbols(&lor, mem_open(&m), &d), LG_OK);
+    assert_int_equal(lg_emit_lld_symbols(&lor, NULL, mem_open(&m), &d), LG_OK);
     free((char *)mem_close(&m));
     assert_true(lg_test_diag_has(&d, LG_NOTE,
                                  "lld's ordering file cannot hold the phase in the cache line "
@@ -610,7 +672,7 @@ static void test_lld_names(void **state)
     lg_diag_t d;
     lg_diag_init(&d);
     memout_t m;
-    assert_int_equal(lg_emit_lld_symbols(&lor, mem_open(&m), &d), LG_OK);
+    assert_int_equal(lg_emit_lld_symbols(&lor, NULL, mem_open(&m), &d), LG_OK);
     const char *text = mem_close(&m);
     assert_string_equal(text, "sp ace\nmid#x\nst*r\n");
     assert_int_equal(d.warnings, 5);
@@ -758,6 +820,8 @@ int main(void)
         cmocka_unit_test(test_section_ordering_form),
         cmocka_unit_test(test_gold_list),
         cmocka_unit_test(test_lld_list),
+        cmocka_unit_test(test_gold_leaves_out_shared_names),
+        cmocka_unit_test(test_lld_list_aliases),
         cmocka_unit_test(test_phased_functions),
         cmocka_unit_test(test_ld_section_names_quoted_and_escaped),
         cmocka_unit_test(test_ld_inferred_names_escaped),

@@ -75,7 +75,7 @@ int lg_cli_cmd_script(const lg_cli_options_t *o)
     if (status == 0) {
         if (lg_cli_wants(o, LG_CLI_LINKER_OUTPUTS))
             lg_linkname_resolve(&lp.lor, &lp.prog, &d);
-        lg_write_input_t written = {.lor = &lp.lor};
+        lg_write_input_t written = {.lor = &lp.lor, .prog = &lp.prog};
         status = lg_cli_write_outputs(o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR) | LG_CLI_LINKER_OUTPUTS,
                                       LG_OUTPUT_LOR, &written, &d);
     }

@@ -118,7 +118,7 @@ int lg_cli_cmd_optimize(const lg_cli_options_t *o)
             status = estimate_for_report(&o->geometry, &p.sg, &report, &d);
         if (status == 0 && lg_cli_wants(o, LG_CLI_LINKER_OUTPUTS))
             lg_linkname_resolve(&p.lor, &p.prog, &d);
-        lg_write_input_t written = {.lor = &p.lor, .report = &report};
+        lg_write_input_t written = {.lor = &p.lor, .report = &report, .prog = &p.prog};
         if (status == 0) {
             status = lg_cli_write_outputs(o, OPTIMIZE_OUTPUTS, LG_OUTPUT_LOR, &written, &d);
             lg_cli_verbose("%zu cliques, %zu functions placed", p.layout.ncliques, p.lor.nfns);

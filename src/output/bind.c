@@ -145,23 +145,6 @@ static const char *basename_of(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* The object-file global with hidden or internal visibility that a linked local came from: the
- * linker makes such globals local to the linked file (and files them under no source file), so
- * only the name, unique among globals, ties them. UINT32_MAX when there is none. */
-static uint32_t find_hidden_global(const lg_elfsyms_t *elf, const lg_elfsym_t *linked)
-{
-    for (uint32_t i = lg_elfsyms_first(elf, linked->name); i != UINT32_MAX;
-         i = elf->next_same_name[i]) {
-        const lg_elfsym_t *s = &elf->syms[i];
-        if (elf->files[s->file].kind == LG_ELF_OBJECT && !s->is_local && s->is_hidden)
-            return i;
-    }
-    return UINT32_MAX;
-}
-
-/* Finds the object-file symbol that a linked function came from: same name, and for statics
- * the same source file; for a linked local that no static matches, a hidden global of that
- * name. Returns UINT32_MAX when there is none. */
 /* Machines whose linkers shrink code while linking (relaxation): a function may be smaller in
  * the linked program than in its object, by at most LG_BIND_RELAX_MAX_PERCENT. */
 #define LG_BIND_RELAX_MAX_PERCENT 50.0
@@ -184,48 +167,114 @@ static bool same_code_size(uint64_t linked_size, uint64_t object_size, uint16_t 
            (double)linked_size * 100.0 >= (double)object_size * (100.0 - LG_BIND_RELAX_MAX_PERCENT);
 }
 
+/* The object-file global with hidden or internal visibility that a linked local came from: a
+ * linker may make such globals local to the linked file (and file them under no source file),
+ * so only the name, unique among globals, ties them; and the size, as same_code_size judges it
+ * (lld's copy of crt1.o's _dl_relocate_static_pie is such a local, and libc.a's global of that
+ * name is not the code it holds). UINT32_MAX when there is none. */
+static uint32_t find_hidden_global(const lg_elfsyms_t *elf, const lg_elfsym_t *linked)
+{
+    for (uint32_t i = lg_elfsyms_first(elf, linked->name); i != UINT32_MAX;
+         i = elf->next_same_name[i]) {
+        const lg_elfsym_t *s = &elf->syms[i];
+        if (elf->files[s->file].kind == LG_ELF_OBJECT && !s->is_local && s->is_hidden &&
+            same_code_size(linked->size, s->size, elf->files[s->file].machine))
+            return i;
+    }
+    return UINT32_MAX;
+}
+
+/* The name GNU ld gives the source file of an object without an STT_FILE symbol: the object's,
+ * "fileops.o" for "libc.a(fileops.o)"; its length in *len. NULL when path is NULL. */
+static const char *object_file_name(const char *path, size_t *len)
+{
+    if (path == NULL)
+        return NULL;
+    lg_objpath_t parts = lg_objpath_split(path);
+    if (parts.member != NULL) {
+        *len = parts.member_len;
+        return parts.member;
+    }
+    const char *name = basename_of(path);
+    *len = strlen(name);
+    return name;
+}
+
 /* True when an object's local symbol s (of the object file or member at path) comes from the
  * file the linked program names for its copy. An object without an STT_FILE symbol (glibc's
- * libc.a members) gets one from GNU ld, named after the object: "fileops.o" for
- * "libc.a(fileops.o)". */
+ * libc.a members) gets one from GNU ld, named after the object (object_file_name). */
 static bool same_source(const char *linked_source, const lg_elfsym_t *s, const char *path)
 {
     if (s->source_file != NULL)
         return strcmp(s->source_file, linked_source) == 0;
-    if (path == NULL)
-        return false;
-    lg_objpath_t parts = lg_objpath_split(path);
-    const char *name = parts.member;
-    size_t name_len = parts.member_len;
-    if (name == NULL) {
-        name = basename_of(path);
-        name_len = strlen(name);
-    }
-    return strlen(linked_source) == name_len && strncmp(name, linked_source, name_len) == 0;
+    size_t name_len = 0;
+    const char *name = object_file_name(path, &name_len);
+    return name != NULL && strlen(linked_source) == name_len &&
+           strncmp(name, linked_source, name_len) == 0;
 }
 
+/* How well an object's static s matches the linked static `linked` by source file: 2 when the
+ * files agree (or the linked program names none), 1 when it may still be the one (s has no
+ * STT_FILE, and lld or gold filed the linked copy under an earlier object's: elfsym.h,
+ * sources_partial), 0 when it is another file's. */
+static int source_match(const lg_elfsyms_t *elf, const lg_elfsym_t *linked, const lg_elfsym_t *s)
+{
+    if (linked->source_file == NULL ||
+        same_source(linked->source_file, s, elf->files[s->file].path))
+        return 2;
+    return elf->files[linked->file].sources_partial && s->source_file == NULL ? 1 : 0;
+}
+
+/* Finds the object-file symbol that a linked function came from: same name, and for statics
+ * the same source file (else, after lld or gold, one of an object without STT_FILE); for a
+ * linked local that no static matches, a hidden global of that name. Returns UINT32_MAX when
+ * there is none. */
 static uint32_t find_object_symbol(const lg_elfsyms_t *elf, const lg_elfsym_t *linked)
 {
     uint32_t found = UINT32_MAX;
+    int found_match = 0;
+    bool tied = false; /* another candidate as good as found, of a member without STT_FILE */
     for (uint32_t i = lg_elfsyms_first(elf, linked->name); i != UINT32_MAX;
          i = elf->next_same_name[i]) {
         const lg_elfsym_t *s = &elf->syms[i];
         if (elf->files[s->file].kind != LG_ELF_OBJECT || s->is_local != linked->is_local)
             continue;
-        if (linked->is_local && linked->source_file != NULL &&
-            !same_source(linked->source_file, s, elf->files[s->file].path))
+        int match = linked->is_local ? source_match(elf, linked, s) : 2;
+        if (match == 0 || !same_code_size(linked->size, s->size, elf->files[s->file].machine))
             continue;
-        if (!same_code_size(linked->size, s->size, elf->files[s->file].machine))
-            continue;
-        /* Same-named statics from same-named source files: prefer the one of the same size,
-         * else the first in object order. */
-        if (found == UINT32_MAX ||
-            (elf->syms[found].size != linked->size && s->size == linked->size))
+        /* Same-named statics: prefer the one of the named source file, then the one of the
+         * same size, else the first in object order. */
+        bool sized = s->size == linked->size;
+        if (found == UINT32_MAX || match > found_match ||
+            (match == found_match && elf->syms[found].size != linked->size && sized)) {
             found = i;
+            found_match = match;
+            tied = false;
+        } else if (match == found_match && (elf->syms[found].size == linked->size) == sized) {
+            tied = true;
+        }
     }
+    /* Two members without STT_FILE, each with a static of that name and size: nothing tells
+     * which one lld or gold linked, and a guess would order the other's section. */
+    if (found != UINT32_MAX && found_match == 1 && tied)
+        return UINT32_MAX;
     if (found == UINT32_MAX && linked->is_local)
         found = find_hidden_global(elf, linked);
     return found;
+}
+
+/* The source file a static of a linked file with sources_partial came from, now that its object
+ * symbol obj is known: obj's STT_FILE, else the name GNU ld would give it; malloc'd (NULL with
+ * *ok false when memory runs out). So the static is named as after a GNU ld link. */
+static char *bound_source_file(const lg_elfsyms_t *elf, const lg_elfsym_t *obj, bool *ok)
+{
+    if (obj->source_file != NULL)
+        return lg_strdup_opt(obj->source_file, ok);
+    size_t len = 0;
+    const char *name = object_file_name(elf->files[obj->file].path, &len);
+    char *copy = name != NULL ? lg_strndup(name, len) : NULL;
+    *ok = *ok && (name == NULL || copy != NULL);
+    return copy;
 }
 
 static char *infer_section(const char *symbol)
@@ -267,6 +316,10 @@ static lg_err_t add_function(binder_t *b, uint32_t sym_index, bool have_objects)
         }
     } else {
         obj = s;
+    }
+    if (obj != NULL && obj->is_local && file->kind == LG_ELF_LINKED && file->sources_partial) {
+        free(fn.source_file);
+        fn.source_file = bound_source_file(elf, obj, &ok);
     }
     if (obj != NULL) {
         fn.section = lg_strdup_opt(obj->section, &ok);
@@ -357,26 +410,117 @@ static lg_err_t list_objects(lg_program_t *p, const lg_elfsyms_t *elf)
     return LG_OK;
 }
 
-/* p->aliases: every name of b->names that is not its function's own symbol. */
-static lg_err_t list_aliases(binder_t *b)
+/* True when a linked symbol names an entry of a PLT, not code of its own: lld moves an IFUNC
+ * whose address a static program takes (glibc's strcmp) to its canonical PLT entry, with size 0,
+ * and its resolver's code keeps only its other names (strcmp_ifunc). The entry is the linker's;
+ * the function is the code. */
+static bool is_plt_entry(const lg_elfsyms_t *elf, const lg_elfsym_t *s)
+{
+    static const char plt_prefix[] = ".plt.";
+    const char *sec = s->section;
+    return elf->files[s->file].kind == LG_ELF_LINKED && s->size == 0 && sec != NULL &&
+           (strcmp(sec, ".plt") == 0 || strcmp(sec, ".iplt") == 0 ||
+            strncmp(sec, plt_prefix, sizeof plt_prefix - 1) == 0);
+}
+
+/* A linked function's object symbol's place: (file << 32) | section index, and its offset. */
+typedef struct object_place {
+    uint64_t section;
+    uint64_t value;
+    uint32_t fn;
+} object_place_t;
+
+static int cmp_object_place(const void *a, const void *b)
+{
+    const object_place_t *x = a, *y = b;
+    if (x->section != y->section)
+        return x->section < y->section ? -1 : 1;
+    return (x->value > y->value) - (x->value < y->value);
+}
+
+/* True when some linked function symbol other than a PLT entry is called name. */
+static bool named_in_linked(const lg_elfsyms_t *elf, const char *name)
+{
+    for (uint32_t i = lg_elfsyms_first(elf, name); i != UINT32_MAX; i = elf->next_same_name[i])
+        if (elf->files[elf->syms[i].file].kind == LG_ELF_LINKED &&
+            !is_plt_entry(elf, &elf->syms[i]))
+            return true;
+    return false;
+}
+
+/* The names the objects give a linked function's code that no linked function symbol has, so
+ * that a .LOR made from another link of the program finds the code by them: after lld moved
+ * strcmp to its PLT entry, strcmp.o's strcmp still names the code its strcmp_ifunc names. A
+ * name that would stand for several functions is left out. Appended to p->aliases (*cap). */
+static lg_err_t add_object_aliases(binder_t *b, size_t *cap)
+{
+    const lg_elfsyms_t *elf = b->elf;
+    lg_program_t *p = b->prog;
+    object_place_t *places = malloc((p->nfns ? p->nfns : 1) * sizeof *places);
+    uint32_t *fn_of = malloc((elf->nsyms ? elf->nsyms : 1) * sizeof *fn_of); /* per symbol */
+    lg_strmap_t taken; /* name -> the first symbol giving it, or UINT32_MAX when several fns */
+    lg_strmap_init(&taken);
+    lg_err_t err = places != NULL && fn_of != NULL ? LG_OK : LG_ENOMEM;
+    size_t n = 0;
+    for (size_t i = 0; err == LG_OK && i < p->nfns; i++) {
+        uint32_t o = b->fn_obj[i];
+        if (o != UINT32_MAX && p->fns[i].address != UINT64_MAX)
+            places[n++] =
+                (object_place_t){((uint64_t)elf->syms[o].file << 32) | elf->syms[o].section_index,
+                                 elf->syms[o].value, (uint32_t)i};
+    }
+    if (err == LG_OK)
+        qsort(places, n, sizeof *places, cmp_object_place);
+    for (size_t i = 0; err == LG_OK && i < elf->nsyms; i++) {
+        const lg_elfsym_t *s = &elf->syms[i];
+        fn_of[i] = UINT32_MAX;
+        if (n == 0 || elf->files[s->file].kind != LG_ELF_OBJECT)
+            continue;
+        object_place_t key = {((uint64_t)s->file << 32) | s->section_index, s->value, 0};
+        const object_place_t *hit = bsearch(&key, places, n, sizeof *places, cmp_object_place);
+        if (hit == NULL || strcmp(s->name, p->fns[hit->fn].symbol) == 0 ||
+            named_in_linked(elf, s->name))
+            continue;
+        fn_of[i] = hit->fn;
+        uint32_t first;
+        if (!lg_strmap_put(&taken, s->name, (uint32_t)i, &first))
+            err = LG_ENOMEM;
+        else if (first != i && fn_of[first] != hit->fn)
+            fn_of[first] = UINT32_MAX; /* several functions: none gets the name */
+    }
+    for (size_t i = 0; err == LG_OK && n > 0 && i < elf->nsyms; i++) {
+        uint32_t first;
+        if (fn_of[i] == UINT32_MAX || !lg_strmap_get(&taken, elf->syms[i].name, &first) ||
+            first != i)
+            continue;
+        if (!lg_grow((void **)&p->aliases, cap, p->naliases + 1, sizeof *p->aliases) ||
+            (p->aliases[p->naliases].name = strdup(elf->syms[i].name)) == NULL) {
+            err = LG_ENOMEM;
+            break;
+        }
+        p->aliases[p->naliases++].fn = fn_of[i];
+    }
+    lg_strmap_destroy(&taken);
+    free(places);
+    free(fn_of);
+    return err;
+}
+
+/* p->aliases: every name of b->names that is not its function's own symbol, then the names the
+ * objects add (add_object_aliases). */
+static lg_err_t list_aliases(binder_t *b, bool have_linked)
 {
     lg_program_t *p = b->prog;
-    size_t n = 0;
-    for (size_t k = 0; k < b->nnames; k++)
-        n += strcmp(b->names[k], p->fns[b->name_fn[k]].symbol) != 0;
-    if (n == 0)
-        return LG_OK;
-    p->aliases = calloc(n, sizeof *p->aliases);
-    if (p->aliases == NULL)
-        return LG_ENOMEM;
+    size_t cap = 0;
     for (size_t k = 0; k < b->nnames; k++) {
         if (strcmp(b->names[k], p->fns[b->name_fn[k]].symbol) == 0)
             continue;
-        if ((p->aliases[p->naliases].name = strdup(b->names[k])) == NULL)
+        if (!lg_grow((void **)&p->aliases, &cap, p->naliases + 1, sizeof *p->aliases) ||
+            (p->aliases[p->naliases].name = strdup(b->names[k])) == NULL)
             return LG_ENOMEM;
         p->aliases[p->naliases++].fn = b->name_fn[k];
     }
-    return LG_OK;
+    return have_linked ? add_object_aliases(b, &cap) : LG_OK;
 }
 
 static lg_err_t collect_functions(binder_t *b)
@@ -414,7 +558,7 @@ static lg_err_t collect_functions(binder_t *b)
     }
     size_t n = 0;
     for (size_t i = 0; i < elf->nsyms; i++)
-        if (elf->files[elf->syms[i].file].kind == wanted)
+        if (elf->files[elf->syms[i].file].kind == wanted && !is_plt_entry(elf, &elf->syms[i]))
             keys[n++] = place_key(elf, (uint32_t)i);
     qsort(keys, n, sizeof *keys, cmp_by_place);
     for (size_t i = 0; i < n; i++)
@@ -441,7 +585,7 @@ static lg_err_t collect_functions(binder_t *b)
     free(order);
     p->sections_inferred = !have_objects;
     if (err == LG_OK)
-        err = list_aliases(b);
+        err = list_aliases(b, have_linked);
     return err == LG_OK ? list_objects(p, elf) : err;
 }
 

@@ -20,10 +20,16 @@
 
 #include "diag.h"
 #include "lor.h"
+#include "program.h"
 
 #include <stdio.h>
 
 lg_err_t lg_emit_gold_sections(const lg_lor_t *lor, FILE *out, lg_diag_t *d);
-lg_err_t lg_emit_lld_symbols(const lg_lor_t *lor, FILE *out, lg_diag_t *d);
+/* prog, when given (the program the .LOR was checked against), adds after each function its
+ * other names (lg_program_t.aliases) that no other function has: lld may take a name for other
+ * code than the function's (an IFUNC whose address a static program takes names its PLT entry),
+ * and another name then still orders the function's section. */
+lg_err_t lg_emit_lld_symbols(const lg_lor_t *lor, const lg_program_t *prog, FILE *out,
+                             lg_diag_t *d);
 
 #endif

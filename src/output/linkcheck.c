@@ -65,9 +65,12 @@ static int64_t file_score(const lg_lor_fn_t *f, const lg_fn_t *fn)
 }
 
 /* The program function f names, or -1: by symbol (of same-named statics, the one whose object
- * path matches best), then by name without clone suffixes when exactly one function answers. */
+ * path matches best), then by another name of it (lg_program_t.aliases: the link may name the
+ * function otherwise than the one the .LOR was made from, as lld does an IFUNC it moved to its
+ * PLT entry), then by name without clone suffixes when exactly one function answers. */
 static int64_t find_linked(const lg_program_t *p, const lg_strmap_t *by_symbol,
-                           const uint32_t *next, const lg_lor_fn_t *f)
+                           const uint32_t *next, const lg_strmap_t *by_alias,
+                           const uint32_t *next_alias, const lg_lor_fn_t *f)
 {
     uint32_t first;
     int64_t pick = -1, best = -1;
@@ -77,6 +80,14 @@ static int64_t find_linked(const lg_program_t *p, const lg_strmap_t *by_symbol,
             if (score > best) {
                 best = score;
                 pick = i;
+            }
+        }
+    if (pick < 0 && lg_strmap_get(by_alias, f->symbol, &first))
+        for (uint32_t i = first; i != UINT32_MAX; i = next_alias[i]) {
+            int64_t score = file_score(f, &p->fns[p->aliases[i].fn]);
+            if (score > best) {
+                best = score;
+                pick = p->aliases[i].fn;
             }
         }
     if (pick >= 0)
@@ -305,12 +316,17 @@ static const char *run_output_section(const checker_t *c)
 static lg_err_t find_rows(checker_t *c, size_t *nfound, size_t *found)
 {
     const lg_program_t *p = c->prog;
-    lg_strmap_t by_symbol;
+    lg_strmap_t by_symbol, by_alias;
     lg_strmap_init(&by_symbol);
+    lg_strmap_init(&by_alias);
     uint32_t *next = malloc((p->nfns ? p->nfns : 1) * sizeof *next);
-    lg_err_t err = next ? LG_OK : LG_ENOMEM;
+    uint32_t *next_alias = malloc((p->naliases ? p->naliases : 1) * sizeof *next_alias);
+    lg_err_t err = next && next_alias ? LG_OK : LG_ENOMEM;
     for (size_t i = 0; i < p->nfns && err == LG_OK; i++)
         if (!lg_strmap_put_chained(&by_symbol, next, p->fns[i].symbol, (uint32_t)i))
+            err = LG_ENOMEM;
+    for (size_t i = 0; i < p->naliases && err == LG_OK; i++)
+        if (!lg_strmap_put_chained(&by_alias, next_alias, p->aliases[i].name, (uint32_t)i))
             err = LG_ENOMEM;
     for (size_t r = 0; r < c->lor->nfns && err == LG_OK; r++) {
         const lg_lor_fn_t *f = &c->lor->fns[r];
@@ -325,7 +341,7 @@ static lg_err_t find_rows(checker_t *c, size_t *nfound, size_t *found)
                               : "not in .text: stays where the linker script puts it");
             continue;
         }
-        int64_t k = find_linked(p, &by_symbol, next, f);
+        int64_t k = find_linked(p, &by_symbol, next, &by_alias, next_alias, f);
         if (k < 0 || p->fns[k].address == UINT64_MAX) {
             err = set_row(row, LG_LANDED_NOT_FOUND,
                           "name not found: no function '%s' in the linked ELF (renamed, inlined, "
@@ -357,7 +373,9 @@ static lg_err_t find_rows(checker_t *c, size_t *nfound, size_t *found)
         err = err == LG_OK ? set_row(row, LG_LANDED_IN_ORDER, "%s", "") : err;
     }
     lg_strmap_destroy(&by_symbol);
+    lg_strmap_destroy(&by_alias);
     free(next);
+    free(next_alias);
     return err;
 }
 

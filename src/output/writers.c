@@ -36,7 +36,7 @@ static lg_err_t write_gold(const lg_write_input_t *in, FILE *out, lg_diag_t *d)
 
 static lg_err_t write_lld(const lg_write_input_t *in, FILE *out, lg_diag_t *d)
 {
-    return lg_emit_lld_symbols(in->lor, out, d);
+    return lg_emit_lld_symbols(in->lor, in->prog, out, d);
 }
 
 static lg_err_t write_report(const lg_write_input_t *in, FILE *out, lg_diag_t *d)

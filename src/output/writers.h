@@ -36,6 +36,7 @@ typedef enum lg_output {
 
 /* What a run hands its writers. Each kind reads only its part:
  *   lor                     LOR, LD_SCRIPT, LD_INCLUDE, SECTION_ORDERING, GOLD, LLD
+ *   prog                    LLD: the functions' other names, when given
  *   report                  REPORT, REPORT_HTML, REPORT_JSON
  *   prog or profiles        DOT, GRAPHML, CALLGRAPH: by ELF symbol from the bound program, or
  *                           (prog NULL) by profiled name from the profiles */

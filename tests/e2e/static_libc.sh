@@ -6,6 +6,13 @@
 # that holds several functions (memcpy's) is ordered as a fixed group; statics inside archive
 # members bind; a function the link took from another file (crt1.o's _dl_relocate_static_pie) is
 # not bound to libc.a's; and lorgen check passes on the relinked program.
+# lld links it as well, from lorgen's lld list: the program prints the same, lorgen check passes,
+# and the hot C library groups (memcpy's, strcspn's) land beside their callers, as after GNU ld.
+# lld makes the hidden globals of libc.a local (__getrandom, __strdup), files the statics of
+# members without an STT_FILE under an earlier object's file, and moves strcmp (an IFUNC whose
+# address the program takes) to its PLT entry: none of that may lose a function. Ordered from
+# an lld link, the same holds. gold names sections only: it cannot name a member's section
+# (.text, or .text.avx that many members have), so it links the program's own order only.
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
@@ -50,6 +57,124 @@ gcc -static obj/main.o -Wl,-T,a.ld -o app-ordered
 cmp -s base.out ordered.out || fail "the relinked program prints a different result"
 "$lorgen" check a.lor app-ordered obj/main.o "$libc" >check.txt 2>&1 ||
   { grep -v '^in order' check.txt >&2; fail "lorgen check"; }
+
+# gap ELF CALLER NAME...: bytes between CALLER's code and the code the NAMEs span (0 when they
+# overlap); -1 when one is missing.
+gap() {
+  local elf=$1 caller=$2
+  shift 2
+  nm -S --radix=d --defined-only "$elf" | awk -v caller="$caller" -v names="$*" '
+    BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+    NF == 4 && $4 == caller { cs = $1 + 0; ce = cs + $2; c = 1 }
+    NF == 4 && ($4 in want) {
+      s = $1 + 0; e = s + $2
+      if (!g || s < gs) gs = s
+      if (!g || e > ge) ge = e
+      g = 1
+    }
+    END { if (!c || !g) print -1; else if (cs >= ge) print cs - ge; else if (gs >= ce) print gs - ce; else print 0 }'
+}
+group_of() { # the members of the fixed group the .LOR lists NAME in, or NAME alone
+  local g
+  g=$(awk -v n="$1" '$1 == "fn" && $2 == n { for (i = 3; i <= NF; i++) if ($i ~ /^group=/) print $i }' a.lor | head -1)
+  if [ -n "$g" ]; then awk -v g="$g" '$1 == "fn" { for (i = 3; i <= NF; i++) if ($i == g) print $2 }' a.lor
+  else echo "$1"; fi
+}
+strcspn=$(sed -n 's/^words\.constprop\.0 \(__strcspn[a-z_0-9]*\) [0-9]*$/\1/p' cg.txt | head -1)
+[ -n "$strcspn" ] || fail "callgrind should see words call a strcspn variant"
+memcpy_group=$(group_of "$memcpy" | tr '\n' ' ')
+# beside ELF: the hot C library code sits next to the program function that calls it, closer
+# than GAP_BYTES (the alignment padding of a section), where the plain link has it far away.
+GAP_BYTES=64
+beside() {
+  local elf=$1 at
+  # shellcheck disable=SC2086 # the group's names are words on purpose
+  at=$(gap "$elf" main $memcpy_group)
+  [ "$at" -ge 0 ] && [ "$at" -lt "$GAP_BYTES" ] ||
+    fail "$elf: $memcpy's group ($memcpy_group) is $at bytes from main, which calls it"
+  at=$(gap "$elf" words.constprop.0 "$strcspn")
+  [ "$at" -ge 0 ] && [ "$at" -lt "$GAP_BYTES" ] ||
+    fail "$elf: $strcspn is $at bytes from words.constprop.0, which calls it"
+}
+# shellcheck disable=SC2086
+[ "$(gap app main $memcpy_group)" -gt 4096 ] || fail "the plain link already has $memcpy beside main"
+beside app-ordered
+
+step "lld: linked from lorgen's lld list, it runs, lorgen check passes, libc's hot code is beside its callers"
+if have ld.lld; then
+  "$lorgen" -q cg.out app obj/main.o "$libc" -o l.lor --lld a.lld
+  cmp -s a.lor l.lor || fail "the .LOR changed when the lld list was asked for too"
+  "$lorgen" script a.lor app obj/main.o "$libc" --lld a2.lld 2>/dev/null || fail "lorgen script --lld"
+  cmp -s a.lld a2.lld || fail "lorgen script wrote another lld list than the optimizing run"
+  # strcmp is an IFUNC whose address libc takes: lld names its PLT entry strcmp, and only
+  # strcmp_ifunc still names the resolver's code.
+  if grep -q '^  fn strcmp ' a.lor && nm app | grep -q ' strcmp_ifunc$'; then
+    grep -qx strcmp_ifunc a.lld || fail "the lld list does not name strcmp's resolver by strcmp_ifunc"
+  fi
+  gcc -static -fuse-ld=lld obj/main.o -Wl,--symbol-ordering-file,a.lld -o app-lld 2>lld.err ||
+    { cat lld.err >&2; fail "lld failed"; }
+  [ ! -s lld.err ] || { cat lld.err >&2; fail "lld warned about the list (a name it does not know?)"; }
+  ./app-lld >lld.out
+  cmp -s base.out lld.out || fail "the program linked by lld prints a different result"
+  "$lorgen" check a.lor app-lld obj/main.o "$libc" >check-lld.txt 2>&1 ||
+    { grep -v '^in order' check-lld.txt >&2; fail "lorgen check after lld"; }
+  beside app-lld
+
+  step "ordered from an lld link: statics keep their members, _dl_relocate_static_pie is crt1.o's"
+  gcc -static -fuse-ld=lld obj/main.o -o plain-lld
+  ./plain-lld >plain-lld.out
+  cmp -s base.out plain-lld.out || fail "the plain lld link prints a different result"
+  valgrind --tool=callgrind --dump-instr=yes --callgrind-out-file=cg-lld.out ./plain-lld \
+    >/dev/null 2>vg-lld.txt || { cat vg-lld.txt >&2; fail "callgrind failed on the lld link"; }
+  "$lorgen" -q -n 0 cg-lld.out plain-lld obj/main.o "$libc" -o p.lor --lld p.lld --report p.txt ||
+    fail "lorgen on the lld link"
+  # A static of a libc.a member is filed under its member, as GNU ld names it.
+  bad=$(awk '$1 == "fn" && /object=[^ ]*libc\.a\(/ && / source=/ {
+               m = $0; sub(/.*libc\.a\(/, "", m); sub(/\).*/, "", m)
+               s = $0; sub(/.* source=/, "", s); sub(/ .*/, "", s)
+               if (s != m) print $2 " source=" s " in " m }' p.lor)
+  [ -z "$bad" ] || fail "statics of libc.a filed under another file: $bad"
+  grep -q '^  fn [^ ]* .*libc\.a(.* local' p.lor || fail "no static of libc.a is ordered from the lld link"
+  grep -q 'fn _dl_relocate_static_pie .*dl-reloc-static-pie' p.lor &&
+    fail "_dl_relocate_static_pie (crt1.o's 1-byte copy) was bound to libc.a's member"
+  grep -q "not movable  _dl_relocate_static_pie .* defined in none of the object files given" p.txt ||
+    { grep _dl_relocate_static_pie p.txt >&2; fail "the report does not say _dl_relocate_static_pie is from no object given"; }
+  gcc -static -fuse-ld=lld obj/main.o -Wl,--symbol-ordering-file,p.lld -o p-lld 2>p-lld.err ||
+    { cat p-lld.err >&2; fail "lld failed on the order made from the lld link"; }
+  [ ! -s p-lld.err ] || { cat p-lld.err >&2; fail "lld warned about the list made from the lld link"; }
+  ./p-lld >p-lld.out
+  cmp -s base.out p-lld.out || fail "the program ordered from the lld link prints a different result"
+  "$lorgen" check p.lor p-lld obj/main.o "$libc" >check-p.txt 2>&1 ||
+    { grep -v '^in order' check-p.txt >&2; fail "lorgen check of the order made from the lld link"; }
+else
+  echo "   lld is not installed: its links are not checked" >&2
+fi
+
+step "_dl_relocate_static_pie binds to crt1.o's copy when crt1.o is given"
+crt1=$(gcc -print-file-name=crt1.o)
+if [ -f "$crt1" ]; then
+  "$lorgen" -q -n 0 cg.out app obj/main.o "$crt1" "$libc" -o c.lor --report c.txt
+  grep -q "not movable  _dl_relocate_static_pie .* \.text: shares its input section" c.txt ||
+    { grep _dl_relocate_static_pie c.txt >&2; fail "_dl_relocate_static_pie is not crt1.o's .text"; }
+fi
+
+step "gold: its list names no section other members share; the program's own order links and checks"
+if have ld.gold; then
+  "$lorgen" script a.lor app obj/main.o "$libc" --gold a.gold 2>/dev/null
+  shared=$(comm -12 <(sort -u a.gold) shared-names.txt)
+  [ -z "$shared" ] || fail "the gold list names sections many libc.a members have: $shared"
+  gcc -static -fuse-ld=gold obj/main.o -Wl,--section-ordering-file,a.gold -o app-gold
+  ./app-gold >gold.out
+  cmp -s base.out gold.out || fail "the program linked by gold prints a different result"
+  "$lorgen" -q cg.out app obj/main.o "$libc" --include main.o -o g.lor --gold g.gold
+  gcc -static -fuse-ld=gold obj/main.o -Wl,--section-ordering-file,g.gold -o g-gold
+  ./g-gold >g-gold.out
+  cmp -s base.out g-gold.out || fail "the program linked by gold from g.gold prints a different result"
+  "$lorgen" check g.lor g-gold obj/main.o "$libc" >check-gold.txt 2>&1 ||
+    { grep -v '^in order' check-gold.txt >&2; fail "lorgen check after gold"; }
+else
+  echo "   gold is not installed: its links are not checked" >&2
+fi
 step "--exclude of one member takes its fixed group out; the .LOR keeps the selection"
 "$lorgen" cg.out app obj/main.o "$libc" --exclude "$memcpy" -o x.lor --ld-script x.ld --report x.txt 2>err.txt ||
   { cat err.txt >&2; fail "lorgen --exclude failed"; }
