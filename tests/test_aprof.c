@@ -29,17 +29,13 @@
 
 static void load_file(lg_test_loaded_t *r, const char *path)
 {
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    r->err = lg_load_file(lg_aprof_read, path, NULL, &r->p, &r->d);
+    lg_test_load_file(r, lg_aprof_read, path, NULL);
 }
 
 /* Loads size bytes of text as the file "t.aprof", so diagnostics read "t.aprof:LINE: ...". */
 static void load_bytes(lg_test_loaded_t *r, const char *text, size_t size)
 {
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    r->err = lg_load_memory(lg_aprof_read, text, size, "t.aprof", NULL, &r->p, &r->d);
+    lg_test_load_bytes(r, lg_aprof_read, text, size, "t.aprof", NULL);
 }
 
 static void load_text(lg_test_loaded_t *r, const char *text)

@@ -64,16 +64,7 @@ static uint8_t *finish(lg_br_writer_t *w, size_t *size)
 static void load_limited(lg_test_loaded_t *r, const uint8_t *data, size_t size,
                          const lg_br_limits_t *limits)
 {
-    /* An exact-size copy, so AddressSanitizer catches any read past the end. */
-    uint8_t *copy = malloc(size > 0 ? size : 1);
-    assert_non_null(copy);
-    if (size > 0)
-        memcpy(copy, data, size);
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    r->err = lg_load_memory(lg_br_read, copy, size, "t.br", &(lg_load_options_t){.br_limits = limits},
-                            &r->p, &r->d);
-    free(copy);
+    lg_test_load_bytes(r, lg_br_read, data, size, "t.br", &(lg_load_options_t){.br_limits = limits});
 }
 
 static void load(lg_test_loaded_t *r, const uint8_t *data, size_t size)
@@ -83,9 +74,7 @@ static void load(lg_test_loaded_t *r, const uint8_t *data, size_t size)
 
 static void load_file(lg_test_loaded_t *r, const char *path)
 {
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    r->err = lg_load_file(lg_br_read, path, NULL, &r->p, &r->d);
+    lg_test_load_file(r, lg_br_read, path, NULL);
 }
 
 static void assert_profile_empty(const lg_profile_t *p)

@@ -28,22 +28,16 @@
 
 static void load_file(lg_test_loaded_t *r, const char *path)
 {
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    r->err = lg_load_file(lg_callgrind_read, path, NULL, &r->p, &r->d);
+    lg_test_load_file(r, lg_callgrind_read, path, NULL);
 }
 
-/* Loads size bytes of text through a stream over an exact-size copy. */
+/* Loads size bytes of text; no bytes as an empty file. */
 static void load_bytes(lg_test_loaded_t *r, const char *data, size_t size)
 {
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    if (size == 0) {
-        r->err = lg_load_file(lg_callgrind_read, lg_test_write_file("empty.callgrind", "", 0), NULL,
-                              &r->p, &r->d);
-        return;
-    }
-    r->err = lg_load_memory(lg_callgrind_read, data, size, MEM_PATH, NULL, &r->p, &r->d);
+    if (size == 0)
+        load_file(r, lg_test_write_file("empty.callgrind", "", 0));
+    else
+        lg_test_load_bytes(r, lg_callgrind_read, data, size, MEM_PATH, NULL);
 }
 
 static void load_text(lg_test_loaded_t *r, const char *text)

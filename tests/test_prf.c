@@ -169,22 +169,12 @@ static uint8_t *fx_finish(fixture_t *fx, size_t *size)
 
 static void load(lg_test_loaded_t *r, const uint8_t *data, size_t size)
 {
-    /* An exact-size copy, so AddressSanitizer catches any read past the end. */
-    uint8_t *copy = malloc(size > 0 ? size : 1);
-    assert_non_null(copy);
-    if (size > 0)
-        memcpy(copy, data, size);
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    r->err = lg_load_memory(lg_prf_read, copy, size, "t.prf", NULL, &r->p, &r->d);
-    free(copy);
+    lg_test_load_bytes(r, lg_prf_read, data, size, "t.prf", NULL);
 }
 
 static void load_file(lg_test_loaded_t *r, const char *path)
 {
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    r->err = lg_load_file(lg_prf_read, path, NULL, &r->p, &r->d);
+    lg_test_load_file(r, lg_prf_read, path, NULL);
 }
 
 static void assert_profile_empty(const lg_profile_t *p)
@@ -854,19 +844,16 @@ static void test_nesting_deeper_than_the_limit(void **state)
     }
     assert_int_equal(lg_prf_writer_finish(&w), LG_OK);
 
-    lg_profile_t p;
-    lg_diag_t d;
-    lg_profile_init(&p);
-    lg_diag_init(&d);
-    assert_int_equal(lg_load_memory(lg_prf_read, w.data, w.size, "deep.prf", NULL, &p, &d), LG_ELIMIT);
+    lg_test_loaded_t r;
+    lg_test_load_bytes(&r, lg_prf_read, w.data, w.size, "deep.prf", NULL);
+    assert_int_equal(r.err, LG_ELIMIT);
     char where[128];
     snprintf(where, sizeof where, "deep.prf:0x%zx: trace record %u", deepest, LG_PRF_MAX_DEPTH);
-    assert_true(lg_test_diag_has(&d, LG_ERROR, where));
-    assert_true(lg_test_diag_has(&d, LG_ERROR, "calls nest deeper than 1048576"));
-    assert_int_equal(d.count, 1);
-    assert_profile_empty(&p);
-    lg_profile_destroy(&p);
-    lg_diag_destroy(&d);
+    assert_true(lg_test_diag_has(&r.d, LG_ERROR, where));
+    assert_true(lg_test_diag_has(&r.d, LG_ERROR, "calls nest deeper than 1048576"));
+    assert_int_equal(r.d.count, 1);
+    assert_profile_empty(&r.p);
+    lg_test_loaded_destroy(&r);
     lg_prf_writer_destroy(&w);
 }
 
@@ -1092,18 +1079,14 @@ static void test_unreadable_files(void **state)
 {
     (void)state;
     lg_test_loaded_t r;
-    lg_profile_init(&r.p);
-    lg_diag_init(&r.d);
-    r.err = lg_load_file(lg_prf_read, LORGEN_TEST_TMPDIR "/no-such.prf", NULL, &r.p, &r.d);
+    load_file(&r, LORGEN_TEST_TMPDIR "/no-such.prf");
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "no-such.prf: cannot open: No such file"));
     assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 
     /* A directory opens but cannot be read (on Linux; elsewhere it may not open). */
-    lg_profile_init(&r.p);
-    lg_diag_init(&r.d);
-    r.err = lg_load_file(lg_prf_read, LORGEN_TEST_TMPDIR, NULL, &r.p, &r.d);
+    load_file(&r, LORGEN_TEST_TMPDIR);
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "cannot "));
     assert_int_equal(r.d.count, 1);

@@ -151,6 +151,27 @@ uint64_t lg_test_rng(void)
     return rng_state * 2685821657736338717ull;
 }
 
+void lg_test_load_file(lg_test_loaded_t *r, lg_read_fn read, const char *path,
+                       const lg_load_options_t *options)
+{
+    lg_profile_init(&r->p);
+    lg_diag_init(&r->d);
+    r->err = lg_load_file(read, path, options, &r->p, &r->d);
+}
+
+void lg_test_load_bytes(lg_test_loaded_t *r, lg_read_fn read, const void *data, size_t size,
+                        const char *name, const lg_load_options_t *options)
+{
+    uint8_t *copy = malloc(size > 0 ? size : 1);
+    assert_non_null(copy);
+    if (size > 0)
+        memcpy(copy, data, size);
+    lg_profile_init(&r->p);
+    lg_diag_init(&r->d);
+    r->err = lg_load_memory(read, copy, size, name, options, &r->p, &r->d);
+    free(copy);
+}
+
 void lg_test_loaded_destroy(lg_test_loaded_t *r)
 {
     lg_profile_destroy(&r->p);
