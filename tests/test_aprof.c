@@ -43,18 +43,6 @@ static void load_text(lg_test_loaded_t *r, const char *text)
     load_bytes(r, text, strlen(text));
 }
 
-static void assert_profile_empty(const lg_profile_t *p)
-{
-    assert_int_equal(p->nfuncs, 0);
-    assert_null(p->funcs);
-    assert_int_equal(p->nedges, 0);
-    assert_null(p->edges);
-    assert_null(p->path);
-    assert_null(p->format);
-    assert_int_equal(p->total_hits, 0);
-    assert_int_equal(p->call_records, 0);
-}
-
 /* ---- Expectations ------------------------------------------------------------------------- */
 
 typedef struct want_func {
@@ -710,7 +698,7 @@ static void check_bad(const char *text, size_t size, lg_err_t err, const char *m
     assert_int_equal(r.d.count, 1);
     assert_int_equal(r.d.errors, 1);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, message));
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 }
 
@@ -770,7 +758,7 @@ static void check_truncations(const char *path, bool every_byte)
             assert_string_equal(r.p.format, "aprof");
         } else {
             assert_int_equal(r.d.errors, 1);
-            assert_profile_empty(&r.p);
+            lg_test_assert_profile_empty(&r.p);
         }
         lg_test_loaded_destroy(&r);
     }
@@ -814,7 +802,7 @@ static void test_unreadable_file(void **state)
     load_file(&r, LORGEN_TEST_TMPDIR "/no-such-report.aprof");
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "no-such-report.aprof: cannot open: "));
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 }
 

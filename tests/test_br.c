@@ -77,20 +77,6 @@ static void load_file(lg_test_loaded_t *r, const char *path)
     lg_test_load_file(r, lg_br_read, path, NULL);
 }
 
-static void assert_profile_empty(const lg_profile_t *p)
-{
-    assert_int_equal(p->nfuncs, 0);
-    assert_null(p->funcs);
-    assert_int_equal(p->nedges, 0);
-    assert_null(p->edges);
-    assert_int_equal(p->ncosts, 0);
-    assert_null(p->costs);
-    assert_null(p->path);
-    assert_null(p->format);
-    assert_null(p->counter1_unit);
-    assert_int_equal(p->total_hits, 0);
-}
-
 static const lg_pfunc_t *func(const lg_profile_t *p, const char *name, const char *module)
 {
     int64_t i = lg_test_func_index(p, name, module);
@@ -751,7 +737,7 @@ static void expect_failure_limited(const char *label, const uint8_t *data, size_
         lg_test_diag_dump(&r.d);
     }
     assert_true(ok);
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 }
 
@@ -892,7 +878,7 @@ static void check_every_prefix(const uint8_t *data, size_t size, const size_t *b
             }
             assert_int_equal(r.err, LG_EFORMAT);
             assert_int_equal(r.d.count, 1);
-            assert_profile_empty(&r.p);
+            lg_test_assert_profile_empty(&r.p);
         }
         lg_test_loaded_destroy(&r);
     }
@@ -1070,7 +1056,7 @@ static void test_unreadable_files(void **state)
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "no-such.br: cannot open: No such file"));
     assert_int_equal(r.d.count, 1);
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 
     /* A directory opens but cannot be read (on Linux). */
@@ -1078,7 +1064,7 @@ static void test_unreadable_files(void **state)
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "cannot "));
     assert_int_equal(r.d.count, 1);
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 }
 

@@ -177,18 +177,6 @@ static void load_file(lg_test_loaded_t *r, const char *path)
     lg_test_load_file(r, lg_prf_read, path, NULL);
 }
 
-static void assert_profile_empty(const lg_profile_t *p)
-{
-    assert_int_equal(p->nfuncs, 0);
-    assert_null(p->funcs);
-    assert_int_equal(p->nedges, 0);
-    assert_null(p->edges);
-    assert_null(p->path);
-    assert_null(p->format);
-    assert_int_equal(p->call_records, 0);
-    assert_int_equal(p->total_hits, 0);
-}
-
 /* The weight of caller -> callee, or -1 when there is no such edge. */
 static int64_t edge_weight(const lg_profile_t *p, const char *caller, const char *caller_qual,
                            const char *callee, const char *callee_qual)
@@ -692,7 +680,7 @@ static void expect_failure(const bad_case_t *c, const uint8_t *data, size_t size
         lg_test_diag_dump(&r.d);
     }
     assert_true(ok);
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 }
 
@@ -774,7 +762,7 @@ static void check_every_prefix(const uint8_t *data, size_t size)
         }
         assert_int_not_equal(r.err, LG_OK);
         assert_int_equal(r.d.count, 1);
-        assert_profile_empty(&r.p);
+        lg_test_assert_profile_empty(&r.p);
         lg_test_loaded_destroy(&r);
     }
 }
@@ -822,7 +810,7 @@ static void test_absurd_counts_fail_fast(void **state)
         assert_int_equal(r.err, counts[i].err);
         assert_true(lg_test_diag_has(&r.d, LG_ERROR, counts[i].message));
         assert_true(seconds < ABSURD_COUNT_SECONDS);
-        assert_profile_empty(&r.p);
+        lg_test_assert_profile_empty(&r.p);
         lg_test_loaded_destroy(&r);
         free(data);
     }
@@ -852,7 +840,7 @@ static void test_nesting_deeper_than_the_limit(void **state)
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, where));
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "calls nest deeper than 1048576"));
     assert_int_equal(r.d.count, 1);
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
     lg_prf_writer_destroy(&w);
 }
@@ -1003,7 +991,7 @@ static void test_zero_tail_is_not_read(void **state)
              "record (at least 5)",
              size);
     lg_test_assert_one_error_has(r.err, &r.d, LG_EFORMAT, want);
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
     if (growth >= ZERO_TAIL_MAX_GROWTH_KIB)
         fail_msg("peak memory grew by %ld KiB reading a 256 MiB tail of zeros", growth);
@@ -1082,7 +1070,7 @@ static void test_unreadable_files(void **state)
     load_file(&r, LORGEN_TEST_TMPDIR "/no-such.prf");
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "no-such.prf: cannot open: No such file"));
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 
     /* A directory opens but cannot be read (on Linux; elsewhere it may not open). */
@@ -1090,7 +1078,7 @@ static void test_unreadable_files(void **state)
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "cannot "));
     assert_int_equal(r.d.count, 1);
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 }
 

@@ -83,21 +83,11 @@ static void load_file(lg_test_loaded_t *r, const char *name, const char *text,
     lg_test_load_file(r, lg_wi_text1_read, lg_test_write_file(name, text, strlen(text)), options);
 }
 
-static void assert_profile_empty(const lg_profile_t *p)
-{
-    assert_int_equal(p->nfuncs, 0);
-    assert_null(p->funcs);
-    assert_int_equal(p->nedges, 0);
-    assert_int_equal(p->ncosts, 0);
-    assert_null(p->path);
-    assert_null(p->format);
-}
-
 /* The load failed with err and exactly one error "where: message" equal to want. */
 static void assert_fails_exactly(const lg_test_loaded_t *r, lg_err_t err, const char *want)
 {
     lg_test_assert_one_error(r, err, want);
-    assert_profile_empty(&r->p);
+    lg_test_assert_profile_empty(&r->p);
 }
 
 static void expect_error(const char *text, lg_err_t err, const char *want)
@@ -741,7 +731,7 @@ static void test_every_truncation_loads_or_fails_cleanly(void **state)
             assert_int_equal(r.d.errors, 0);
         } else {
             assert_int_equal(r.d.errors, 1);
-            assert_profile_empty(&r.p);
+            lg_test_assert_profile_empty(&r.p);
         }
         lg_test_loaded_destroy(&r);
     }

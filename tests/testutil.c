@@ -172,6 +172,23 @@ void lg_test_load_bytes(lg_test_loaded_t *r, lg_read_fn read, const void *data, 
     free(copy);
 }
 
+void lg_test_assert_profile_empty(const lg_profile_t *p)
+{
+    assert_int_equal(p->nfuncs, 0);
+    assert_null(p->funcs);
+    assert_int_equal(p->nedges, 0);
+    assert_null(p->edges);
+    assert_int_equal(p->nproximity, 0);
+    assert_int_equal(p->ncosts, 0);
+    assert_null(p->costs);
+    assert_int_equal(p->njumps, 0);
+    assert_null(p->path);
+    assert_null(p->format);
+    assert_null(p->counter1_unit);
+    assert_int_equal(p->total_hits, 0);
+    assert_int_equal(p->call_records, 0);
+}
+
 void lg_test_loaded_destroy(lg_test_loaded_t *r)
 {
     lg_profile_destroy(&r->p);

@@ -54,6 +54,10 @@ void lg_test_load_file(lg_test_loaded_t *r, lg_read_fn read, const char *path,
 void lg_test_load_bytes(lg_test_loaded_t *r, lg_read_fn read, const void *data, size_t size,
                         const char *name, const lg_load_options_t *options);
 
+/* p holds nothing: what a failed load must leave (source.h), every list empty and unallocated
+ * and every field the loader sets still unset. */
+void lg_test_assert_profile_empty(const lg_profile_t *p);
+
 /* Frees the profile and the diagnostics of a load. */
 void lg_test_loaded_destroy(lg_test_loaded_t *r);
 
