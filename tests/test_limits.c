@@ -120,10 +120,10 @@ static void test_prf_header_claims_4g_functions(void **state)
     /* The function count: header bytes 61-64, counted from the header's size field
      * (docs/prf-format.md). */
     size_t at = LG_PRF_MAGIC_LEN + PRF_HEADER_NFUNCS;
-    assert_int_equal(w.data[at], 1);
-    memset(w.data + at, 0xFF, 4);
+    assert_int_equal(w.buf.data[at], 1);
+    memset(w.buf.data + at, 0xFF, 4);
     lg_test_loaded_t r;
-    lg_test_load_bytes(&r, lg_prf_read, w.data, w.size, "huge.prf", NULL);
+    lg_test_load_bytes(&r, lg_prf_read, w.buf.data, w.buf.size, "huge.prf", NULL);
     assert_failed(&r, LG_ELIMIT, "header says 4294967295 functions", "LG_PROFILE_MAX_FUNCS");
     lg_test_loaded_destroy(&r);
     lg_prf_writer_destroy(&w);
@@ -194,7 +194,7 @@ static void test_prf_name_of_65535_bytes(void **state)
     lg_prf_write_function(&w, &f);
     assert_int_equal(lg_prf_writer_finish(&w), LG_OK);
     lg_test_loaded_t r;
-    lg_test_load_bytes(&r, lg_prf_read, w.data, w.size, "long.prf", NULL);
+    lg_test_load_bytes(&r, lg_prf_read, w.buf.data, w.buf.size, "long.prf", NULL);
     assert_loaded(&r);
     assert_int_equal(r.p.nfuncs, 1);
     assert_int_equal(strlen(r.p.funcs[0].name), LONG_NAME);
@@ -286,7 +286,7 @@ static void test_prf_recursion_100_deep(void **state)
         lg_prf_write_return(&w, i);
     assert_int_equal(lg_prf_writer_finish(&w), LG_OK);
     lg_test_loaded_t r;
-    lg_test_load_bytes(&r, lg_prf_read, w.data, w.size, "rec.prf", NULL);
+    lg_test_load_bytes(&r, lg_prf_read, w.buf.data, w.buf.size, "rec.prf", NULL);
     assert_loaded(&r);
     /* Each call record but the outermost sits directly under one of r. */
     assert_int_equal(edge_weight(&r.p, "r", "r"), RECURSION - 1);

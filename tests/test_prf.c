@@ -133,7 +133,7 @@ static void fx_init(fixture_t *fx, uint8_t type)
 
 static size_t fx_function(fixture_t *fx, lg_prf_record_fields_t f)
 {
-    size_t at = fx->w.size;
+    size_t at = fx->w.buf.size;
     lg_prf_write_function(&fx->w, &f);
     return at;
 }
@@ -141,7 +141,7 @@ static size_t fx_function(fixture_t *fx, lg_prf_record_fields_t f)
 static size_t fx_call(fixture_t *fx, lg_prf_record_fields_t f)
 {
     assert_true(fx->depth < FIXTURE_MAX_DEPTH);
-    size_t at = fx->w.size;
+    size_t at = fx->w.buf.size;
     uint32_t number = ++fx->next_call;
     fx->open[fx->depth++] = number;
     lg_prf_write_call(&fx->w, number, &f);
@@ -151,7 +151,7 @@ static size_t fx_call(fixture_t *fx, lg_prf_record_fields_t f)
 static size_t fx_return(fixture_t *fx)
 {
     assert_true(fx->depth > 0);
-    size_t at = fx->w.size;
+    size_t at = fx->w.buf.size;
     lg_prf_write_return(&fx->w, fx->open[--fx->depth]);
     return at;
 }
@@ -160,9 +160,9 @@ static size_t fx_return(fixture_t *fx)
 static uint8_t *fx_finish(fixture_t *fx, size_t *size)
 {
     assert_int_equal(lg_prf_writer_finish(&fx->w), LG_OK);
-    uint8_t *data = fx->w.data;
-    *size = fx->w.size;
-    fx->w.data = NULL;
+    uint8_t *data = fx->w.buf.data;
+    *size = fx->w.buf.size;
+    fx->w.buf.data = NULL;
     lg_prf_writer_destroy(&fx->w);
     return data;
 }
@@ -441,7 +441,7 @@ static uint8_t *build_small_trace(size_t *size, size_t at[AT_COUNT])
     main_fn.link_label = "_main";
     foo.link_label = "_foo";
     at[AT_FILE] = 0;
-    at[AT_OVERLAY] = fx.w.size;
+    at[AT_OVERLAY] = fx.w.buf.size;
     lg_prf_write_overlay(&fx.w, 0, 0x8c100000u, 0x8c108000u, 1);
     at[AT_FN0] = fx_function(&fx, main_fn);
     at[AT_FN1] = fx_function(&fx, foo);
@@ -827,13 +827,13 @@ static void test_nesting_deeper_than_the_limit(void **state)
     lg_prf_write_function(&w, &r_fn);
     size_t deepest = 0;
     for (uint32_t i = 0; i <= LG_PRF_MAX_DEPTH; i++) {
-        deepest = w.size;
+        deepest = w.buf.size;
         lg_prf_write_call(&w, i, &r_fn);
     }
     assert_int_equal(lg_prf_writer_finish(&w), LG_OK);
 
     lg_test_loaded_t r;
-    lg_test_load_bytes(&r, lg_prf_read, w.data, w.size, "deep.prf", NULL);
+    lg_test_load_bytes(&r, lg_prf_read, w.buf.data, w.buf.size, "deep.prf", NULL);
     assert_int_equal(r.err, LG_ELIMIT);
     char where[128];
     snprintf(where, sizeof where, "deep.prf:0x%zx: trace record %u", deepest, LG_PRF_MAX_DEPTH);
@@ -1121,7 +1121,7 @@ static void test_writer_rejects_out_of_order_records(void **state)
     fx_init(&fx, LG_PRF_TYPE_TRACE);
     fx_function(&fx, f);
     lg_prf_write_overlay(&fx.w, 0, 0, 0, 0);
-    assert_true(fx.w.failed);
+    assert_true(fx.w.buf.failed);
     assert_int_equal(lg_prf_writer_finish(&fx.w), LG_EINVAL);
     lg_prf_writer_destroy(&fx.w);
 
