@@ -100,8 +100,7 @@ static char *repeat(char c, size_t n)
 }
 
 /* Text loaders read files: writes text to name and loads it with load. */
-static void load_text(lg_test_loaded_t *r, const char *name, const char *text,
-                      lg_read_fn load)
+static void load_text(lg_test_loaded_t *r, const char *name, const char *text, lg_read_fn load)
 {
     lg_test_load_file(r, load, lg_test_write_file(name, text, strlen(text)), NULL);
 }

@@ -96,7 +96,7 @@ void lg_cli_write_help(FILE *out);
 
 /* The comment lines that open and close the part of docs/lorgen.1 lg_cli_write_manual writes. */
 #define LG_CLI_MANUAL_BEGIN                                                                        \
-    "Generated from the option table (src/cli/options.c) by lg_gen_man up to its end mark: edit " \
+    "Generated from the option table (src/cli/options.c) by lg_gen_man up to its end mark: edit "  \
     "the table, then cmake --build build --target man."
 #define LG_CLI_MANUAL_END "End of the part generated from the option table."
 
