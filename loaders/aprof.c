@@ -187,17 +187,13 @@ typedef struct reader {
 
 /* ---- Messages ----------------------------------------------------------------------------- */
 
-/* Records an error at line (0: the file as a whole) and returns err. */
-#define FAIL_AT(r, line, err, ...) lg_source_fail((r)->src, (err), (line), 0, __VA_ARGS__)
-/* FAIL_AT for the line being read, with LG_EFORMAT. */
-#define FAIL(r, ...) FAIL_AT((r), (r)->line, LG_EFORMAT, __VA_ARGS__)
 #define WARN_AT(r, line, ...) lg_source_report((r)->src, LG_WARNING, (line), 0, __VA_ARGS__)
 /* Input text (a C string) for a message. */
 #define QUOTE(s, q) lg_quote((s), strlen(s), QUOTE_MAX_BYTES, (q))
 
 static lg_err_t out_of_memory(const reader_t *r)
 {
-    return FAIL_AT(r, r->line, LG_ENOMEM, "out of memory");
+    return LG_FAIL_LINE(r, LG_ENOMEM, r->line, "out of memory");
 }
 
 /* ---- Id maps ------------------------------------------------------------------------------ */
@@ -344,12 +340,15 @@ static lg_err_t get_u64(const reader_t *r, const char *word, const char *what, u
 {
     char q[LG_QUOTE_BUFFER(QUOTE_MAX_BYTES)];
     if (word == NULL)
-        return FAIL(r, "expected %s, found the end of the line", what);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line, "expected %s, found the end of the line", what);
     if (parse_u64(word, v))
         return LG_OK;
     if (is_digits(word))
-        return FAIL(r, "expected %s, found %s, which does not fit 64 bits", what, QUOTE(word, q));
-    return FAIL(r, "expected %s (an unsigned integer), found '%s'", what, QUOTE(word, q));
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "expected %s, found %s, which does not fit 64 bits", what,
+                            QUOTE(word, q));
+    return LG_FAIL_LINE(r, LG_EFORMAT, r->line, "expected %s (an unsigned integer), found '%s'",
+                        what, QUOTE(word, q));
 }
 
 /* ---- Routines and contexts ---------------------------------------------------------------- */
@@ -357,8 +356,8 @@ static lg_err_t get_u64(const reader_t *r, const char *word, const char *what, u
 static lg_err_t add_routine(reader_t *r, uint64_t id, const char *name, const char *image)
 {
     if (r->nroutines >= LG_PROFILE_MAX_FUNCS)
-        return FAIL_AT(r, r->line, LG_ELIMIT, "more than %u routines (LG_PROFILE_MAX_FUNCS)",
-                       LG_PROFILE_MAX_FUNCS);
+        return LG_FAIL_LINE(r, LG_ELIMIT, r->line, "more than %u routines (LG_PROFILE_MAX_FUNCS)",
+                            LG_PROFILE_MAX_FUNCS);
     if (!lg_grow((void **)&r->routines, &r->routines_cap, r->nroutines + 1, sizeof *r->routines))
         return out_of_memory(r);
     routine_t *rt = &r->routines[r->nroutines];
@@ -384,10 +383,10 @@ static lg_err_t find_or_add_context(reader_t *r, uint64_t id, uint32_t *index)
     if (*index != NO_INDEX)
         return LG_OK;
     if (r->ncontexts >= LG_APROF_MAX_CONTEXTS)
-        return FAIL_AT(r, r->line, LG_ELIMIT,
-                       "more than %u calling contexts "
-                       "(LG_APROF_MAX_CONTEXTS)",
-                       LG_APROF_MAX_CONTEXTS);
+        return LG_FAIL_LINE(r, LG_ELIMIT, r->line,
+                            "more than %u calling contexts "
+                            "(LG_APROF_MAX_CONTEXTS)",
+                            LG_APROF_MAX_CONTEXTS);
     if (!lg_grow((void **)&r->contexts, &r->contexts_cap, r->ncontexts + 1, sizeof *r->contexts))
         return out_of_memory(r);
     r->contexts[r->ncontexts] = (context_t){.id = id, .routine = NO_INDEX, .parent = NO_INDEX};
@@ -403,26 +402,29 @@ static lg_err_t read_version(reader_t *r, char *s)
 {
     char q[LG_QUOTE_BUFFER(QUOTE_MAX_BYTES)];
     if (r->version_line != 0)
-        return FAIL(r, "expected one v line, found a second (the first is line %zu)",
-                    r->version_line);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "expected one v line, found a second (the first is line %zu)",
+                            r->version_line);
     if (r->first_data_line != 0)
-        return FAIL(r,
-                    "expected the v line before the routine data, found it after line %zu "
-                    "(the version fixes how those lines read)",
-                    r->first_data_line);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "expected the v line before the routine data, found it after line %zu "
+                            "(the version fixes how those lines read)",
+                            r->first_data_line);
     char *word = next_word(&s);
     uint64_t version;
     if (word == NULL || !parse_u64(word, &version))
-        return FAIL(r, "expected a version number after 'v', found '%s'",
-                    word ? QUOTE(word, q) : "");
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "expected a version number after 'v', found '%s'",
+                            word ? QUOTE(word, q) : "");
     char *extra = next_word(&s);
     if (extra != NULL)
-        return FAIL(r, "expected only a version number after 'v', found more: '%s'",
-                    QUOTE(extra, q));
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "expected only a version number after 'v', found more: '%s'",
+                            QUOTE(extra, q));
     if (version > LG_APROF_MAX_VERSION)
-        return FAIL_AT(r, r->line, LG_EUNSUPPORTED,
-                       "unsupported aprof version %" PRIu64 " (lorgen reads 0 to %u)", version,
-                       LG_APROF_MAX_VERSION);
+        return LG_FAIL_LINE(r, LG_EUNSUPPORTED, r->line,
+                            "unsupported aprof version %" PRIu64 " (lorgen reads 0 to %u)", version,
+                            LG_APROF_MAX_VERSION);
     r->version = (unsigned)version;
     r->version_line = r->line;
     return LG_OK;
@@ -458,7 +460,8 @@ static lg_err_t read_routine(reader_t *r, char *s)
     char *last = pop_word(s, &len);
     uint64_t id;
     if (last == NULL)
-        return FAIL(r, "expected a routine name, image and id after 'r', found nothing");
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "expected a routine name, image and id after 'r', found nothing");
     LG_CHECK(get_u64(r, last, "the routine id at the end of the r line", &id));
     if (r->version > 0 && ends_with_number(s, len)) {
         /* A fourth field, a count of distinct inputs: the routine id comes before it. */
@@ -467,27 +470,31 @@ static lg_err_t read_routine(reader_t *r, char *s)
     char *image = pop_quoted(s, &len);
     if (image == NULL && r->version > 0) {
         s[len] = '\0';
-        return FAIL(r,
-                    "expected the image name in double quotes before the routine id, found "
-                    "'%s'",
-                    QUOTE(s, q));
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "expected the image name in double quotes before the routine id, found "
+                            "'%s'",
+                            QUOTE(s, q));
     }
     if (image == NULL)
         image = pop_word(s, &len);
     if (r->version == 0 && (image == NULL || pop_word(s, &len) == NULL || len == 0))
-        return FAIL(r, "expected a routine name, address, image and id after 'r' (version 0), "
-                       "found fewer fields");
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "expected a routine name, address, image and id after 'r' (version 0), "
+                            "found fewer fields");
     s[len] = '\0';
     char *name = s;
     if (r->version > 0 && (len < 2 || name[0] != '"' || name[len - 1] != '"'))
-        return FAIL(r, "expected the routine name in double quotes, found '%s'", QUOTE(name, q));
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "expected the routine name in double quotes, found '%s'",
+                            QUOTE(name, q));
     name = unquote(name);
     if (*name == '\0')
-        return FAIL(r, "expected a routine name, found an empty one");
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line, "expected a routine name, found an empty one");
     uint32_t earlier = index_of(&r->routine_ids, id);
     if (earlier != NO_INDEX)
-        return FAIL(r, "routine id %" PRIu64 " is already declared at line %zu", id,
-                    r->routines[earlier].line);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "routine id %" PRIu64 " is already declared at line %zu", id,
+                            r->routines[earlier].line);
     return add_routine(r, id, name, image);
 }
 
@@ -496,8 +503,9 @@ static lg_err_t declared_routine(const reader_t *r, char tag, uint64_t id, uint3
 {
     *index = index_of(&r->routine_ids, id);
     if (*index == NO_INDEX)
-        return FAIL(r, "%c line for routine id %" PRIu64 ", which no earlier r line declares", tag,
-                    id);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "%c line for routine id %" PRIu64 ", which no earlier r line declares",
+                            tag, id);
     return LG_OK;
 }
 
@@ -521,10 +529,11 @@ static lg_err_t read_name_line(reader_t *r, char tag, char *s)
     } else if (rt->mangled != NULL && rt->mangled_tag == 'u') {
         if (strcmp(rt->mangled, value) == 0)
             return LG_OK;
-        return FAIL(r,
-                    "routine id %" PRIu64 " already has the mangled name '%s' from an earlier "
-                    "u line, found another: '%s'",
-                    id, QUOTE(rt->mangled, q), QUOTE(value, q2));
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "routine id %" PRIu64
+                            " already has the mangled name '%s' from an earlier "
+                            "u line, found another: '%s'",
+                            id, QUOTE(rt->mangled, q), QUOTE(value, q2));
     }
     char *copy = strdup(value);
     if (copy == NULL)
@@ -583,9 +592,10 @@ static lg_err_t tuple_u64(const reader_t *r, char tag, char *const *fields, int 
     const char *word = fields[field];
     if (parse_u64(word, v))
         return LG_OK;
-    return FAIL(r, "field %d (%s) of the %c line: expected an unsigned 64-bit integer, found '%s'",
-                field + 1, field_name(&layouts[r->version], (size_t)field, name), tag,
-                QUOTE(word, q));
+    return LG_FAIL_LINE(
+        r, LG_EFORMAT, r->line,
+        "field %d (%s) of the %c line: expected an unsigned 64-bit integer, found '%s'", field + 1,
+        field_name(&layouts[r->version], (size_t)field, name), tag, QUOTE(word, q));
 }
 
 /* p KEY FIELDS... or q KEY FIELDS...: the fields the layout of the report's version lists. */
@@ -606,15 +616,17 @@ static lg_err_t read_tuple(reader_t *r, char tag, char *s, tuple_t *t)
     if (!allowed) {
         char counts[32];
         counts_text(l, counts, sizeof counts);
-        return FAIL(r,
-                    "expected %s numbers after the %s id of a %c line in a version %u report "
-                    "(%s), found %zu",
-                    counts, tag == 'p' ? "routine" : "context", tag, r->version, l->fields, n);
+        return LG_FAIL_LINE(
+            r, LG_EFORMAT, r->line,
+            "expected %s numbers after the %s id of a %c line in a version %u report "
+            "(%s), found %zu",
+            counts, tag == 'p' ? "routine" : "context", tag, r->version, l->fields, n);
     }
     for (size_t i = 0; i < n; i++)
         if (!is_decimal(fields[i]))
-            return FAIL(r, "field %zu (%s) of the %c line: expected a number, found '%s'", i + 1,
-                        field_name(l, i, name), tag, QUOTE(fields[i], q));
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                                "field %zu (%s) of the %c line: expected a number, found '%s'",
+                                i + 1, field_name(l, i, name), tag, QUOTE(fields[i], q));
     uint64_t sum = 0, real = 0;
     LG_CHECK(tuple_u64(r, tag, fields, l->occ, &t->calls));
     if (l->sum != FIELD_NONE)
@@ -636,10 +648,11 @@ static lg_err_t check_tuple_kind(reader_t *r, char tag)
 {
     size_t other = tag == 'p' ? r->first_q_line : r->first_p_line;
     if (other != 0)
-        return FAIL(r,
-                    "expected %c lines only (the report's first %c line is line %zu), found "
-                    "a %c line: a report has per-routine (p) or per-context (q) tuples, not both",
-                    tag == 'p' ? 'q' : 'p', tag == 'p' ? 'q' : 'p', other, tag);
+        return LG_FAIL_LINE(
+            r, LG_EFORMAT, r->line,
+            "expected %c lines only (the report's first %c line is line %zu), found "
+            "a %c line: a report has per-routine (p) or per-context (q) tuples, not both",
+            tag == 'p' ? 'q' : 'p', tag == 'p' ? 'q' : 'p', other, tag);
     size_t *first = tag == 'p' ? &r->first_p_line : &r->first_q_line;
     if (*first == 0)
         *first = r->line;
@@ -695,28 +708,30 @@ static lg_err_t read_context(reader_t *r, char *s)
         LG_CHECK(get_u64(r, parent_word, "a parent context id or -1", &parent_id));
     char *extra = next_word(&s);
     if (extra != NULL)
-        return FAIL(r,
-                    "expected 3 numbers after 'x' (routine context parent), found more: "
-                    "'%s'",
-                    QUOTE(extra, q));
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "expected 3 numbers after 'x' (routine context parent), found more: "
+                            "'%s'",
+                            QUOTE(extra, q));
     uint32_t routine = index_of(&r->routine_ids, routine_id);
     if (routine == NO_INDEX)
-        return FAIL(r, "x line for routine id %" PRIu64 ", which no earlier r line declares",
-                    routine_id);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "x line for routine id %" PRIu64 ", which no earlier r line declares",
+                            routine_id);
     uint32_t parent = NO_INDEX;
     if (!root) {
         parent = index_of(&r->context_ids, parent_id);
         if (parent == NO_INDEX || r->contexts[parent].x_line == 0)
-            return FAIL(r,
-                        "x line for context %" PRIu64 " names parent context %" PRIu64
-                        ", which no earlier x line declares",
-                        id, parent_id);
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                                "x line for context %" PRIu64 " names parent context %" PRIu64
+                                ", which no earlier x line declares",
+                                id, parent_id);
     }
     uint32_t index;
     LG_CHECK(find_or_add_context(r, id, &index));
     context_t *c = &r->contexts[index];
     if (c->x_line != 0)
-        return FAIL(r, "context %" PRIu64 " is already declared at line %zu", id, c->x_line);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "context %" PRIu64 " is already declared at line %zu", id, c->x_line);
     c->routine = routine;
     c->parent = parent;
     c->x_line = r->line;
@@ -743,10 +758,10 @@ static lg_err_t read_line(reader_t *r, char *s)
         return LG_OK;
     char *tag = next_word(&s);
     if (!is_tag(tag, strlen(tag)))
-        return FAIL(r,
-                    "expected a line starting with a tag (a lowercase word such as 'r' or "
-                    "'p'), found '%s'",
-                    QUOTE(tag, q));
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                            "expected a line starting with a tag (a lowercase word such as 'r' or "
+                            "'p'), found '%s'",
+                            QUOTE(tag, q));
     r->tag_lines++;
     size_t k = 0;
     while (k < sizeof tags / sizeof tags[0] && strcmp(tags[k].tag, tag) != 0)
@@ -813,13 +828,13 @@ static lg_err_t build_profile(reader_t *r)
 {
     lg_profile_t *out = r->out;
     if (r->tag_lines == 0)
-        return FAIL_AT(r, 0, LG_EFORMAT,
-                       "expected aprof report lines (tags such as v, r, p), found none");
+        return LG_FAIL_LINE(r, LG_EFORMAT, 0,
+                            "expected aprof report lines (tags such as v, r, p), found none");
     for (size_t i = 0; i < r->ncontexts; i++) {
         const context_t *c = &r->contexts[i];
         if (c->x_line == 0)
-            return FAIL_AT(r, c->first_q_line, LG_EFORMAT,
-                           "q line for context %" PRIu64 ", which no x line declares", c->id);
+            return LG_FAIL_LINE(r, LG_EFORMAT, c->first_q_line,
+                                "q line for context %" PRIu64 ", which no x line declares", c->id);
     }
     if (lg_profile_set_path(out, r->src->path) != LG_OK)
         return out_of_memory(r);
@@ -834,8 +849,8 @@ static lg_err_t build_profile(reader_t *r)
         r->line = rt->line;
         lg_err_t err = lg_profile_intern(out, rt->name, rt->mangled, rt->image, &rt->func);
         if (err == LG_ELIMIT)
-            return FAIL_AT(r, rt->line, err, "more than %u functions (LG_PROFILE_MAX_FUNCS)",
-                           LG_PROFILE_MAX_FUNCS);
+            return LG_FAIL_LINE(r, err, rt->line, "more than %u functions (LG_PROFILE_MAX_FUNCS)",
+                                LG_PROFILE_MAX_FUNCS);
         if (err != LG_OK)
             return out_of_memory(r);
         if (out->nfuncs == before && r->duplicate_routines++ == 0)
@@ -854,7 +869,7 @@ static lg_err_t build_profile(reader_t *r)
             continue;
         uint32_t caller = r->routines[r->contexts[c->parent].routine].func;
         if (lg_profile_add_edge(out, caller, callee, c->calls) != LG_OK)
-            return FAIL_AT(r, c->x_line, LG_ENOMEM, "out of memory adding a call edge");
+            return LG_FAIL_LINE(r, LG_ENOMEM, c->x_line, "out of memory adding a call edge");
     }
     lg_profile_finish_edges(out);
     for (size_t i = 0; i < out->nfuncs; i++)

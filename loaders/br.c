@@ -171,10 +171,6 @@ typedef struct reader {
     lg_intmap_t line_cost; /* (function, line) -> index into out->costs */
 } reader_t;
 
-/* Fails at the record being decoded. */
-#define FAIL(r, err, ...)                                                                          \
-    lg_source_fail_record((r)->src, (err), (r)->record_offset, NULL, (r)->records, __VA_ARGS__)
-
 static size_t left(const reader_t *r)
 {
     return (size_t)(r->src->base + r->src->len - r->at);
@@ -202,8 +198,9 @@ static lg_err_t copy_name(const reader_t *r, const char *what, const uint8_t *s,
         len--;
     const uint8_t *nul = len > 0 ? memchr(s, '\0', len) : NULL;
     if (nul != NULL)
-        return FAIL(r, LG_EFORMAT, "expected a %s without NUL bytes, found one at byte %zu", what,
-                    (size_t)(nul - s));
+        return LG_FAIL_RECORD(r, LG_EFORMAT, r->record_offset, r->records,
+                              "expected a %s without NUL bytes, found one at byte %zu", what,
+                              (size_t)(nul - s));
     if (len > 0)
         memcpy(buf, s, len);
     buf[len] = '\0';
@@ -216,10 +213,12 @@ static lg_err_t find_module(reader_t *r, const char *name, uint32_t *index)
     if (lg_strmap_get(&r->module_by_name, name, index))
         return LG_OK;
     if (!lg_grow((void **)&r->modules, &r->modules_cap, r->nmodules + 1, sizeof *r->modules))
-        return FAIL(r, LG_ENOMEM, "out of memory adding module '%s'", name);
+        return LG_FAIL_RECORD(r, LG_ENOMEM, r->record_offset, r->records,
+                              "out of memory adding module '%s'", name);
     char *copy = strdup(name);
     if (copy == NULL)
-        return FAIL(r, LG_ENOMEM, "out of memory adding module '%s'", name);
+        return LG_FAIL_RECORD(r, LG_ENOMEM, r->record_offset, r->records,
+                              "out of memory adding module '%s'", name);
     module_t *m = &r->modules[r->nmodules];
     *m = (module_t){.name = copy};
     for (size_t i = 0; i < PLACE_COUNT; i++)
@@ -228,7 +227,8 @@ static lg_err_t find_module(reader_t *r, const char *name, uint32_t *index)
     *index = (uint32_t)r->nmodules;
     if (!lg_strmap_put(&r->module_by_name, copy, *index, NULL)) {
         free(copy);
-        return FAIL(r, LG_ENOMEM, "out of memory adding module '%s'", name);
+        return LG_FAIL_RECORD(r, LG_ENOMEM, r->record_offset, r->records,
+                              "out of memory adding module '%s'", name);
     }
     r->nmodules++;
     return LG_OK;
@@ -242,7 +242,8 @@ static lg_err_t map_module(reader_t *r, const uint8_t *p, size_t size)
     /* The name is at most LG_BR_MAX_NAME <= UINT16_MAX bytes (checked by read_record). */
     char *name = malloc(size - MODULE_FIXED_BYTES + 1);
     if (name == NULL)
-        return FAIL(r, LG_ENOMEM, "out of memory reading a module name");
+        return LG_FAIL_RECORD(r, LG_ENOMEM, r->record_offset, r->records,
+                              "out of memory reading a module name");
     lg_err_t err =
         copy_name(r, "module name", p + MODULE_FIXED_BYTES, size - MODULE_FIXED_BYTES, name);
     uint32_t index = NO_MODULE;
@@ -260,13 +261,15 @@ static lg_err_t open_frame(reader_t *r, const uint8_t *p)
     uint16_t number = be16(p + 1);
     uint32_t module = r->module_of_number[number];
     if (module == NO_MODULE)
-        return FAIL(r, LG_EFORMAT,
-                    "expected a module number mapped by an earlier CREATE MODULE MAPPING (1), "
-                    "found module %u",
-                    number);
+        return LG_FAIL_RECORD(
+            r, LG_EFORMAT, r->record_offset, r->records,
+            "expected a module number mapped by an earlier CREATE MODULE MAPPING (1), "
+            "found module %u",
+            number);
     if (r->depth >= r->limits->max_frames)
-        return FAIL(r, LG_ELIMIT, "sample has more than %" PRIu32 " frames (LG_BR_MAX_FRAMES)",
-                    r->limits->max_frames);
+        return LG_FAIL_RECORD(r, LG_ELIMIT, r->record_offset, r->records,
+                              "sample has more than %" PRIu32 " frames (LG_BR_MAX_FRAMES)",
+                              r->limits->max_frames);
     /* Byte 8, the clause number, is not kept: costs are per line (LG_POS_LINE). */
     r->frame = (open_frame_t){
         .offset = r->record_offset, .record = r->records, .module = module, .line = be32(p + 3)};
@@ -346,21 +349,24 @@ static lg_err_t mark_frame(reader_t *r, uint8_t type, const uint8_t *p, size_t s
                     : type == LG_BR_GOSUB       ? MARK_GOSUB
                                                 : MARK_MAIN;
     if (f->marks & mark)
-        return FAIL(r, LG_EFORMAT,
-                    "expected at most one %s per frame, found a second one for the frame at "
-                    "0x%" PRIx64 " (record %" PRIu64 ")",
-                    mark_record_name(mark), f->offset, f->record);
+        return LG_FAIL_RECORD(
+            r, LG_EFORMAT, r->record_offset, r->records,
+            "expected at most one %s per frame, found a second one for the frame at "
+            "0x%" PRIx64 " (record %" PRIu64 ")",
+            mark_record_name(mark), f->offset, f->record);
     unsigned all = f->marks | mark;
     if ((all & MARK_MAIN) && all != MARK_MAIN)
-        return FAIL(r, LG_EFORMAT,
-                    "expected MAIN ROUTINE (9) as the only mark of a frame, found it with %s on "
-                    "the frame at 0x%" PRIx64 " (record %" PRIu64 ")",
-                    mark_record_name(all & ~MARK_MAIN), f->offset, f->record);
+        return LG_FAIL_RECORD(
+            r, LG_EFORMAT, r->record_offset, r->records,
+            "expected MAIN ROUTINE (9) as the only mark of a frame, found it with %s on "
+            "the frame at 0x%" PRIx64 " (record %" PRIu64 ")",
+            mark_record_name(all & ~MARK_MAIN), f->offset, f->record);
     if (type == LG_BR_FUNCTION_NAME) {
         LG_CHECK(copy_name(r, "function name", p + FUNCTION_FIXED_BYTES,
                            size - FUNCTION_FIXED_BYTES, f->name));
         if (f->name[0] == '\0')
-            return FAIL(r, LG_EFORMAT, "expected a function name, found an empty one");
+            return LG_FAIL_RECORD(r, LG_EFORMAT, r->record_offset, r->records,
+                                  "expected a function name, found an empty one");
     }
     f->marks = all;
     return LG_OK;
@@ -374,11 +380,12 @@ static lg_err_t end_group(reader_t *r)
         r->mode = r->group_has_time ? MODE_TIMED : MODE_SAMPLED;
         r->first_group_offset = r->group_offset;
     } else if (r->mode == MODE_TIMED && !r->group_has_time) {
-        return FAIL(r, LG_EFORMAT,
-                    "expected a TIME SPENT IN LINE (4) in every group of a TIMED file (the first "
-                    "group, at 0x%" PRIx64 ", has one), found none in the group opened at "
-                    "0x%" PRIx64 " (record %" PRIu64 ")",
-                    r->first_group_offset, r->group_offset, r->group_record);
+        return LG_FAIL_RECORD(
+            r, LG_EFORMAT, r->record_offset, r->records,
+            "expected a TIME SPENT IN LINE (4) in every group of a TIMED file (the first "
+            "group, at 0x%" PRIx64 ", has one), found none in the group opened at "
+            "0x%" PRIx64 " (record %" PRIu64 ")",
+            r->first_group_offset, r->group_offset, r->group_record);
     }
     /* SAMPLED files counting a TIME record are stopped at that record (read_record). */
     uint64_t weight = r->mode == MODE_TIMED ? r->group_ns : 1;
@@ -396,12 +403,14 @@ static lg_err_t end_group(reader_t *r)
     }
     for (size_t i = 0; i + 1 < r->depth; i++)
         if (lg_profile_add_edge(r->out, r->stack[i + 1], r->stack[i], weight) != LG_OK)
-            return FAIL(r, LG_ENOMEM, "out of memory adding a call edge");
+            return LG_FAIL_RECORD(r, LG_ENOMEM, r->record_offset, r->records,
+                                  "out of memory adding a call edge");
     bool added;
     uint64_t *cost = lg_intmap_find_or_add(&r->line_cost, lg_intmap_pair(r->stack[0], r->leaf_line),
                                            r->out->ncosts, &added);
     if (cost == NULL || (added && lg_profile_add_cost(r->out, r->stack[0], r->leaf_line, 0) != LG_OK))
-        return FAIL(r, LG_ENOMEM, "out of memory adding a line cost");
+        return LG_FAIL_RECORD(r, LG_ENOMEM, r->record_offset, r->records,
+                              "out of memory adding a line cost");
     r->out->costs[*cost].cost = lg_sat_add(r->out->costs[*cost].cost, weight);
     if (r->depth >= 2)
         r->out->has_call_edges = true;
@@ -421,10 +430,11 @@ static lg_err_t interpret(reader_t *r, uint8_t type, const uint8_t *p, size_t si
         return map_module(r, p, size);
     if (type == LG_BR_CURRENT_LINE) {
         if (r->in_group)
-            return FAIL(r, LG_EFORMAT,
-                        "expected END CURRENT LINE (6) before the next CURRENT LINE (3), found "
-                        "the group opened at 0x%" PRIx64 " (record %" PRIu64 ") still open",
-                        r->group_offset, r->group_record);
+            return LG_FAIL_RECORD(
+                r, LG_EFORMAT, r->record_offset, r->records,
+                "expected END CURRENT LINE (6) before the next CURRENT LINE (3), found "
+                "the group opened at 0x%" PRIx64 " (record %" PRIu64 ") still open",
+                r->group_offset, r->group_record);
         LG_CHECK(open_frame(r, p));
         r->in_group = true;
         r->group_offset = r->record_offset;
@@ -434,22 +444,25 @@ static lg_err_t interpret(reader_t *r, uint8_t type, const uint8_t *p, size_t si
         return LG_OK;
     }
     if (!r->in_group)
-        return FAIL(r, LG_EFORMAT,
-                    "expected CREATE MODULE MAPPING (1) or CURRENT LINE (3) outside a group, "
-                    "found %s (%u)",
-                    record_kinds[type].name, type);
+        return LG_FAIL_RECORD(
+            r, LG_EFORMAT, r->record_offset, r->records,
+            "expected CREATE MODULE MAPPING (1) or CURRENT LINE (3) outside a group, "
+            "found %s (%u)",
+            record_kinds[type].name, type);
     switch (type) {
     case LG_BR_TIME:
         if (r->group_has_time)
-            return FAIL(r, LG_EFORMAT,
-                        "expected at most one TIME SPENT IN LINE (4) per group, found a second "
-                        "one (the first is at 0x%" PRIx64 ")",
-                        r->time_offset);
+            return LG_FAIL_RECORD(
+                r, LG_EFORMAT, r->record_offset, r->records,
+                "expected at most one TIME SPENT IN LINE (4) per group, found a second "
+                "one (the first is at 0x%" PRIx64 ")",
+                r->time_offset);
         if (r->mode == MODE_SAMPLED)
-            return FAIL(r, LG_EFORMAT,
-                        "expected no TIME SPENT IN LINE (4) in a SAMPLED file (the first group, "
-                        "at 0x%" PRIx64 ", has none), found one",
-                        r->first_group_offset);
+            return LG_FAIL_RECORD(
+                r, LG_EFORMAT, r->record_offset, r->records,
+                "expected no TIME SPENT IN LINE (4) in a SAMPLED file (the first group, "
+                "at 0x%" PRIx64 ", has none), found one",
+                r->first_group_offset);
         r->group_has_time = true;
         r->time_offset = r->record_offset;
         r->group_ns = be64(p + 1);
@@ -471,27 +484,28 @@ static lg_err_t read_record(reader_t *r)
     uint8_t type = here(r)[0];
     const record_kind_t *kind = kind_of(type);
     if (kind == NULL)
-        return FAIL(r, LG_EFORMAT, "expected a record type 1 or 3-9, found %u (0x%02x)", type,
-                    type);
+        return LG_FAIL_RECORD(r, LG_EFORMAT, r->record_offset, r->records,
+                              "expected a record type 1 or 3-9, found %u (0x%02x)", type, type);
     size_t size = kind->fixed;
     LG_CHECK(fill(r, size));
     if (left(r) < size)
-        return FAIL(r, LG_EFORMAT,
-                    "expected %zu bytes of %s (%u), found only %zu before the end of the file",
-                    size, kind->name, type, left(r));
+        return LG_FAIL_RECORD(
+            r, LG_EFORMAT, r->record_offset, r->records,
+            "expected %zu bytes of %s (%u), found only %zu before the end of the file", size,
+            kind->name, type, left(r));
     if (type == LG_BR_MODULE || type == LG_BR_FUNCTION_NAME) {
         const char *what = type == LG_BR_MODULE ? "module name" : "function name";
         size_t n = type == LG_BR_MODULE ? be16(here(r) + 3) : here(r)[1];
         if (n > r->limits->max_name)
-            return FAIL(r, LG_ELIMIT,
-                        "%s length %zu exceeds the %" PRIu32 " bytes lorgen reads "
-                        "(LG_BR_MAX_NAME)",
-                        what, n, r->limits->max_name);
+            return LG_FAIL_RECORD(r, LG_ELIMIT, r->record_offset, r->records,
+                                  "%s length %zu exceeds the %" PRIu32 " bytes lorgen reads "
+                                  "(LG_BR_MAX_NAME)",
+                                  what, n, r->limits->max_name);
         LG_CHECK(fill(r, size + n));
         if (left(r) - size < n)
-            return FAIL(r, LG_EFORMAT,
-                        "%s length %zu runs past the end of the file (%zu bytes left)", what, n,
-                        left(r) - size);
+            return LG_FAIL_RECORD(r, LG_EFORMAT, r->record_offset, r->records,
+                                  "%s length %zu runs past the end of the file (%zu bytes left)",
+                                  what, n, left(r) - size);
         size += n;
     }
     LG_CHECK(interpret(r, type, here(r), size));
@@ -507,16 +521,18 @@ static lg_err_t read_records(reader_t *r)
         if (left(r) == 0)
             break;
         if (r->records >= r->limits->max_records)
-            return FAIL(r, LG_ELIMIT, "file has more than %" PRIu64 " records (LG_BR_MAX_RECORDS)",
-                        r->limits->max_records);
+            return LG_FAIL_RECORD(r, LG_ELIMIT, r->record_offset, r->records,
+                                  "file has more than %" PRIu64 " records (LG_BR_MAX_RECORDS)",
+                                  r->limits->max_records);
         LG_CHECK(read_record(r));
         r->records++;
     }
     if (r->in_group)
-        return FAIL(r, LG_EFORMAT,
-                    "expected END CURRENT LINE (6) to close the group opened at 0x%" PRIx64
-                    " (record %" PRIu64 "), found the end of the file",
-                    r->group_offset, r->group_record);
+        return LG_FAIL_RECORD(
+            r, LG_EFORMAT, r->record_offset, r->records,
+            "expected END CURRENT LINE (6) to close the group opened at 0x%" PRIx64
+            " (record %" PRIu64 "), found the end of the file",
+            r->group_offset, r->group_record);
     return LG_OK;
 }
 

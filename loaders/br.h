@@ -23,6 +23,7 @@
 #include "diag.h"
 #include "profile.h"
 #include "source.h"
+#include "write_buffer.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -102,11 +103,10 @@ lg_err_t lg_br_read(lg_source_t *src, const lg_load_options_t *options, lg_profi
  * files (a group that never ends, an unmapped module) can be written too. */
 
 typedef struct lg_br_writer {
-    uint8_t *data; /* the file so far */
-    size_t size, capacity;
+    /* the file so far, and the first failure: LG_ENOMEM, or LG_EINVAL (a sample without
+     * frames) */
+    lg_write_buffer_t buf;
     uint64_t records; /* records written: the index the next record will have */
-    bool failed;      /* a record could not be written; finish returns `error` */
-    lg_err_t error;   /* why: LG_ENOMEM, or LG_EINVAL (a sample without frames) */
 } lg_br_writer_t;
 
 /* How a frame is marked after its CURRENT LINE or BACKTRACE record. */
@@ -146,8 +146,8 @@ void lg_br_write_main_routine(lg_br_writer_t *w);
 void lg_br_write_sample(lg_br_writer_t *w, const lg_br_frame_t *frames, size_t n, bool timed,
                         uint64_t nanoseconds);
 
-/* Returns LG_OK, or the error that stopped the writer. Afterwards w->data/w->size hold the
- * file (still owned by w). */
+/* Returns LG_OK, or the error that stopped the writer. Afterwards w->buf.data/w->buf.size hold
+ * the file (still owned by w). */
 lg_err_t lg_br_writer_finish(lg_br_writer_t *w);
 
 #endif

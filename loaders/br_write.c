@@ -1,9 +1,9 @@
 /* br_write.c - build Business Rules! profiler files in memory, byte for byte.
  *
  * Like prf_write.c this uses nothing but the C library and the types in br.h, so no lg_diag_*: a
- * failure sets w->failed and w->error, later writes do nothing, and lg_br_writer_finish returns
- * the error. Records are appended as they come; the writer does not check the grammar (see br.h).
- * Layout: docs/loaders/br.md. Every integer is big-endian.
+ * failure is kept in the write buffer (write_buffer.h), later writes do nothing, and
+ * lg_br_writer_finish returns it. Records are appended as they come; the writer does not check
+ * the grammar (see br.h). Layout: docs/loaders/br.md. Every integer is big-endian.
  */
 #include "br.h"
 #include "write_buffer.h"
@@ -15,55 +15,24 @@
 #define MODULE_NAME_MAX_BYTES UINT16_MAX
 #define FUNCTION_NAME_MAX_BYTES UINT8_MAX
 
-/* First capacity of the file buffer, in bytes: enough for a few hundred samples. */
-#define FIRST_CAPACITY 4096u
-
-static void fail(lg_br_writer_t *w, lg_err_t err)
-{
-    /* The first failure is the cause; later ones are only its consequences. */
-    if (!w->failed) {
-        w->failed = true;
-        w->error = err;
-    }
-}
-
-static bool reserve(lg_br_writer_t *w, size_t n)
-{
-    if (w->failed)
-        return false;
-    if (!lg_write_buffer_reserve(&w->data, w->size, &w->capacity, n, FIRST_CAPACITY)) {
-        fail(w, LG_ENOMEM);
-        return false;
-    }
-    return true;
-}
-
-static void put_bytes(lg_br_writer_t *w, const void *p, size_t n)
-{
-    if (n == 0 || !reserve(w, n))
-        return;
-    memcpy(w->data + w->size, p, n);
-    w->size += n;
-}
-
 /* Appends the low `bytes` bytes of v, most significant first, whatever the host's order. */
 static void put_be(lg_br_writer_t *w, uint64_t v, unsigned bytes)
 {
     uint8_t buf[sizeof(uint64_t)];
     for (unsigned i = 0; i < bytes; i++)
         buf[i] = (uint8_t)(v >> (8u * (bytes - 1u - i)));
-    put_bytes(w, buf, bytes);
+    lg_write_buffer_put(&w->buf, buf, bytes);
 }
 
 /* Starts a record: its type byte. Returns false once the writer has failed. */
 static bool begin(lg_br_writer_t *w, unsigned type)
 {
-    if (w->failed)
+    if (w->buf.failed)
         return false;
     put_be(w, type, 1);
-    if (!w->failed)
+    if (!w->buf.failed)
         w->records++;
-    return !w->failed;
+    return !w->buf.failed;
 }
 
 static size_t name_length(const char *s, size_t max)
@@ -83,7 +52,7 @@ void lg_br_writer_destroy(lg_br_writer_t *w)
 {
     if (w == NULL)
         return;
-    free(w->data);
+    free(w->buf.data);
     memset(w, 0, sizeof *w);
 }
 
@@ -94,7 +63,7 @@ void lg_br_write_module(lg_br_writer_t *w, uint16_t module, const char *name)
         return;
     put_be(w, module, 2);
     put_be(w, n, 2);
-    put_bytes(w, name, n);
+    lg_write_buffer_put(&w->buf, name, n);
 }
 
 /* CURRENT LINE and BACKTRACE INFORMATION share their layout. */
@@ -135,7 +104,7 @@ void lg_br_write_function_name(lg_br_writer_t *w, const char *name)
     if (!begin(w, LG_BR_FUNCTION_NAME))
         return;
     put_be(w, n, 1);
-    put_bytes(w, name, n);
+    lg_write_buffer_put(&w->buf, name, n);
 }
 
 void lg_br_write_gosub(lg_br_writer_t *w)
@@ -169,7 +138,7 @@ void lg_br_write_sample(lg_br_writer_t *w, const lg_br_frame_t *frames, size_t n
                         uint64_t nanoseconds)
 {
     if (frames == NULL || n == 0) {
-        fail(w, LG_EINVAL);
+        lg_write_buffer_fail(&w->buf, LG_EINVAL);
         return;
     }
     lg_br_write_current_line(w, frames[0].module, frames[0].line, frames[0].clause);
@@ -185,5 +154,5 @@ void lg_br_write_sample(lg_br_writer_t *w, const lg_br_frame_t *frames, size_t n
 
 lg_err_t lg_br_writer_finish(lg_br_writer_t *w)
 {
-    return w->failed ? w->error : LG_OK;
+    return w->buf.failed ? w->buf.error : LG_OK;
 }

@@ -205,9 +205,6 @@ typedef struct reader {
     uint64_t undefined_objects, first_undefined_object;
 } reader_t;
 
-/* An error at a line, or at the current line. */
-#define FAIL_AT(r, err, line, ...) lg_source_fail((r)->src, (err), (line), 0, __VA_ARGS__)
-#define FAIL(r, err, ...) lg_source_fail((r)->src, (err), (r)->src->line, 0, __VA_ARGS__)
 /* A warning at a line, or about the whole file when line is 0. */
 #define WARN_AT(r, line, ...) lg_source_report((r)->src, LG_WARNING, (line), 0, __VA_ARGS__)
 #define QUOTE(t, q) lg_quote((t).s, (t).n, QUOTE_BYTES, (q))
@@ -220,14 +217,15 @@ static lg_err_t intern(reader_t *r, const char *s, uint32_t *index)
     if (lg_strmap_get(&r->name_index, s, index))
         return LG_OK;
     if (r->nnames >= LG_CALLGRIND_MAX_NAMES)
-        return FAIL(r, LG_ELIMIT, "more than %u distinct names (LG_CALLGRIND_MAX_NAMES)",
-                    LG_CALLGRIND_MAX_NAMES);
+        return LG_FAIL_LINE(r, LG_ELIMIT, r->src->line,
+                            "more than %u distinct names (LG_CALLGRIND_MAX_NAMES)",
+                            LG_CALLGRIND_MAX_NAMES);
     char *copy = strdup(s);
     if (copy == NULL ||
         !lg_grow((void **)&r->names, &r->names_cap, r->nnames + 1, sizeof *r->names) ||
         !lg_strmap_put(&r->name_index, copy, (uint32_t)r->nnames, NULL)) {
         free(copy);
-        return FAIL(r, LG_ENOMEM, "out of memory adding a name");
+        return LG_FAIL_LINE(r, LG_ENOMEM, r->src->line, "out of memory adding a name");
     }
     *index = (uint32_t)r->nnames;
     r->names[r->nnames++] = copy;
@@ -267,29 +265,31 @@ static lg_err_t resolve(reader_t *r, uint32_t name, uint32_t qual, uint32_t obje
     const char *full = r->names[name];
     char *base = lg_strndup(full, base_length(full));
     if (base == NULL)
-        return FAIL(r, LG_ENOMEM, "out of memory adding function '%s'", full);
+        return LG_FAIL_LINE(r, LG_ENOMEM, r->src->line, "out of memory adding function '%s'", full);
     size_t before = out->nfuncs;
     lg_err_t err = lg_profile_intern(out, base, /* link_label = */ NULL,
                                      qual == NONE ? NULL : r->names[qual], id);
     bool has_apostrophe = strchr(base, '\'') != NULL;
     free(base);
     if (err == LG_ELIMIT)
-        return FAIL(r, err, "more than %u functions (LG_PROFILE_MAX_FUNCS)", LG_PROFILE_MAX_FUNCS);
+        return LG_FAIL_LINE(r, err, r->src->line, "more than %u functions (LG_PROFILE_MAX_FUNCS)",
+                            LG_PROFILE_MAX_FUNCS);
     if (err != LG_OK)
-        return FAIL(r, err, "out of memory adding function '%s'", full);
+        return LG_FAIL_LINE(r, err, r->src->line, "out of memory adding function '%s'", full);
     if (out->nfuncs > before) {
         size_t old_cap = r->ran_cap;
         if (!lg_grow((void **)&r->ran, &r->ran_cap, out->nfuncs, 1))
-            return FAIL(r, LG_ENOMEM, "out of memory adding function '%s'", full);
+            return LG_FAIL_LINE(r, LG_ENOMEM, r->src->line, "out of memory adding function '%s'",
+                                full);
         memset(r->ran + old_cap, 0, r->ran_cap - old_cap);
         if (has_apostrophe && r->apostrophe_funcs++ == 0)
             r->first_apostrophe_func = *id;
     }
     if (!lg_intmap_set(&r->func_of, lg_intmap_pair(name, qual), *id))
-        return FAIL(r, LG_ENOMEM, "out of memory adding function '%s'", full);
+        return LG_FAIL_LINE(r, LG_ENOMEM, r->src->line, "out of memory adding function '%s'", full);
     /* Binding names the shared object of a function the program does not define. */
     if (object != NONE && lg_profile_set_object(out, *id, r->names[object]) != LG_OK)
-        return FAIL(r, LG_ENOMEM, "out of memory adding function '%s'", full);
+        return LG_FAIL_LINE(r, LG_ENOMEM, r->src->line, "out of memory adding function '%s'", full);
     return LG_OK;
 }
 
@@ -314,13 +314,15 @@ static lg_err_t read_name(reader_t *r, lg_span_t key, lg_span_t value, uint8_t t
         while (close < value.n && value.s[close] != ')')
             close++;
         if (close == value.n)
-            return FAIL(r, LG_EFORMAT, "expected ')' after the name id in %.*s=, found '%s'",
-                        (int)key.n, key.s, QUOTE(value, q));
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                                "expected ')' after the name id in %.*s=, found '%s'", (int)key.n,
+                                key.s, QUOTE(value, q));
         lg_span_t digits = {value.s + 1, close - 1};
         uint64_t id;
         if (parse_number(digits, &id) != LG_NUMBER_OK)
-            return FAIL(r, LG_EFORMAT, "name id '(%s)' in %.*s= is not a number", QUOTE(digits, q),
-                        (int)key.n, key.s);
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                                "name id '(%s)' in %.*s= is not a number", QUOTE(digits, q),
+                                (int)key.n, key.s);
         lg_span_t name = lg_span_skip_blanks((lg_span_t){value.s + close + 1, value.n - close - 1});
         uint64_t known;
         bool defined = lg_intmap_get(&r->ids[table], id, &known);
@@ -329,10 +331,10 @@ static lg_err_t read_name(reader_t *r, lg_span_t key, lg_span_t value, uint8_t t
             return LG_OK;
         }
         if (name.n == 0 && table != TABLE_OBJECT)
-            return FAIL(r, LG_EFORMAT,
-                        "unknown name id (%" PRIu64 ") for %.*s: no '(%" PRIu64
-                        ") name' seen before",
-                        id, (int)key.n, key.s, id);
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                                "unknown name id (%" PRIu64 ") for %.*s: no '(%" PRIu64
+                                ") name' seen before",
+                                id, (int)key.n, key.s, id);
         if (name.n == 0) {
             /* callgrind 0.10 could refer to an object it never named. An object only qualifies
              * functions whose file is unknown, so it is named by its id rather than refused. */
@@ -346,22 +348,24 @@ static lg_err_t read_name(reader_t *r, lg_span_t key, lg_span_t value, uint8_t t
         }
         if (defined) {
             if (known != *index)
-                return FAIL(r, LG_EFORMAT,
-                            "%s name id (%" PRIu64 ") defined again as '%s', it was '%s'",
-                            table_names[table], id, r->names[*index], r->names[known]);
+                return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                                    "%s name id (%" PRIu64 ") defined again as '%s', it was '%s'",
+                                    table_names[table], id, r->names[*index], r->names[known]);
             return LG_OK;
         }
         if (r->nids >= LG_CALLGRIND_MAX_NAMES)
-            return FAIL(r, LG_ELIMIT, "more than %u name ids (LG_CALLGRIND_MAX_NAMES)",
-                        LG_CALLGRIND_MAX_NAMES);
+            return LG_FAIL_LINE(r, LG_ELIMIT, r->src->line,
+                                "more than %u name ids (LG_CALLGRIND_MAX_NAMES)",
+                                LG_CALLGRIND_MAX_NAMES);
         if (!lg_intmap_set(&r->ids[table], id, *index))
-            return FAIL(r, LG_ENOMEM, "out of memory adding a name id");
+            return LG_FAIL_LINE(r, LG_ENOMEM, r->src->line, "out of memory adding a name id");
         r->nids++;
         return LG_OK;
     }
     if (value.n == 0)
-        return FAIL(r, LG_EFORMAT, "expected a %s name after '%.*s=', found nothing",
-                    table_names[table], (int)key.n, key.s);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                            "expected a %s name after '%.*s=', found nothing", table_names[table],
+                            (int)key.n, key.s);
     return intern(r, value.s, index);
 }
 
@@ -431,14 +435,15 @@ static lg_err_t events_line(reader_t *r, lg_span_t value)
 {
     size_t n = count_tokens(value);
     if (n == 0)
-        return FAIL(r, LG_EFORMAT, "expected at least one event name after 'events:', found none");
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                            "expected at least one event name after 'events:', found none");
     if (n > LG_CALLGRIND_MAX_EVENTS)
-        return FAIL(r, LG_ELIMIT,
-                    "'events:' names %zu events, more than %u "
-                    "(LG_CALLGRIND_MAX_EVENTS)",
-                    n, LG_CALLGRIND_MAX_EVENTS);
+        return LG_FAIL_LINE(r, LG_ELIMIT, r->src->line,
+                            "'events:' names %zu events, more than %u "
+                            "(LG_CALLGRIND_MAX_EVENTS)",
+                            n, LG_CALLGRIND_MAX_EVENTS);
     if (!lg_grow((void **)&r->values, &r->values_cap, n, sizeof *r->values))
-        return FAIL(r, LG_ENOMEM, "out of memory reading 'events:'");
+        return LG_FAIL_LINE(r, LG_ENOMEM, r->src->line, "out of memory reading 'events:'");
     lg_span_t rest = value, tok;
     r->counter_col[0] = r->counter_col[1] = -1;
     for (size_t i = 0; lg_span_next_word(&rest, &tok); i++) {
@@ -447,7 +452,7 @@ static lg_err_t events_line(reader_t *r, lg_span_t value)
         if (!r->have_events && i < 2) {
             r->counter_names[i] = lg_strndup(tok.s, tok.n);
             if (r->counter_names[i] == NULL)
-                return FAIL(r, LG_ENOMEM, "out of memory reading 'events:'");
+                return LG_FAIL_LINE(r, LG_ENOMEM, r->src->line, "out of memory reading 'events:'");
         }
         for (int k = 0; k < 2; k++)
             if (r->counter_col[k] < 0 && r->counter_names[k] != NULL &&
@@ -473,11 +478,12 @@ static lg_err_t positions_line(reader_t *r, lg_span_t value)
         while (k < MAX_POSITIONS && !lg_span_is(tok, kinds[k]))
             k++;
         if (k == MAX_POSITIONS)
-            return FAIL(r, LG_EFORMAT,
-                        "expected 'instr', 'bb' or 'line' after 'positions:', found '%s'",
-                        QUOTE(tok, q));
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                                "expected 'instr', 'bb' or 'line' after 'positions:', found '%s'",
+                                QUOTE(tok, q));
         if (seen[k])
-            return FAIL(r, LG_EFORMAT, "'positions:' lists '%s' twice", kinds[k]);
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line, "'positions:' lists '%s' twice",
+                                kinds[k]);
         seen[k] = true;
         if (k == 0)
             r->addr_col = (int)n;
@@ -502,12 +508,13 @@ static lg_err_t totals_line(reader_t *r, lg_span_t key, lg_span_t value)
     uint64_t v;
     while (lg_span_next_word(&rest, &tok)) {
         if (parse_number(tok, &v) != LG_NUMBER_OK)
-            return FAIL(r, LG_EFORMAT, "expected cost numbers after '%.*s:', found '%s'",
-                        (int)key.n, key.s, QUOTE(tok, q));
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                                "expected cost numbers after '%.*s:', found '%s'", (int)key.n,
+                                key.s, QUOTE(tok, q));
         if (n == LG_CALLGRIND_MAX_EVENTS)
-            return FAIL(r, LG_ELIMIT,
-                        "'%.*s:' gives more than %u numbers (LG_CALLGRIND_MAX_EVENTS)", (int)key.n,
-                        key.s, LG_CALLGRIND_MAX_EVENTS);
+            return LG_FAIL_LINE(r, LG_ELIMIT, r->src->line,
+                                "'%.*s:' gives more than %u numbers (LG_CALLGRIND_MAX_EVENTS)",
+                                (int)key.n, key.s, LG_CALLGRIND_MAX_EVENTS);
         r->stated[kind][n++] = v;
     }
     r->nstated[kind] = n;
@@ -549,13 +556,14 @@ static lg_err_t check_part(reader_t *r, uint64_t end, bool at_eof)
             if (want == have)
                 continue;
             char name[KEY_TEXT_BYTES + 16];
-            return FAIL_AT(r, LG_EFORMAT, end,
-                           "the part's cost lines add up to %" PRIu64 " %s by %s, but its '%s:' "
-                           "(line %" PRIu64 ") says %" PRIu64 ": the file is cut short, or lines "
-                           "were lost or edited",
-                           have, event_label(r, i, name, sizeof name),
-                           at_eof ? "the end of the file" : "the next part", stated_keys[k],
-                           r->stated_line[k], want);
+            return LG_FAIL_LINE(
+                r, LG_EFORMAT, end,
+                "the part's cost lines add up to %" PRIu64 " %s by %s, but its '%s:' "
+                "(line %" PRIu64 ") says %" PRIu64 ": the file is cut short, or lines "
+                "were lost or edited",
+                have, event_label(r, i, name, sizeof name),
+                at_eof ? "the end of the file" : "the next part", stated_keys[k], r->stated_line[k],
+                want);
         }
     }
     r->part_has_costs = false;
@@ -583,10 +591,11 @@ static lg_err_t header_line(reader_t *r, lg_span_t key, lg_span_t value)
         while (tok.n > 0 && lg_is_blank(tok.s[tok.n - 1]))
             tok.n--;
         if (parse_number(tok, &v) != LG_NUMBER_OK)
-            return FAIL(r, LG_EFORMAT, "expected a number after 'version:', found '%s'",
-                        QUOTE(value, q));
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                                "expected a number after 'version:', found '%s'", QUOTE(value, q));
         if (v != 1)
-            return FAIL(r, LG_EUNSUPPORTED, "expected format version 1, found version %" PRIu64, v);
+            return LG_FAIL_LINE(r, LG_EUNSUPPORTED, r->src->line,
+                                "expected format version 1, found version %" PRIu64, v);
         return LG_OK;
     }
     if (lg_span_is(key, "events"))
@@ -628,9 +637,11 @@ static lg_err_t subposition_number(reader_t *r, lg_span_t t, char *sign, uint64_
     }
     lg_number_status_t st = parse_number(digits, value);
     if (st == LG_NUMBER_BAD)
-        return FAIL(r, LG_EFORMAT, "subposition '%s' is not a number", QUOTE(t, q));
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line, "subposition '%s' is not a number",
+                            QUOTE(t, q));
     if (st == LG_NUMBER_OVERFLOW)
-        return FAIL(r, LG_EFORMAT, "subposition '%s' does not fit in 64 bits", QUOTE(t, q));
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line, "subposition '%s' does not fit in 64 bits",
+                            QUOTE(t, q));
     return LG_OK;
 }
 
@@ -645,14 +656,15 @@ static lg_err_t subposition(reader_t *r, lg_span_t t, uint64_t last, uint64_t *v
         v = last;
     } else if (sign == '+') {
         if (v > UINT64_MAX - last)
-            return FAIL(r, LG_EFORMAT,
-                        "subposition '%s' goes past 64 bits (previous value %" PRIu64 ")",
-                        QUOTE(t, q), last);
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                                "subposition '%s' goes past 64 bits (previous value %" PRIu64 ")",
+                                QUOTE(t, q), last);
         v = last + v;
     } else if (sign == '-') {
         if (v > last)
-            return FAIL(r, LG_EFORMAT, "subposition '%s' goes below 0 (previous value %" PRIu64 ")",
-                        QUOTE(t, q), last);
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                                "subposition '%s' goes below 0 (previous value %" PRIu64 ")",
+                                QUOTE(t, q), last);
         v = last - v;
     }
     *value = v;
@@ -683,10 +695,10 @@ static lg_err_t read_targets(reader_t *r, lg_span_t key, lg_span_t rest, bool *h
         n++;
     }
     if (n > r->npos)
-        return FAIL(r, LG_EFORMAT,
-                    "expected at most %zu target subpositions after %.*s=COUNT (positions: "
-                    "%s), found %zu",
-                    r->npos, (int)key.n, key.s, r->positions_text, n);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                            "expected at most %zu target subpositions after %.*s=COUNT (positions: "
+                            "%s), found %zu",
+                            r->npos, (int)key.n, key.s, r->positions_text, n);
     return LG_OK;
 }
 
@@ -695,16 +707,19 @@ static lg_err_t calls_line(reader_t *r, lg_span_t key, lg_span_t value)
     char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     lg_span_t rest = value, tok;
     if (!lg_span_next_word(&rest, &tok))
-        return FAIL(r, LG_EFORMAT, "expected a call count after 'calls=', found nothing");
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                            "expected a call count after 'calls=', found nothing");
     lg_number_status_t st = parse_number(tok, &r->call_count);
     if (st != LG_NUMBER_OK)
-        return FAIL(r, LG_EFORMAT, "call count '%s' %s", QUOTE(tok, q),
-                    st == LG_NUMBER_BAD ? "is not a number" : "does not fit in 64 bits");
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line, "call count '%s' %s", QUOTE(tok, q),
+                            st == LG_NUMBER_BAD ? "is not a number" : "does not fit in 64 bits");
     LG_CHECK(read_targets(r, key, rest, /* has_instr = */ NULL, /* instr = */ NULL));
     if (r->fn_name == NONE)
-        return FAIL(r, LG_EFORMAT, "expected 'fn=' before calls=, found none in this part");
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                            "expected 'fn=' before calls=, found none in this part");
     if (r->callee_name == NONE)
-        return FAIL(r, LG_EFORMAT, "expected 'cfn=' before calls=, found none in this part");
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                            "expected 'cfn=' before calls=, found none in this part");
     r->call_pending = true;
     r->call_line = r->src->line;
     r->out->call_records++;
@@ -724,25 +739,26 @@ static lg_err_t jump_line(reader_t *r, lg_span_t key, lg_span_t value, bool cond
     char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     lg_span_t rest = value, tok;
     if (!lg_span_next_word(&rest, &tok))
-        return FAIL(r, LG_EFORMAT, "expected a jump count after '%.*s=', found nothing", (int)key.n,
-                    key.s);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                            "expected a jump count after '%.*s=', found nothing", (int)key.n,
+                            key.s);
     const char *slash = conditional ? memchr(tok.s, '/', tok.n) : NULL;
     lg_span_t first = slash ? (lg_span_t){tok.s, (size_t)(slash - tok.s)} : tok;
     lg_span_t second = slash ? (lg_span_t){slash + 1, tok.n - first.n - 1} : (lg_span_t){"0", 1};
     uint64_t taken, executed;
     if (parse_number(first, &taken) != LG_NUMBER_OK ||
         parse_number(second, &executed) != LG_NUMBER_OK)
-        return FAIL(r, LG_EFORMAT, "jump count '%s' in %.*s= is not a number", QUOTE(tok, q),
-                    (int)key.n, key.s);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line, "jump count '%s' in %.*s= is not a number",
+                            QUOTE(tok, q), (int)key.n, key.s);
     if (conditional && slash == NULL) {
         /* The specification's form: the first number counted executions, the second says how
          * often the jump was followed. */
         if (!lg_span_next_word(&rest, &tok))
-            return FAIL(r, LG_EFORMAT,
-                        "expected the followed count after 'jcnd=EXECUTED', found nothing");
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                                "expected the followed count after 'jcnd=EXECUTED', found nothing");
         if (parse_number(tok, &taken) != LG_NUMBER_OK)
-            return FAIL(r, LG_EFORMAT, "followed count '%s' in jcnd= is not a number",
-                        QUOTE(tok, q));
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                                "followed count '%s' in jcnd= is not a number", QUOTE(tok, q));
     }
     bool has_target;
     LG_CHECK(read_targets(r, key, rest, &has_target, &r->jump_to));
@@ -763,7 +779,7 @@ static lg_err_t finish_jump(reader_t *r)
     uint32_t func;
     LG_CHECK(current_func(r, &func));
     if (lg_profile_add_jump(r->out, func, r->pos[r->addr_col], r->jump_to, r->jump_count) != LG_OK)
-        return FAIL(r, LG_ENOMEM, "out of memory adding a jump");
+        return LG_FAIL_LINE(r, LG_ENOMEM, r->src->line, "out of memory adding a jump");
     return LG_OK;
 }
 
@@ -819,12 +835,12 @@ static lg_err_t add_position_cost(reader_t *r, uint32_t func, uint64_t cost)
     lg_profile_t *out = r->out;
     uint64_t *number = lg_intmap_find_or_add(&r->position_no, position, r->position_no.count, NULL);
     if (number == NULL)
-        return FAIL(r, LG_ENOMEM, "out of memory adding a position cost");
+        return LG_FAIL_LINE(r, LG_ENOMEM, r->src->line, "out of memory adding a position cost");
     bool added;
     uint64_t *i = lg_intmap_find_or_add(&r->cost_of, lg_intmap_pair(func, (uint32_t)*number),
                                         out->ncosts, &added);
     if (i == NULL || (added && lg_profile_add_cost(out, func, position, 0) != LG_OK))
-        return FAIL(r, LG_ENOMEM, "out of memory adding a position cost");
+        return LG_FAIL_LINE(r, LG_ENOMEM, r->src->line, "out of memory adding a position cost");
     out->costs[*i].cost = lg_sat_add(out->costs[*i].cost, cost);
     return LG_OK;
 }
@@ -870,7 +886,7 @@ static lg_err_t call_cost(reader_t *r)
     LG_CHECK(resolve(r, r->callee_name, r->callee_qual, r->callee_ob, &callee));
     lg_profile_t *out = r->out;
     if (lg_profile_add_edge(out, caller, callee, r->call_count) != LG_OK)
-        return FAIL(r, LG_ENOMEM, "out of memory adding a call edge");
+        return LG_FAIL_LINE(r, LG_ENOMEM, r->src->line, "out of memory adding a call edge");
     lg_pfunc_t *to = &out->funcs[callee], *from = &out->funcs[caller];
     to->hits = lg_sat_add(to->hits, r->call_count);
     /* A recursive call's inclusive cost is already in the function's own costs. */
@@ -892,17 +908,20 @@ static lg_err_t cost_line(reader_t *r, lg_span_t line)
 {
     char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     if (!r->have_events)
-        return FAIL(r, LG_EFORMAT,
-                    "expected an 'events:' header line before the first cost line, found '%s'",
-                    QUOTE(line, q));
+        return LG_FAIL_LINE(
+            r, LG_EFORMAT, r->src->line,
+            "expected an 'events:' header line before the first cost line, found '%s'",
+            QUOTE(line, q));
     if (r->fn_name == NONE)
-        return FAIL(r, LG_EFORMAT, "expected 'fn=' before the first cost line, found '%s'",
-                    QUOTE(line, q));
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                            "expected 'fn=' before the first cost line, found '%s'",
+                            QUOTE(line, q));
     lg_span_t rest = line, tok;
     for (size_t i = 0; i < r->npos; i++) {
         if (!lg_span_next_word(&rest, &tok))
-            return FAIL(r, LG_EFORMAT, "expected %zu subpositions (positions: %s), found %zu",
-                        r->npos, r->positions_text, i);
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                                "expected %zu subpositions (positions: %s), found %zu", r->npos,
+                                r->positions_text, i);
         LG_CHECK(subposition(r, tok, r->last[i], &r->pos[i]));
     }
     size_t n = 0;
@@ -910,15 +929,17 @@ static lg_err_t cost_line(reader_t *r, lg_span_t line)
         uint64_t v = 0;
         lg_number_status_t st = parse_number(tok, &v);
         if (st != LG_NUMBER_OK)
-            return FAIL(r, LG_EFORMAT, "cost '%s' %s", QUOTE(tok, q),
-                        st == LG_NUMBER_BAD ? "is not a number" : "does not fit in 64 bits");
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line, "cost '%s' %s", QUOTE(tok, q),
+                                st == LG_NUMBER_BAD ? "is not a number"
+                                                    : "does not fit in 64 bits");
         if (n < r->nevents)
             r->values[n] = v;
         n++;
     }
     if (n > r->nevents)
-        return FAIL(r, LG_EFORMAT, "expected at most %zu cost numbers (events: %s), found %zu",
-                    r->nevents, r->events_text, n);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                            "expected at most %zu cost numbers (events: %s), found %zu", r->nevents,
+                            r->events_text, n);
     /* Fewer numbers than events: the rest are 0. */
     for (size_t i = n; i < r->nevents; i++)
         r->values[i] = 0;
@@ -951,14 +972,14 @@ static lg_err_t read_line(reader_t *r)
     if (lg_is_digit(s[0]) || s[0] == '+' || s[0] == '-' || s[0] == '*')
         return cost_line(r, line);
     if (r->call_pending)
-        return FAIL(r, LG_EFORMAT,
-                    "expected a cost line after calls= on line %" PRIu64 ", found '%s'",
-                    r->call_line, QUOTE(line, q));
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                            "expected a cost line after calls= on line %" PRIu64 ", found '%s'",
+                            r->call_line, QUOTE(line, q));
     if (r->jump_pending)
-        return FAIL(r, LG_EFORMAT,
-                    "expected the jump's source position line after %s= on line %" PRIu64
-                    ", found '%s'",
-                    r->jump_key, r->jump_line_no, QUOTE(line, q));
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                            "expected the jump's source position line after %s= on line %" PRIu64
+                            ", found '%s'",
+                            r->jump_key, r->jump_line_no, QUOTE(line, q));
     size_t k = 0;
     while (k < n && is_key_char(s[k]))
         k++;
@@ -967,10 +988,10 @@ static lg_err_t read_line(reader_t *r)
         lg_span_t value = lg_span_skip_blanks((lg_span_t){s + k + 1, n - k - 1});
         return s[k] == '=' ? spec_line(r, key, value) : header_line(r, key, value);
     }
-    return FAIL(r, LG_EFORMAT,
-                "expected a header line (KEY: value), a name or call line (KEY=value) or a "
-                "cost line, found '%s'",
-                QUOTE(line, q));
+    return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                        "expected a header line (KEY: value), a name or call line (KEY=value) or a "
+                        "cost line, found '%s'",
+                        QUOTE(line, q));
 }
 
 /* ---- Loading ----------------------------------------------------------------------------- */
@@ -1011,13 +1032,13 @@ static lg_err_t read_profile(reader_t *r)
         LG_CHECK(read_line(r));
     }
     if (r->call_pending)
-        return FAIL_AT(r, LG_EFORMAT, r->call_line,
-                       "expected a cost line after calls=, found the end of the file");
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->call_line,
+                            "expected a cost line after calls=, found the end of the file");
     if (r->jump_pending)
-        return FAIL_AT(r, LG_EFORMAT, r->jump_line_no,
-                       "expected the jump's source position line after %s=, found the end of "
-                       "the file",
-                       r->jump_key);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->jump_line_no,
+                            "expected the jump's source position line after %s=, found the end of "
+                            "the file",
+                            r->jump_key);
     if (!r->have_events)
         return lg_diag_fail(r->src->d, LG_EFORMAT, r->src->path,
                             "expected an 'events:' header line, found none in %" PRIu64 " lines",

@@ -166,8 +166,7 @@ typedef struct reader {
 
 /* ---- Diagnostics --------------------------------------------------------------------------- */
 
-/* A message at a line (0: the whole file); an error returns err. */
-#define FAIL_AT(r, err, line, ...) lg_source_fail((r)->src, (err), (line), 0, __VA_ARGS__)
+/* A message at a line (0: the whole file). */
 #define NOTE_AT(r, severity, line, ...) lg_source_report((r)->src, (severity), (line), 0, __VA_ARGS__)
 /* Up to SHOWN_LINE_BYTES of a line, for a message. */
 #define SHOWN(s, n, q) lg_quote((s), (n), SHOWN_LINE_BYTES, (q))
@@ -543,15 +542,15 @@ static lg_err_t find_event(reader_t *r, const char *name, size_t *index)
         return LG_OK;
     }
     if (r->nevents == LG_PERF_SCRIPT_MAX_EVENTS)
-        return FAIL_AT(r, LG_ELIMIT, r->line,
-                       "more than %u distinct events (LG_PERF_SCRIPT_MAX_EVENTS)",
-                       LG_PERF_SCRIPT_MAX_EVENTS);
+        return LG_FAIL_LINE(r, LG_ELIMIT, r->line,
+                            "more than %u distinct events (LG_PERF_SCRIPT_MAX_EVENTS)",
+                            LG_PERF_SCRIPT_MAX_EVENTS);
     if (!lg_grow((void **)&r->events, &r->events_cap, r->nevents + 1, sizeof *r->events))
-        return FAIL_AT(r, LG_ENOMEM, r->line, "out of memory adding event '%s'", name);
+        return LG_FAIL_LINE(r, LG_ENOMEM, r->line, "out of memory adding event '%s'", name);
     char *copy = strdup(name);
     if (copy == NULL || !lg_strmap_put(&r->event_ids, copy, (uint32_t)r->nevents, NULL)) {
         free(copy);
-        return FAIL_AT(r, LG_ENOMEM, r->line, "out of memory adding event '%s'", name);
+        return LG_FAIL_LINE(r, LG_ENOMEM, r->line, "out of memory adding event '%s'", name);
     }
     bool selected;
     if (r->want != NULL) {
@@ -590,10 +589,11 @@ static lg_span_t dso_qualifier(lg_span_t dso)
 static lg_err_t add_frame(reader_t *r, char *line, const frame_t *f)
 {
     if (r->frames == LG_PERF_SCRIPT_MAX_FRAMES)
-        return FAIL_AT(r, LG_ELIMIT, r->line,
-                       "sample has more than %u frames (LG_PERF_SCRIPT_MAX_FRAMES); is the blank "
-                       "line between two samples missing?",
-                       LG_PERF_SCRIPT_MAX_FRAMES);
+        return LG_FAIL_LINE(
+            r, LG_ELIMIT, r->line,
+            "sample has more than %u frames (LG_PERF_SCRIPT_MAX_FRAMES); is the blank "
+            "line between two samples missing?",
+            LG_PERF_SCRIPT_MAX_FRAMES);
     r->frames++;
     if (!r->selected || f->inlined)
         return LG_OK;
@@ -617,16 +617,16 @@ static lg_err_t add_frame(reader_t *r, char *line, const frame_t *f)
     uint32_t id;
     lg_err_t err = lg_profile_intern(out, name, NULL, qual_name, &id);
     if (err == LG_ELIMIT)
-        return FAIL_AT(r, err, r->line, "more than %u functions (LG_PROFILE_MAX_FUNCS)",
-                       LG_PROFILE_MAX_FUNCS);
+        return LG_FAIL_LINE(r, err, r->line, "more than %u functions (LG_PROFILE_MAX_FUNCS)",
+                            LG_PROFILE_MAX_FUNCS);
     if (err == LG_OK)
         err = lg_profile_set_object(out, id, qual_name); /* binding names a shared library */
     if (err != LG_OK)
-        return FAIL_AT(r, err, r->line, "out of memory adding function '%s'", name);
+        return LG_FAIL_LINE(r, err, r->line, "out of memory adding function '%s'", name);
     if (out->nfuncs > r->stamps_cap) {
         size_t old = r->stamps_cap;
         if (!lg_grow((void **)&r->stamps, &r->stamps_cap, out->nfuncs, sizeof *r->stamps))
-            return FAIL_AT(r, LG_ENOMEM, r->line, "out of memory adding function '%s'", name);
+            return LG_FAIL_LINE(r, LG_ENOMEM, r->line, "out of memory adding function '%s'", name);
         memset(r->stamps + old, 0, (r->stamps_cap - old) * sizeof *r->stamps);
     }
 
@@ -642,7 +642,7 @@ static lg_err_t add_frame(reader_t *r, char *line, const frame_t *f)
     }
     /* One more sample in which this function called the previous frame's. */
     if (r->prev != NO_FUNC && lg_profile_add_edge(out, id, r->prev, 1) != LG_OK)
-        return FAIL_AT(r, LG_ENOMEM, r->line, "out of memory adding a call edge");
+        return LG_FAIL_LINE(r, LG_ENOMEM, r->line, "out of memory adding a call edge");
     r->prev = id;
     return LG_OK;
 }
@@ -673,14 +673,15 @@ static lg_err_t check_period(reader_t *r, const header_t *h, const char *event)
     if (state == r->period_state)
         return LG_OK;
     if (h->has_period)
-        return FAIL_AT(r, LG_EFORMAT, r->line,
-                       "expected no period before the event name, as in the sample at line %zu, "
-                       "found %" PRIu64,
-                       r->period_line, h->period);
-    return FAIL_AT(r, LG_EFORMAT, r->line,
-                   "expected a period before the event name, as in the sample at line %zu, "
-                   "found none",
-                   r->period_line);
+        return LG_FAIL_LINE(
+            r, LG_EFORMAT, r->line,
+            "expected no period before the event name, as in the sample at line %zu, "
+            "found %" PRIu64,
+            r->period_line, h->period);
+    return LG_FAIL_LINE(r, LG_EFORMAT, r->line,
+                        "expected a period before the event name, as in the sample at line %zu, "
+                        "found none",
+                        r->period_line);
 }
 
 static lg_err_t begin_sample(reader_t *r, char *line, const header_t *h)
@@ -739,12 +740,12 @@ static lg_err_t read_line(reader_t *r, char *line, size_t n)
     if (!is_blank(line[0]) || !r->in_sample) {
         if (is_blank(line[0]) && parse_frame(line, n, &f, &frame_why))
             why = "a frame line, but no sample header before it";
-        return FAIL_AT(r, LG_EFORMAT, r->line, "expected a sample header %s, found '%s' (%s)",
-                       HEADER_SHAPE, SHOWN(line, n, quoted), why);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line, "expected a sample header %s, found '%s' (%s)",
+                            HEADER_SHAPE, SHOWN(line, n, quoted), why);
     }
     if (!parse_frame(line, n, &f, &frame_why))
-        return FAIL_AT(r, LG_EFORMAT, r->line, "expected a frame line %s, found '%s' (%s)",
-                       FRAME_SHAPE, SHOWN(line, n, quoted), frame_why);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->line, "expected a frame line %s, found '%s' (%s)",
+                            FRAME_SHAPE, SHOWN(line, n, quoted), frame_why);
     return add_frame(r, line, &f);
 }
 
@@ -775,12 +776,12 @@ static lg_err_t finish(reader_t *r)
 {
     char list[EVENT_LIST_BUFFER];
     if (r->nevents == 0)
-        return FAIL_AT(r, LG_EFORMAT, 0,
-                       "expected at least one sample header %s, found none in %zu line%s",
-                       HEADER_SHAPE, r->line, r->line == 1 ? "" : "s");
+        return LG_FAIL_LINE(r, LG_EFORMAT, 0,
+                            "expected at least one sample header %s, found none in %zu line%s",
+                            HEADER_SHAPE, r->line, r->line == 1 ? "" : "s");
     if (r->selected_samples == 0)
-        return FAIL_AT(r, LG_EINVAL, 0, "no samples of event '%s'; the file has %s", r->want,
-                       event_list(r, false, list));
+        return LG_FAIL_LINE(r, LG_EINVAL, 0, "no samples of event '%s'; the file has %s", r->want,
+                            event_list(r, false, list));
     r->out->total_hits = r->selected_samples;
     lg_profile_finish_edges(r->out);
     return LG_OK;

@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "profile.h"
 #include "source.h"
+#include "write_buffer.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -83,15 +84,13 @@ typedef struct lg_prf_record_fields { /* shared by function data and call record
 } lg_prf_record_fields_t;
 
 typedef struct lg_prf_writer {
-    uint8_t *data; /* the file so far; the header is patched by lg_prf_writer_finish */
-    size_t size, capacity;
+    /* the file so far (the header is patched by lg_prf_writer_finish), and the first failure:
+     * LG_ENOMEM, LG_EINVAL (a record out of section order, or a trace record in a statistical
+     * file) or LG_ELIMIT (a count or an offset that does not fit its 32-bit field) */
+    lg_write_buffer_t buf;
     lg_prf_header_t header;
     uint32_t noverlays, nfuncs, ncalls;
     size_t overlay_offset, func_offset, trace_offset; /* absolute, SIZE_MAX = none yet */
-    bool failed;    /* a record could not be written; finish returns `error` */
-    lg_err_t error; /* why: LG_ENOMEM, LG_EINVAL (a record out of section order, or a trace
-                     * record in a statistical file) or LG_ELIMIT (a count or an offset that
-                     * does not fit its 32-bit field) */
 } lg_prf_writer_t;
 
 /* Starts a file: magic and a header to be completed by finish. Sections must then be written in
@@ -104,7 +103,7 @@ void lg_prf_write_overlay(lg_prf_writer_t *w, uint32_t area, uint32_t start, uin
 void lg_prf_write_function(lg_prf_writer_t *w, const lg_prf_record_fields_t *f);
 void lg_prf_write_call(lg_prf_writer_t *w, uint32_t call_number, const lg_prf_record_fields_t *f);
 void lg_prf_write_return(lg_prf_writer_t *w, uint32_t call_number);
-/* Patches counts and offsets into the header. Afterwards w->data/w->size hold the file. */
+/* Patches counts and offsets into the header. Afterwards w->buf.data/w->buf.size hold the file. */
 lg_err_t lg_prf_writer_finish(lg_prf_writer_t *w);
 
 #endif

@@ -2,8 +2,8 @@
  *
  * This file uses nothing but the C library and the types in prf.h, because besides the tests it is
  * compiled into the small tracing runtime that is linked into profiled programs, possibly for
- * another CPU (SH-4, ARM). So no lg_diag_*: a failure sets w->failed and w->error, later writes
- * do nothing, and lg_prf_writer_finish returns the error.
+ * another CPU (SH-4, ARM). So no lg_diag_*: a failure is kept in the write buffer
+ * (write_buffer.h), later writes do nothing, and lg_prf_writer_finish returns it.
  *
  * Records are appended as they come; the counts and section offsets in the header are only known
  * at the end and are patched in by lg_prf_writer_finish. Layout: docs/loaders/prf.md.
@@ -44,47 +44,8 @@
 #define TRACE_CALL 0xFFu
 #define TRACE_RETURN 0x00u
 
-/* First capacity of the file buffer, in bytes: enough for a header and a few records. */
-#define FIRST_CAPACITY 4096u
-
 /* "No section yet" in the writer's offset fields. */
 #define NO_SECTION SIZE_MAX
-
-static void fail(lg_prf_writer_t *w, lg_err_t err)
-{
-    /* The first failure is the cause; later ones are only its consequences. */
-    if (!w->failed) {
-        w->failed = true;
-        w->error = err;
-    }
-}
-
-static bool reserve(lg_prf_writer_t *w, size_t n)
-{
-    if (w->failed)
-        return false;
-    if (!lg_write_buffer_reserve(&w->data, w->size, &w->capacity, n, FIRST_CAPACITY)) {
-        fail(w, LG_ENOMEM);
-        return false;
-    }
-    return true;
-}
-
-static void put_bytes(lg_prf_writer_t *w, const void *p, size_t n)
-{
-    if (n == 0 || !reserve(w, n))
-        return;
-    memcpy(w->data + w->size, p, n);
-    w->size += n;
-}
-
-static void put_zeros(lg_prf_writer_t *w, size_t n)
-{
-    if (n == 0 || !reserve(w, n))
-        return;
-    memset(w->data + w->size, 0, n);
-    w->size += n;
-}
 
 /* Stores the low `bytes` bytes of v at p, least significant first, whatever the host's order. */
 static void store_le(uint8_t *p, uint64_t v, unsigned bytes)
@@ -97,12 +58,12 @@ static void put_le(lg_prf_writer_t *w, uint64_t v, unsigned bytes)
 {
     uint8_t buf[sizeof(uint64_t)];
     store_le(buf, v, bytes);
-    put_bytes(w, buf, bytes);
+    lg_write_buffer_put(&w->buf, buf, bytes);
 }
 
 static void put_u8(lg_prf_writer_t *w, uint8_t v)
 {
-    put_bytes(w, &v, 1);
+    lg_write_buffer_put(&w->buf, &v, 1);
 }
 
 static void put_u16(lg_prf_writer_t *w, uint16_t v)
@@ -125,15 +86,15 @@ void lg_prf_writer_init(lg_prf_writer_t *w, const lg_prf_header_t *header)
     memset(w, 0, sizeof *w);
     w->overlay_offset = w->func_offset = w->trace_offset = NO_SECTION;
     if (header == NULL) {
-        fail(w, LG_EINVAL);
+        lg_write_buffer_fail(&w->buf, LG_EINVAL);
         return;
     }
     w->header = *header;
     const lg_prf_header_t *h = &w->header;
-    put_bytes(w, LG_PRF_MAGIC, LG_PRF_MAGIC_LEN);
+    lg_write_buffer_put(&w->buf, LG_PRF_MAGIC, LG_PRF_MAGIC_LEN);
     put_u32(w, LG_PRF_HEADER_SIZE);
     put_u8(w, h->version);
-    put_zeros(w, 2); /* spare */
+    lg_write_buffer_zeros(&w->buf, 2); /* spare */
     put_u8(w, h->icache_enabled);
     put_u8(w, h->day);
     put_u8(w, h->month);
@@ -150,14 +111,14 @@ void lg_prf_writer_init(lg_prf_writer_t *w, const lg_prf_header_t *header)
     put_u8(w, h->counter1_kind);
     put_u8(w, h->counter2_kind);
     /* Counts and offsets (bytes 57-80) are patched by finish; then the spare bytes. */
-    put_zeros(w, 6 * sizeof(uint32_t) + HEADER_SPARE_BYTES);
+    lg_write_buffer_zeros(&w->buf, 6 * sizeof(uint32_t) + HEADER_SPARE_BYTES);
 }
 
 void lg_prf_writer_destroy(lg_prf_writer_t *w)
 {
     if (w == NULL)
         return;
-    free(w->data);
+    free(w->buf.data);
     memset(w, 0, sizeof *w);
 }
 
@@ -165,14 +126,14 @@ void lg_prf_writer_destroy(lg_prf_writer_t *w)
  * started can take no more records: the header gives each section one contiguous range. */
 static bool enter_section(lg_prf_writer_t *w, size_t *section, bool later_started)
 {
-    if (w->failed)
+    if (w->buf.failed)
         return false;
     if (later_started) {
-        fail(w, LG_EINVAL);
+        lg_write_buffer_fail(&w->buf, LG_EINVAL);
         return false;
     }
     if (*section == NO_SECTION)
-        *section = w->size;
+        *section = w->buf.size;
     return true;
 }
 
@@ -180,7 +141,7 @@ static bool enter_section(lg_prf_writer_t *w, size_t *section, bool later_starte
 static bool count_record(lg_prf_writer_t *w, uint32_t *count)
 {
     if (*count == UINT32_MAX) {
-        fail(w, LG_ELIMIT);
+        lg_write_buffer_fail(&w->buf, LG_ELIMIT);
         return false;
     }
     (*count)++;
@@ -212,7 +173,7 @@ static void put_string(lg_prf_writer_t *w, const char *s)
 {
     size_t n = string_length(s);
     put_u16(w, (uint16_t)n);
-    put_bytes(w, s, n);
+    lg_write_buffer_put(&w->buf, s, n);
 }
 
 /* Bytes the shared fields and the three strings take: a record's size field is this plus the
@@ -235,7 +196,7 @@ static void put_fields(lg_prf_writer_t *w, const lg_prf_record_fields_t *f)
     put_u32(w, f->overlay_area);
     put_u32(w, f->overlay_id);
     put_u32(w, f->group_id);
-    put_zeros(w, FIELDS_SPARE_BYTES);
+    lg_write_buffer_zeros(&w->buf, FIELDS_SPARE_BYTES);
     put_u64(w, f->hits);
     put_u64(w, f->counter1_total);
     put_u64(w, f->counter1_self);
@@ -259,7 +220,7 @@ void lg_prf_write_function(lg_prf_writer_t *w, const lg_prf_record_fields_t *f)
 static bool enter_trace(lg_prf_writer_t *w)
 {
     if (w->header.type == LG_PRF_TYPE_STATISTICAL) {
-        fail(w, LG_EINVAL);
+        lg_write_buffer_fail(&w->buf, LG_EINVAL);
         return false;
     }
     return enter_section(w, &w->trace_offset, false);
@@ -289,7 +250,7 @@ static bool relative_offset(lg_prf_writer_t *w, size_t absolute, uint32_t *out)
 {
     size_t rel = absolute - HEADER_END;
     if (rel > UINT32_MAX) {
-        fail(w, LG_ELIMIT);
+        lg_write_buffer_fail(&w->buf, LG_ELIMIT);
         return false;
     }
     *out = (uint32_t)rel;
@@ -298,25 +259,25 @@ static bool relative_offset(lg_prf_writer_t *w, size_t absolute, uint32_t *out)
 
 static void patch_u32(lg_prf_writer_t *w, size_t header_field, uint32_t v)
 {
-    store_le(w->data + LG_PRF_MAGIC_LEN + header_field, v, 4);
+    store_le(w->buf.data + LG_PRF_MAGIC_LEN + header_field, v, 4);
 }
 
 lg_err_t lg_prf_writer_finish(lg_prf_writer_t *w)
 {
-    if (w->failed)
-        return w->error;
+    if (w->buf.failed)
+        return w->buf.error;
     /* An empty section starts where it would have been written: just before the next one, or
      * at the end of the file. The guide documents the overlay offset as meaningless without
      * overlays, and both trace fields as zero in a statistical profile. */
-    size_t trace_at = w->trace_offset != NO_SECTION ? w->trace_offset : w->size;
+    size_t trace_at = w->trace_offset != NO_SECTION ? w->trace_offset : w->buf.size;
     size_t func_at = w->func_offset != NO_SECTION ? w->func_offset : trace_at;
     uint32_t overlay_rel = 0, func_rel = 0, trace_rel = 0;
     if (w->noverlays > 0 && !relative_offset(w, w->overlay_offset, &overlay_rel))
-        return w->error;
+        return w->buf.error;
     if (!relative_offset(w, func_at, &func_rel))
-        return w->error;
+        return w->buf.error;
     if (w->header.type != LG_PRF_TYPE_STATISTICAL && !relative_offset(w, trace_at, &trace_rel))
-        return w->error;
+        return w->buf.error;
     patch_u32(w, HDR_NOVERLAYS, w->noverlays);
     patch_u32(w, HDR_NFUNCS, w->nfuncs);
     patch_u32(w, HDR_NCALLS, w->ncalls);

@@ -193,6 +193,15 @@ lg_err_t lg_source_fail_record(const lg_source_t *s, lg_err_t err, uint64_t offs
                                const char *section, uint64_t index, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
+/* The loaders' shorthand for an error, one argument order for every loader (and for the
+ * failure helpers of those that have their own, prf.c's and winidea_xml.c's): the reader r,
+ * whose src is its lg_source_t, then the error, then where, then the message; returns err.
+ * LG_FAIL_LINE is at PATH:LINE (line 0: PATH alone), LG_FAIL_RECORD at "PATH:0xOFFSET: record
+ * N" (diag.h's convention for binary input). */
+#define LG_FAIL_LINE(r, err, line, ...) lg_source_fail((r)->src, (err), (line), 0, __VA_ARGS__)
+#define LG_FAIL_RECORD(r, err, offset, index, ...)                                                 \
+    lg_source_fail_record((r)->src, (err), (offset), NULL, (index), __VA_ARGS__)
+
 /* Room lg_quote needs for max bytes: each may become \xNN, then "..." and the NUL. */
 #define LG_QUOTE_BUFFER(max) ((max)*4u + 4u)
 /* Renders s[0, n) for a message: printable ASCII as is, other bytes as \xNN, cut after max bytes

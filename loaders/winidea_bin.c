@@ -184,11 +184,6 @@ typedef struct reader {
     uint32_t nfuncs; /* the timeline has room for events of functions below (STREAMS_RESERVED) */
 } reader_t;
 
-/* An error at record index: "PATH:0xOFFSET: record N" (diag.h's convention for binary files). */
-#define fail_record(r, err, index, ...)                                                            \
-    lg_source_fail_record((r)->src, (err), (index)*LG_WI_BIN_RECORD_BYTES, NULL, (index),          \
-                          __VA_ARGS__)
-
 static lg_err_t shrank(const lg_source_t *src, uint64_t end);
 
 /* The error for a record the main loop refused; kept out of the loop so that stays small. */
@@ -198,24 +193,26 @@ static lg_err_t record_error(const reader_t *r, lg_err_t err, uint64_t index, ui
     unsigned type = type_of(word, v11);
     const char *field = v11 ? "FLAGS" : "EVENT";
     if (type > TYPE_DATA_WRITE)
-        return fail_record(r, LG_EFORMAT, index,
-                           "unknown event type %u (%s 0x%08" PRIx32 ", layout %s): expected 0 "
-                           "Exit, 1 Suspend, 2 Resume, 3 Entry or 4 Data write",
-                           type, field, word, v11 ? "1.1" : "1.0");
+        return LG_FAIL_RECORD(r, LG_EFORMAT, index * LG_WI_BIN_RECORD_BYTES, index,
+                              "unknown event type %u (%s 0x%08" PRIx32 ", layout %s): expected 0 "
+                              "Exit, 1 Suspend, 2 Resume, 3 Entry or 4 Data write",
+                              type, field, word, v11 ? "1.1" : "1.0");
     if (func == LG_WI_UNMAPPED)
-        return fail_record(r, LG_EFORMAT, index,
-                           "handle 0x%08" PRIX32 " (%s event) is not in the main file's mapping",
-                           handle, type_names[type]);
+        return LG_FAIL_RECORD(r, LG_EFORMAT, index * LG_WI_BIN_RECORD_BYTES, index,
+                              "handle 0x%08" PRIX32 " (%s event) is not in the main file's mapping",
+                              handle, type_names[type]);
     unsigned core = v11 ? (word >> V11_CORE_SHIFT) & V11_CORE_MASK : 0;
     if (err == LG_ELIMIT)
-        return fail_record(r, err, index,
-                           "more than %u open calls on core %u: Exit events are missing",
-                           LG_TL_MAX_DEPTH, core);
+        return LG_FAIL_RECORD(r, err, index * LG_WI_BIN_RECORD_BYTES, index,
+                              "more than %u open calls on core %u: Exit events are missing",
+                              LG_TL_MAX_DEPTH, core);
     if (err == LG_ENOMEM)
-        return fail_record(r, err, index, "out of memory adding the %s of handle 0x%08" PRIX32,
-                           type_names[type], handle);
-    return fail_record(r, err, index, "cannot add the %s of handle 0x%08" PRIX32 ": %s",
-                       type_names[type], handle, lg_strerror(err));
+        return LG_FAIL_RECORD(r, err, index * LG_WI_BIN_RECORD_BYTES, index,
+                              "out of memory adding the %s of handle 0x%08" PRIX32,
+                              type_names[type], handle);
+    return LG_FAIL_RECORD(r, err, index * LG_WI_BIN_RECORD_BYTES, index,
+                          "cannot add the %s of handle 0x%08" PRIX32 ": %s", type_names[type],
+                          handle, lg_strerror(err));
 }
 
 /* A direct-mapped cache of handle -> lg_wi_map_resolve's answer: a timeline names few handles

@@ -59,10 +59,6 @@
 
 static const lg_line_rules_t line_rules = {LG_WI_TEXT1_MAX_LINE, "LG_WI_TEXT1_MAX_LINE", true};
 
-/* An error at the current line, or at its column col (from 1). */
-#define FAIL(r, err, ...) lg_source_fail((r)->src, (err), (r)->src->line, 0, __VA_ARGS__)
-#define FAIL_COL(r, err, col, ...)                                                                 \
-    lg_source_fail((r)->src, (err), (r)->src->line, (col), __VA_ARGS__)
 #define WARN_AT(r, line, ...) lg_source_report((r)->src, LG_WARNING, (line), 0, __VA_ARGS__)
 #define QUOTE(t, q) lg_quote((t).s, (t).n, QUOTE_BYTES, (q))
 
@@ -300,43 +296,43 @@ static lg_err_t header_template(reader_t *r, section_t *sec, lg_span_t t)
 {
     char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     if (t.n == 0)
-        return FAIL(r, LG_EFORMAT,
-                    "expected the entry format (%%MACRO%%,...) after '* %s', "
-                    "found nothing",
-                    sec->keyword);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                            "expected the entry format (%%MACRO%%,...) after '* %s', "
+                            "found nothing",
+                            sec->keyword);
     if (t.s[0] != '%')
-        return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
-                        "expected the entry format (%%MACRO%%,...) after '* %s', found '%s'",
-                        sec->keyword, QUOTE(t, q));
+        return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, t),
+                              "expected the entry format (%%MACRO%%,...) after '* %s', found '%s'",
+                              sec->keyword, QUOTE(t, q));
     snprintf(sec->format, sizeof sec->format, "%s", QUOTE(t, q));
     int text_cols = 0;
     while (t.n > 0) {
         /* t starts with the '%' of a macro */
         const char *close = memchr(t.s + 1, '%', t.n - 1);
         if (close == NULL)
-            return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
-                            "expected '%%' closing the macro that starts here, found the end "
-                            "of the line");
+            return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, t),
+                                  "expected '%%' closing the macro that starts here, found the end "
+                                  "of the line");
         lg_span_t name = {t.s + 1, (size_t)(close - t.s - 1)};
         if (name.n == 0)
-            return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
-                            "expected a macro name between '%%' and '%%', found none");
+            return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, t),
+                                  "expected a macro name between '%%' and '%%', found none");
         macro_t m;
         bool text;
         if (!find_macro(name, &m, &text))
-            return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
-                            "unknown macro %%%s%% in the %s header (docs/loaders/winidea.md "
-                            "lists the macros)",
-                            QUOTE(name, q), sec->keyword);
+            return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, t),
+                                  "unknown macro %%%s%% in the %s header (docs/loaders/winidea.md "
+                                  "lists the macros)",
+                                  QUOTE(name, q), sec->keyword);
         if (sec->ncols == LG_WI_TEXT1_MAX_COLUMNS)
-            return FAIL_COL(r, LG_ELIMIT, col_of(r, t),
-                            "more than %u macros in one header (LG_WI_TEXT1_MAX_COLUMNS)",
-                            LG_WI_TEXT1_MAX_COLUMNS);
+            return lg_source_fail(r->src, LG_ELIMIT, r->src->line, col_of(r, t),
+                                  "more than %u macros in one header (LG_WI_TEXT1_MAX_COLUMNS)",
+                                  LG_WI_TEXT1_MAX_COLUMNS);
         if (m != M_T_OTHER && sec->col[m] >= 0)
-            return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
-                            "macro %%%s%% appears twice in the "
-                            "header",
-                            QUOTE(name, q));
+            return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, t),
+                                  "macro %%%s%% appears twice in the "
+                                  "header",
+                                  QUOTE(name, q));
         if (m != M_T_OTHER)
             sec->col[m] = (int)sec->ncols;
         if (text) {
@@ -353,25 +349,26 @@ static lg_err_t header_template(reader_t *r, section_t *sec, lg_span_t t)
         const char *next = memchr(t.s, '%', t.n);
         lg_span_t sep = {t.s, next != NULL ? (size_t)(next - t.s) : t.n};
         if (next == NULL)
-            return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
-                            "expected a macro after '%s', found the end of the line",
-                            QUOTE(sep, q));
+            return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, t),
+                                  "expected a macro after '%s', found the end of the line",
+                                  QUOTE(sep, q));
         if (sep.n == 0)
-            return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
-                            "expected a separator between two macros, found none");
+            return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, t),
+                                  "expected a separator between two macros, found none");
         if (sec->sep_len == 0) {
             if (sep.n > MAX_SEPARATOR || memchr(sep.s, '"', sep.n) != NULL)
-                return FAIL_COL(r, LG_EFORMAT, col_of(r, sep),
-                                "expected a separator of at most %u characters without '\"' "
-                                "between macros, found '%s'",
-                                MAX_SEPARATOR, QUOTE(sep, q));
+                return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, sep),
+                                      "expected a separator of at most %u characters without '\"' "
+                                      "between macros, found '%s'",
+                                      MAX_SEPARATOR, QUOTE(sep, q));
             memcpy(sec->sep, sep.s, sep.n);
             sec->sep[sep.n] = '\0';
             sec->sep_len = sep.n;
         } else if (sep.n != sec->sep_len || memcmp(sep.s, sec->sep, sep.n) != 0) {
-            return FAIL_COL(r, LG_EFORMAT, col_of(r, sep),
-                            "expected '%s' between macros (as after the first one), found '%s'",
-                            sec->sep, QUOTE(sep, q));
+            return lg_source_fail(
+                r->src, LG_EFORMAT, r->src->line, col_of(r, sep),
+                "expected '%s' between macros (as after the first one), found '%s'", sec->sep,
+                QUOTE(sep, q));
         }
         t.s += sep.n;
         t.n -= sep.n;
@@ -395,8 +392,9 @@ static lg_err_t check_required(reader_t *r, const section_t *sec)
     };
     for (size_t i = 0; i < sizeof required / sizeof *required; i++)
         if (required[i].kind == sec->kind && sec->col[required[i].macro] < 0)
-            return FAIL(r, LG_EFORMAT, "expected %%%s%% in the %s header, found %s",
-                        required[i].name, sec->keyword, sec->format);
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                                "expected %%%s%% in the %s header, found %s", required[i].name,
+                                sec->keyword, sec->format);
     return LG_OK;
 }
 
@@ -412,9 +410,9 @@ static lg_err_t header_line(reader_t *r)
         keyword = take_word(&t);
     }
     if (keyword.n == 0 || (t.n > 0 && t.s[0] != '(' && !lg_is_blank(t.s[0])))
-        return FAIL(r, LG_EFORMAT,
-                    "expected a section header '* KEYWORD %%MACRO%%,...', found '%s'",
-                    QUOTE(trim(line), q));
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                            "expected a section header '* KEYWORD %%MACRO%%,...', found '%s'",
+                            QUOTE(trim(line), q));
     section_t *sec = &r->sec;
     memset(sec, 0, sizeof *sec);
     for (size_t i = 0; i < MACRO_KINDS; i++)
@@ -429,8 +427,8 @@ static lg_err_t header_line(reader_t *r)
     /* (ARG), then qualifiers such as CONTEXT(TSK: x); none of them is needed: areas are told
      * apart by their handles, contexts only matter in the timeline. */
     if (t.n > 0 && t.s[0] == '(' && !skip_parenthesized(&t))
-        return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
-                        "expected ')' closing '%s', found the end of the line", QUOTE(t, q));
+        return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, t),
+                              "expected ')' closing '%s', found the end of the line", QUOTE(t, q));
     for (;;) {
         t = trim(t);
         lg_span_t rest = t;
@@ -439,8 +437,9 @@ static lg_err_t header_line(reader_t *r)
             break;
         t = rest;
         if (!skip_parenthesized(&t))
-            return FAIL_COL(r, LG_EFORMAT, col_of(r, word),
-                            "expected ')' closing '%s', found the end of the line", QUOTE(word, q));
+            return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, word),
+                                  "expected ')' closing '%s', found the end of the line",
+                                  QUOTE(word, q));
     }
     if (sec->kind == SEC_UNKNOWN) {
         if (r->unknown_sections++ == 0) {
@@ -453,10 +452,10 @@ static lg_err_t header_line(reader_t *r)
     LG_CHECK(check_required(r, sec));
     if (sec->kind == SEC_HANDLE) {
         if (lg_wi_export_has_timeline(&r->x))
-            return FAIL(r, LG_EFORMAT,
-                        "expected every HANDLE section before the timeline (first event on "
-                        "line %" PRIu64 "), found one after it",
-                        r->first_event_line);
+            return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                                "expected every HANDLE section before the timeline (first event on "
+                                "line %" PRIu64 "), found one after it",
+                                r->first_event_line);
         r->have_mapping = true;
     }
     return LG_OK;
@@ -525,7 +524,7 @@ static lg_err_t split_entry(reader_t *r)
             r->first_unbalanced_line = r->src->line;
     }
     if (err != LG_OK)
-        return FAIL(r, err, "out of memory splitting an entry");
+        return LG_FAIL_LINE(r, err, r->src->line, "out of memory splitting an entry");
     if (n > sec->ncols && sec->text_col >= 0) {
         merge_surplus(r, n);
         if (r->merged_entries++ == 0) {
@@ -535,9 +534,9 @@ static lg_err_t split_entry(reader_t *r)
         n = sec->ncols;
     }
     if (n != sec->ncols)
-        return FAIL(r, LG_EFORMAT, "expected %zu field%s (%s), found %zu", sec->ncols,
-                    sec->ncols == 1 ? "" : "s", sec->format,
-                    first_count == SIZE_MAX ? n : first_count);
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line, "expected %zu field%s (%s), found %zu",
+                            sec->ncols, sec->ncols == 1 ? "" : "s", sec->format,
+                            first_count == SIZE_MAX ? n : first_count);
     for (size_t i = 0; i < n; i++)
         r->fields[i] = trim(r->fields[i]);
     return LG_OK;
@@ -586,10 +585,10 @@ static lg_err_t read_handle(reader_t *r, macro_t m, uint32_t *handle)
     char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     lg_span_t t = field(r, m);
     if (!lg_wi_parse_handle(t.s, t.n, handle))
-        return FAIL_COL(r, LG_EFORMAT, col_of(r, t),
-                        "expected a %s (up to 8 hexadecimal digits), found %s%s%s",
-                        m == M_HANDLE ? "handle" : "parent handle", t.n ? "'" : "nothing",
-                        QUOTE(t, q), t.n ? "'" : "");
+        return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, t),
+                              "expected a %s (up to 8 hexadecimal digits), found %s%s%s",
+                              m == M_HANDLE ? "handle" : "parent handle", t.n ? "'" : "nothing",
+                              QUOTE(t, q), t.n ? "'" : "");
     return LG_OK;
 }
 
@@ -600,8 +599,8 @@ static lg_err_t read_number(reader_t *r, macro_t m, const char *name, uint64_t *
     lg_span_t t = field(r, m);
     *value = 0;
     if (t.n > 0 && lg_parse_u64(t.s, t.n, LG_NUMBER_HEX_PREFIX, value) != LG_NUMBER_OK)
-        return FAIL_COL(r, LG_EFORMAT, col_of(r, t), "expected a number for %%%s%%, found '%s'",
-                        name, QUOTE(t, q));
+        return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, t),
+                              "expected a number for %%%s%%, found '%s'", name, QUOTE(t, q));
     return LG_OK;
 }
 
@@ -611,10 +610,11 @@ static lg_err_t mapped_handle(reader_t *r, uint32_t *handle, uint32_t *func)
     LG_CHECK(read_handle(r, M_HANDLE, handle));
     *func = lg_wi_map_resolve(r->x.map, *handle);
     if (*func == LG_WI_UNMAPPED)
-        return FAIL_COL(r, LG_EFORMAT, col_of(r, field(r, M_HANDLE)),
-                        "handle 0x%08" PRIX32 " is not in the mapping (no HANDLE section lists "
-                        "it)",
-                        *handle);
+        return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, field(r, M_HANDLE)),
+                              "handle 0x%08" PRIX32
+                              " is not in the mapping (no HANDLE section lists "
+                              "it)",
+                              *handle);
     return LG_OK;
 }
 
@@ -632,18 +632,18 @@ static lg_err_t mapping_entry(reader_t *r)
     lg_span_t v = field(r, M_VALUE);
     if (area == LG_WI_LINE && v.n > 0 &&
         lg_parse_u64(v.s, v.n, LG_NUMBER_HEX_PREFIX, &value) != LG_NUMBER_OK)
-        return FAIL_COL(r, LG_EFORMAT, col_of(r, v),
-                        "expected a line number for %%VALUE%%, found '%s'", QUOTE(v, q));
+        return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, v),
+                              "expected a line number for %%VALUE%%, found '%s'", QUOTE(v, q));
     const char *name = field_text(r, field(r, M_NAME), 0);
     const char *file = field_text(r, field(r, M_FILE), 1);
     if (name == NULL || file == NULL)
-        return FAIL(r, LG_ENOMEM, "out of memory reading an entry");
+        return LG_FAIL_LINE(r, LG_ENOMEM, r->src->line, "out of memory reading an entry");
     lg_diag_t why;
     lg_diag_init(&why);
     lg_err_t err = lg_wi_map_add(r->x.map, handle, parent, name, value, file, &why);
     if (err != LG_OK)
-        FAIL_COL(r, err, col_of(r, field(r, M_HANDLE)), "%s",
-                 why.count > 0 ? why.entries[0].message : lg_strerror(err));
+        lg_source_fail(r->src, err, r->src->line, col_of(r, field(r, M_HANDLE)), "%s",
+                       why.count > 0 ? why.entries[0].message : lg_strerror(err));
     lg_diag_destroy(&why);
     if (err == LG_OK && area == LG_WI_FUNCTION)
         r->last_function = handle;
@@ -661,7 +661,7 @@ static lg_err_t statistics_entry(reader_t *r)
         LG_CHECK(read_number(r, M_T_NET, "T.NET", &net));
         LG_CHECK(read_number(r, M_T_GROSS, "T.GROSS", &gross));
         if (lg_wi_export_function_stat(&r->x, func, count, net, gross) != LG_OK)
-            return FAIL(r, LG_ENOMEM, "out of memory adding statistics");
+            return LG_FAIL_LINE(r, LG_ENOMEM, r->src->line, "out of memory adding statistics");
     } else if (area == LG_WI_LINE) {
         /* A line's net time: where in a large function the time goes. */
         uint32_t parent;
@@ -669,7 +669,7 @@ static lg_err_t statistics_entry(reader_t *r)
         LG_CHECK(read_number(r, M_T_NET, "T.NET", &net));
         if (net > 0 && lg_wi_map_line(r->x.map, handle, &parent, &line) && line > 0 &&
             lg_profile_add_cost(r->x.out, parent, line, net) != LG_OK)
-            return FAIL(r, LG_ENOMEM, "out of memory adding a line cost");
+            return LG_FAIL_LINE(r, LG_ENOMEM, r->src->line, "out of memory adding a line cost");
     }
     return LG_OK;
 }
@@ -678,22 +678,23 @@ static lg_err_t timeline_entry(reader_t *r)
 {
     char q[LG_QUOTE_BUFFER(QUOTE_BYTES)];
     if (r->x.bin_path != NULL)
-        return FAIL(r, LG_EFORMAT,
-                    "expected no text TIMELINE entries next to the binary timeline %s, found "
-                    "some (winIDEA writes one or the other: remove or rename the stale one)",
-                    r->x.bin_path);
+        return LG_FAIL_LINE(
+            r, LG_EFORMAT, r->src->line,
+            "expected no text TIMELINE entries next to the binary timeline %s, found "
+            "some (winIDEA writes one or the other: remove or rename the stale one)",
+            r->x.bin_path);
     uint32_t handle, func;
     LG_CHECK(mapped_handle(r, &handle, &func));
     lg_span_t e = field(r, M_EVENT);
     int code = lg_wi_event_code(e.s, e.n);
     if (code < 0)
-        return FAIL_COL(r, LG_EFORMAT, col_of(r, e),
-                        "expected an event E, S, R, X or W, found '%s'", QUOTE(e, q));
+        return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, e),
+                              "expected an event E, S, R, X or W, found '%s'", QUOTE(e, q));
     lg_span_t t = field(r, M_TIME);
     int64_t time;
     if (!lg_wi_parse_s64(t.s, t.n, &time))
-        return FAIL_COL(r, LG_EFORMAT, col_of(r, t), "expected a time in ns, found '%s'",
-                        QUOTE(t, q));
+        return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, t),
+                              "expected a time in ns, found '%s'", QUOTE(t, q));
     /* Data writes, and events of lines, states and AUX signals, are not calls. */
     if (code == (int)LG_WI_EVENT_WRITE || func == LG_WI_NOT_FUNCTION)
         return LG_OK;
@@ -702,28 +703,30 @@ static lg_err_t timeline_entry(reader_t *r)
         lg_span_t c = field(r, M_CORE);
         int64_t core = -1;
         if (c.n > 0 && !lg_wi_parse_s64(c.s, c.n, &core))
-            return FAIL_COL(r, LG_EFORMAT, col_of(r, c),
-                            "expected a core index (a number, -1 when unknown), found '%s'",
-                            QUOTE(c, q));
+            return lg_source_fail(r->src, LG_EFORMAT, r->src->line, col_of(r, c),
+                                  "expected a core index (a number, -1 when unknown), found '%s'",
+                                  QUOTE(c, q));
         lg_span_t ctx = field(r, M_CONTEXT);
         lg_err_t err = lg_wi_export_stream(&r->x, core, ctx.s, ctx.n, &stream);
         if (err == LG_ELIMIT)
-            return FAIL(r, err, "more than %u (core, context) streams (LG_TL_MAX_STREAMS)",
-                        LG_TL_MAX_STREAMS);
+            return LG_FAIL_LINE(r, err, r->src->line,
+                                "more than %u (core, context) streams (LG_TL_MAX_STREAMS)",
+                                LG_TL_MAX_STREAMS);
         if (err != LG_OK)
-            return FAIL(r, err, "out of memory adding a stream");
+            return LG_FAIL_LINE(r, err, r->src->line, "out of memory adding a stream");
     }
     if (r->first_event_line == 0)
         r->first_event_line = r->src->line;
     lg_err_t err = lg_wi_export_event(&r->x, stream, func, (lg_tl_kind_t)code, time);
     if (err == LG_ELIMIT)
-        return FAIL(r, err,
-                    "more than %u open calls on one stream (LG_TL_MAX_DEPTH): Exit events are "
-                    "missing",
-                    LG_TL_MAX_DEPTH);
+        return LG_FAIL_LINE(
+            r, err, r->src->line,
+            "more than %u open calls on one stream (LG_TL_MAX_DEPTH): Exit events are "
+            "missing",
+            LG_TL_MAX_DEPTH);
     if (err != LG_OK)
-        return FAIL(r, err, "%s feeding the timeline",
-                    err == LG_ENOMEM ? "out of memory" : "internal error");
+        return LG_FAIL_LINE(r, err, r->src->line, "%s feeding the timeline",
+                            err == LG_ENOMEM ? "out of memory" : "internal error");
     return LG_OK;
 }
 
@@ -749,10 +752,10 @@ static lg_err_t read_line(reader_t *r)
         return header_line(r);
     switch (r->sec.kind) {
     case SEC_NONE:
-        return FAIL(r, LG_EFORMAT,
-                    "expected a section header '* KEYWORD %%MACRO%%,...' before the first "
-                    "entry, found '%s'",
-                    QUOTE(t, q));
+        return LG_FAIL_LINE(r, LG_EFORMAT, r->src->line,
+                            "expected a section header '* KEYWORD %%MACRO%%,...' before the first "
+                            "entry, found '%s'",
+                            QUOTE(t, q));
     case SEC_UNKNOWN:
         return LG_OK;
     default:

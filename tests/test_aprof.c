@@ -29,34 +29,18 @@
 
 static void load_file(lg_test_loaded_t *r, const char *path)
 {
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    r->err = lg_load_file(lg_aprof_read, path, NULL, &r->p, &r->d);
+    lg_test_load_file(r, lg_aprof_read, path, NULL);
 }
 
 /* Loads size bytes of text as the file "t.aprof", so diagnostics read "t.aprof:LINE: ...". */
 static void load_bytes(lg_test_loaded_t *r, const char *text, size_t size)
 {
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    r->err = lg_load_memory(lg_aprof_read, text, size, "t.aprof", NULL, &r->p, &r->d);
+    lg_test_load_bytes(r, lg_aprof_read, text, size, "t.aprof", NULL);
 }
 
 static void load_text(lg_test_loaded_t *r, const char *text)
 {
     load_bytes(r, text, strlen(text));
-}
-
-static void assert_profile_empty(const lg_profile_t *p)
-{
-    assert_int_equal(p->nfuncs, 0);
-    assert_null(p->funcs);
-    assert_int_equal(p->nedges, 0);
-    assert_null(p->edges);
-    assert_null(p->path);
-    assert_null(p->format);
-    assert_int_equal(p->total_hits, 0);
-    assert_int_equal(p->call_records, 0);
 }
 
 /* ---- Expectations ------------------------------------------------------------------------- */
@@ -714,7 +698,7 @@ static void check_bad(const char *text, size_t size, lg_err_t err, const char *m
     assert_int_equal(r.d.count, 1);
     assert_int_equal(r.d.errors, 1);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, message));
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 }
 
@@ -774,7 +758,7 @@ static void check_truncations(const char *path, bool every_byte)
             assert_string_equal(r.p.format, "aprof");
         } else {
             assert_int_equal(r.d.errors, 1);
-            assert_profile_empty(&r.p);
+            lg_test_assert_profile_empty(&r.p);
         }
         lg_test_loaded_destroy(&r);
     }
@@ -818,7 +802,7 @@ static void test_unreadable_file(void **state)
     load_file(&r, LORGEN_TEST_TMPDIR "/no-such-report.aprof");
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "no-such-report.aprof: cannot open: "));
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 }
 

@@ -54,9 +54,9 @@ static uint64_t get64(const uint8_t *p)
 static uint8_t *finish(lg_br_writer_t *w, size_t *size)
 {
     assert_int_equal(lg_br_writer_finish(w), LG_OK);
-    uint8_t *data = w->data;
-    *size = w->size;
-    w->data = NULL;
+    uint8_t *data = w->buf.data;
+    *size = w->buf.size;
+    w->buf.data = NULL;
     lg_br_writer_destroy(w);
     return data;
 }
@@ -64,16 +64,8 @@ static uint8_t *finish(lg_br_writer_t *w, size_t *size)
 static void load_limited(lg_test_loaded_t *r, const uint8_t *data, size_t size,
                          const lg_br_limits_t *limits)
 {
-    /* An exact-size copy, so AddressSanitizer catches any read past the end. */
-    uint8_t *copy = malloc(size > 0 ? size : 1);
-    assert_non_null(copy);
-    if (size > 0)
-        memcpy(copy, data, size);
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    r->err = lg_load_memory(lg_br_read, copy, size, "t.br", &(lg_load_options_t){.br_limits = limits},
-                            &r->p, &r->d);
-    free(copy);
+    lg_test_load_bytes(r, lg_br_read, data, size, "t.br",
+                       &(lg_load_options_t){.br_limits = limits});
 }
 
 static void load(lg_test_loaded_t *r, const uint8_t *data, size_t size)
@@ -83,23 +75,7 @@ static void load(lg_test_loaded_t *r, const uint8_t *data, size_t size)
 
 static void load_file(lg_test_loaded_t *r, const char *path)
 {
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    r->err = lg_load_file(lg_br_read, path, NULL, &r->p, &r->d);
-}
-
-static void assert_profile_empty(const lg_profile_t *p)
-{
-    assert_int_equal(p->nfuncs, 0);
-    assert_null(p->funcs);
-    assert_int_equal(p->nedges, 0);
-    assert_null(p->edges);
-    assert_int_equal(p->ncosts, 0);
-    assert_null(p->costs);
-    assert_null(p->path);
-    assert_null(p->format);
-    assert_null(p->counter1_unit);
-    assert_int_equal(p->total_hits, 0);
+    lg_test_load_file(r, lg_br_read, path, NULL);
 }
 
 static const lg_pfunc_t *func(const lg_profile_t *p, const char *name, const char *module)
@@ -534,16 +510,16 @@ static void test_writer_limits(void **state)
     lg_br_writer_t w;
     lg_br_writer_init(&w);
     lg_br_write_function_name(&w, long_name);
-    assert_int_equal(w.size, FUNC_FIXED + 255);
-    assert_int_equal(w.data[1], 255);
+    assert_int_equal(w.buf.size, FUNC_FIXED + 255);
+    assert_int_equal(w.buf.data[1], 255);
     lg_br_write_module(&w, 1, NULL);
-    assert_int_equal(w.size, FUNC_FIXED + 255 + MODULE_FIXED);
+    assert_int_equal(w.buf.size, FUNC_FIXED + 255 + MODULE_FIXED);
     assert_int_equal(lg_br_writer_finish(&w), LG_OK);
     lg_br_write_sample(&w, NULL, 0, false, 0);
     assert_int_equal(lg_br_writer_finish(&w), LG_EINVAL);
-    size_t before = w.size;
+    size_t before = w.buf.size;
     lg_br_write_end(&w); /* nothing after a failure */
-    assert_int_equal(w.size, before);
+    assert_int_equal(w.buf.size, before);
     lg_br_writer_destroy(&w);
     lg_br_writer_destroy(NULL);
 }
@@ -565,16 +541,16 @@ static uint8_t *build_small(size_t *size)
     lg_br_writer_t w;
     lg_br_writer_init(&w);
     lg_br_write_module(&w, 1, "a.br");
-    assert_int_equal(w.size, R1);
+    assert_int_equal(w.buf.size, R1);
     lg_br_write_current_line(&w, 1, 10, 0);
-    assert_int_equal(w.size, R2);
+    assert_int_equal(w.buf.size, R2);
     lg_br_write_function_name(&w, "FNA");
-    assert_int_equal(w.size, R3);
+    assert_int_equal(w.buf.size, R3);
     lg_br_write_backtrace(&w, 1, 20, 0);
-    assert_int_equal(w.size, R4);
+    assert_int_equal(w.buf.size, R4);
     lg_br_write_main_routine(&w);
     lg_br_write_end(&w);
-    assert_int_equal(w.size, REND);
+    assert_int_equal(w.buf.size, REND);
     assert_int_equal(w.records, 6);
     return finish(&w, size);
 }
@@ -592,7 +568,7 @@ static uint8_t *build_small_timed(size_t *size)
     const lg_br_frame_t s[] = {{1, 10, 0, LG_BR_MARK_FUNCTION, "FNA"},
                                {1, 20, 0, LG_BR_MARK_MAIN, NULL}};
     lg_br_write_sample(&w, s, 2, true, 5);
-    assert_int_equal(w.size, T_EOF);
+    assert_int_equal(w.buf.size, T_EOF);
     return finish(&w, size);
 }
 
@@ -762,7 +738,7 @@ static void expect_failure_limited(const char *label, const uint8_t *data, size_
         lg_test_diag_dump(&r.d);
     }
     assert_true(ok);
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 }
 
@@ -857,7 +833,7 @@ static void test_default_frame_limit(void **state)
         lg_br_write_backtrace(&w, 1, 1, 0);
         lg_br_write_function_name(&w, "FNR");
     }
-    size_t end_at = w.size;
+    size_t end_at = w.buf.size;
     uint64_t end_record = w.records;
     lg_br_write_end(&w);
     size_t size;
@@ -903,7 +879,7 @@ static void check_every_prefix(const uint8_t *data, size_t size, const size_t *b
             }
             assert_int_equal(r.err, LG_EFORMAT);
             assert_int_equal(r.d.count, 1);
-            assert_profile_empty(&r.p);
+            lg_test_assert_profile_empty(&r.p);
         }
         lg_test_loaded_destroy(&r);
     }
@@ -918,18 +894,18 @@ static void test_every_truncation(void **state)
         size_t at[8], n = 0;
         at[n++] = 0;
         lg_br_write_module(&w, 1, "p.br");
-        at[n++] = w.size;
+        at[n++] = w.buf.size;
         const lg_br_frame_t s1[] = {{1, 10, 0, LG_BR_MARK_FUNCTION, "FNA"},
                                     {1, 20, 1, LG_BR_MARK_GOSUB, NULL},
                                     {1, 30, 0, LG_BR_MARK_MAIN, NULL}};
         lg_br_write_sample(&w, s1, 3, timed, 7);
-        at[n++] = w.size;
+        at[n++] = w.buf.size;
         lg_br_write_module(&w, 2, "q.br");
-        at[n++] = w.size;
+        at[n++] = w.buf.size;
         const lg_br_frame_t s2[] = {{2, 40, 0, LG_BR_MARK_NONE, NULL},
                                     {1, 10, 0, LG_BR_MARK_FUNCTION, "FNA"}};
         lg_br_write_sample(&w, s2, 2, timed, 9);
-        at[n++] = w.size;
+        at[n++] = w.buf.size;
         size_t size;
         uint8_t *data = finish(&w, &size);
         check_every_prefix(data, size, at, n);
@@ -1081,7 +1057,7 @@ static void test_unreadable_files(void **state)
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "no-such.br: cannot open: No such file"));
     assert_int_equal(r.d.count, 1);
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 
     /* A directory opens but cannot be read (on Linux). */
@@ -1089,7 +1065,7 @@ static void test_unreadable_files(void **state)
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "cannot "));
     assert_int_equal(r.d.count, 1);
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 }
 

@@ -28,22 +28,16 @@
 
 static void load_file(lg_test_loaded_t *r, const char *path)
 {
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    r->err = lg_load_file(lg_callgrind_read, path, NULL, &r->p, &r->d);
+    lg_test_load_file(r, lg_callgrind_read, path, NULL);
 }
 
-/* Loads size bytes of text through a stream over an exact-size copy. */
+/* Loads size bytes of text; no bytes as an empty file. */
 static void load_bytes(lg_test_loaded_t *r, const char *data, size_t size)
 {
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    if (size == 0) {
-        r->err = lg_load_file(lg_callgrind_read, lg_test_write_file("empty.callgrind", "", 0), NULL,
-                              &r->p, &r->d);
-        return;
-    }
-    r->err = lg_load_memory(lg_callgrind_read, data, size, MEM_PATH, NULL, &r->p, &r->d);
+    if (size == 0)
+        load_file(r, lg_test_write_file("empty.callgrind", "", 0));
+    else
+        lg_test_load_bytes(r, lg_callgrind_read, data, size, MEM_PATH, NULL);
 }
 
 static void load_text(lg_test_loaded_t *r, const char *text)
@@ -51,24 +45,11 @@ static void load_text(lg_test_loaded_t *r, const char *text)
     load_bytes(r, text, strlen(text));
 }
 
-static void assert_profile_empty(const lg_profile_t *p)
-{
-    assert_int_equal(p->nfuncs, 0);
-    assert_null(p->funcs);
-    assert_int_equal(p->nedges, 0);
-    assert_null(p->edges);
-    assert_int_equal(p->ncosts, 0);
-    assert_null(p->costs);
-    assert_null(p->path);
-    assert_null(p->format);
-    assert_int_equal(p->call_records, 0);
-}
-
 /* The load failed with err and exactly one error whose "where: message" contains needle. */
 static void assert_fails(const lg_test_loaded_t *r, lg_err_t err, const char *needle)
 {
     lg_test_assert_one_error_has(r->err, &r->d, err, needle);
-    assert_profile_empty(&r->p);
+    lg_test_assert_profile_empty(&r->p);
 }
 
 /* The weight of caller -> callee, or -1 when there is no such edge. */
@@ -431,7 +412,7 @@ static void test_every_truncation(void **state)
             failed++;
             assert_int_equal(r.err, LG_EFORMAT);
             assert_int_equal(r.d.errors, 1);
-            assert_profile_empty(&r.p);
+            lg_test_assert_profile_empty(&r.p);
         } else {
             assert_int_equal(r.d.errors, 0);
         }

@@ -44,26 +44,15 @@
 /* winIDEA event types (the .BIN values). */
 enum { EV_EXIT = 0, EV_ENTRY = 3 };
 
-typedef struct loaded {
-    lg_profile_t p;
-    lg_diag_t d;
-    lg_err_t err;
-} loaded_t;
-
-static void loaded_start(loaded_t *r)
+/* A fresh profile and diagnostics, for a case that builds its profile by hand. */
+static void loaded_start(lg_test_loaded_t *r)
 {
     lg_profile_init(&r->p);
     lg_diag_init(&r->d);
 }
 
-static void loaded_destroy(loaded_t *r)
-{
-    lg_profile_destroy(&r->p);
-    lg_diag_destroy(&r->d);
-}
-
 /* Fails the test unless r failed with err and an error containing each of the fragments. */
-static void assert_failed(const loaded_t *r, lg_err_t err, const char *fragment1,
+static void assert_failed(const lg_test_loaded_t *r, lg_err_t err, const char *fragment1,
                           const char *fragment2)
 {
     if (r->err != err || !lg_test_diag_has(&r->d, LG_ERROR, fragment1) ||
@@ -76,7 +65,7 @@ static void assert_failed(const loaded_t *r, lg_err_t err, const char *fragment1
     assert_int_equal(r->p.nfuncs, 0);
 }
 
-static void assert_loaded(const loaded_t *r)
+static void assert_loaded(const lg_test_loaded_t *r)
 {
     if (r->err != LG_OK)
         lg_test_diag_dump(&r->d);
@@ -111,12 +100,9 @@ static char *repeat(char c, size_t n)
 }
 
 /* Text loaders read files: writes text to name and loads it with load. */
-static void load_text(loaded_t *r, const char *name, const char *text,
-                      lg_read_fn load)
+static void load_text(lg_test_loaded_t *r, const char *name, const char *text, lg_read_fn load)
 {
-    loaded_start(r);
-    const char *path = lg_test_write_file(name, text, strlen(text));
-    r->err = lg_load_file(load, path, NULL, &r->p, &r->d);
+    lg_test_load_file(r, load, lg_test_write_file(name, text, strlen(text)), NULL);
 }
 
 /* ---- A header or id claiming 4 billion functions --------------------------------------------- */
@@ -133,13 +119,12 @@ static void test_prf_header_claims_4g_functions(void **state)
     /* The function count: header bytes 61-64, counted from the header's size field
      * (docs/loaders/prf.md). */
     size_t at = LG_PRF_MAGIC_LEN + PRF_HEADER_NFUNCS;
-    assert_int_equal(w.data[at], 1);
-    memset(w.data + at, 0xFF, 4);
-    loaded_t r;
-    loaded_start(&r);
-    r.err = lg_load_memory(lg_prf_read, w.data, w.size, "huge.prf", NULL, &r.p, &r.d);
+    assert_int_equal(w.buf.data[at], 1);
+    memset(w.buf.data + at, 0xFF, 4);
+    lg_test_loaded_t r;
+    lg_test_load_bytes(&r, lg_prf_read, w.buf.data, w.buf.size, "huge.prf", NULL);
     assert_failed(&r, LG_ELIMIT, "header says 4294967295 functions", "LG_PROFILE_MAX_FUNCS");
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     lg_prf_writer_destroy(&w);
 }
 
@@ -147,7 +132,7 @@ static void test_prf_header_claims_4g_functions(void **state)
 static void test_text_ids_of_4g(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     char text[512];
     snprintf(text, sizeof text,
              "v 6\nr \"main\" \"app\" %" PRIu32 "\nx %" PRIu32 " %" PRIu32 " -1\n"
@@ -156,7 +141,7 @@ static void test_text_ids_of_4g(void **state)
     load_text(&r, "limits-huge-id.aprof", text, lg_aprof_read);
     assert_loaded(&r);
     assert_int_equal(r.p.nfuncs, 1);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     snprintf(text, sizeof text,
              "# callgrind format\nversion: 1\nevents: Ir\nfn=(%" PRIu32 ") main\n1 5\n"
@@ -165,7 +150,7 @@ static void test_text_ids_of_4g(void **state)
     load_text(&r, "limits-huge-id.callgrind", text, lg_callgrind_read);
     assert_loaded(&r);
     assert_int_equal(r.p.nfuncs, 1);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     /* A winIDEA handle's low 28 bits all set: a sparse handle, kept in the hash table. */
     load_text(&r, "limits-huge-handle.txt",
@@ -175,7 +160,7 @@ static void test_text_ids_of_4g(void **state)
     assert_loaded(&r);
     assert_int_equal(r.p.nfuncs, 1);
     assert_int_equal(r.p.funcs[0].hits, 3);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 /* A .LOR clique claiming 4 billion functions: the count is informational, nothing is sized by
@@ -207,14 +192,13 @@ static void test_prf_name_of_65535_bytes(void **state)
         .description = 1, .name = name, .link_label = name, .qual_name = name, .hits = 7};
     lg_prf_write_function(&w, &f);
     assert_int_equal(lg_prf_writer_finish(&w), LG_OK);
-    loaded_t r;
-    loaded_start(&r);
-    r.err = lg_load_memory(lg_prf_read, w.data, w.size, "long.prf", NULL, &r.p, &r.d);
+    lg_test_loaded_t r;
+    lg_test_load_bytes(&r, lg_prf_read, w.buf.data, w.buf.size, "long.prf", NULL);
     assert_loaded(&r);
     assert_int_equal(r.p.nfuncs, 1);
     assert_int_equal(strlen(r.p.funcs[0].name), LONG_NAME);
     assert_int_equal(strlen(r.p.funcs[0].qual_name), LONG_NAME);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     lg_prf_writer_destroy(&w);
     free(name);
 }
@@ -226,7 +210,7 @@ static void test_text_names_of_65535_bytes(void **state)
     size_t cap = 2 * LONG_NAME + 512;
     char *text = malloc(cap);
     assert_non_null(text);
-    loaded_t r;
+    lg_test_loaded_t r;
 
     snprintf(text, cap,
              "# callgrind format\nversion: 1\nevents: Ir\nfn=(1) %s\n1 5\ncfn=(2) g\ncalls=1 1\n"
@@ -235,25 +219,25 @@ static void test_text_names_of_65535_bytes(void **state)
     load_text(&r, "limits-long.callgrind", text, lg_callgrind_read);
     assert_loaded(&r);
     assert_int_equal(strlen(r.p.funcs[0].name), LONG_NAME);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     snprintf(text, cap, "app 1 1.0: 1 cycles:\n\t1 %s+0x1 (/app)\n\t2 main+0x2 (/app)\n\n", name);
     load_text(&r, "limits-long.perf", text, lg_perf_script_read);
     assert_loaded(&r);
     assert_true(lg_profile_find(&r.p, name, NULL, "app") >= 0);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     snprintf(text, cap, "v 6\nr \"%s\" \"app\" 1\np 1 1 1 1 1 1 1 1 1 1 1 1\n", name);
     load_text(&r, "limits-long.aprof", text, lg_aprof_read);
     assert_loaded(&r);
     assert_int_equal(strlen(r.p.funcs[0].name), LONG_NAME);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     snprintf(text, cap, "* HANDLE(Functions) %%HANDLE%%,%%NAME%%\n0,%s\n", name);
     load_text(&r, "limits-long.txt", text, lg_wi_text1_read);
     assert_loaded(&r);
     assert_int_equal(strlen(r.p.funcs[0].name), LONG_NAME);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     free(text);
     free(name);
@@ -300,13 +284,12 @@ static void test_prf_recursion_100_deep(void **state)
     for (uint32_t i = RECURSION; i-- > 0;)
         lg_prf_write_return(&w, i);
     assert_int_equal(lg_prf_writer_finish(&w), LG_OK);
-    loaded_t r;
-    loaded_start(&r);
-    r.err = lg_load_memory(lg_prf_read, w.data, w.size, "rec.prf", NULL, &r.p, &r.d);
+    lg_test_loaded_t r;
+    lg_test_load_bytes(&r, lg_prf_read, w.buf.data, w.buf.size, "rec.prf", NULL);
     assert_loaded(&r);
     /* Each call record but the outermost sits directly under one of r. */
     assert_int_equal(edge_weight(&r.p, "r", "r"), RECURSION - 1);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
     lg_prf_writer_destroy(&w);
 }
 
@@ -316,7 +299,7 @@ static void test_text_recursion_100_deep(void **state)
     size_t cap = 64 * 1024;
     char *text = malloc(cap);
     assert_non_null(text);
-    loaded_t r;
+    lg_test_loaded_t r;
 
     /* perf script: one sample whose stack is r 100 times over main. */
     size_t n = (size_t)snprintf(text, cap, "app 1 1.0: 1 cycles:\n");
@@ -332,7 +315,7 @@ static void test_text_recursion_100_deep(void **state)
         if (r.p.edges[i].caller == (uint32_t)rec && r.p.edges[i].callee == (uint32_t)rec)
             self_edge = r.p.edges[i].weight;
     assert_int_equal(self_edge, RECURSION - 1);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     /* aprof: a calling-context chain of routine 2 under itself, 100 contexts deep. */
     n = (size_t)snprintf(text, cap, "v 6\nr \"main\" \"app\" 1\nr \"r\" \"app\" 2\nx 1 1 -1\n");
@@ -343,7 +326,7 @@ static void test_text_recursion_100_deep(void **state)
     assert_loaded(&r);
     assert_int_equal(edge_weight_q(&r.p, "r", "r", "app"), RECURSION - 1);
     assert_int_equal(edge_weight_q(&r.p, "main", "r", "app"), 1);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     /* XML: elements nested 100 deep (inside LG_WI_XML_MAX_DEPTH) load; LG_WI_XML_MAX_DEPTH + 1
      * deep fail at the element that passes it. */
@@ -364,7 +347,7 @@ static void test_text_recursion_100_deep(void **state)
             assert_failed(&r, LG_ELIMIT, "elements nested deeper than 256 (LG_WI_XML_MAX_DEPTH)",
                           "rec.xml:1:");
         }
-        loaded_destroy(&r);
+        lg_test_loaded_destroy(&r);
     }
     free(text);
 }
@@ -385,7 +368,7 @@ static void put_record(uint8_t *p, uint32_t handle, uint32_t type, int64_t time)
 
 /* Reads a .BIN of `entries` nested Entries of function 0 followed by `exits` Exits through a
  * one-function mapping; the timeline is finished when the read succeeds. */
-static void load_deep_bin(loaded_t *r, size_t entries, size_t exits)
+static void load_deep_bin(lg_test_loaded_t *r, size_t entries, size_t exits)
 {
     size_t n = entries + exits;
     uint8_t *bin = malloc(n * LG_WI_BIN_RECORD_BYTES);
@@ -413,27 +396,27 @@ static void load_deep_bin(loaded_t *r, size_t entries, size_t exits)
 static void test_timeline_recursion_100_deep(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     load_deep_bin(&r, RECURSION, RECURSION);
     assert_loaded(&r);
     assert_int_equal(r.p.funcs[0].hits, RECURSION);
     assert_int_equal(edge_weight(&r.p, "r", "r"), RECURSION - 1);
     /* Gross time is the outermost call's only: Entry at 0, last Exit at 2 * RECURSION - 1. */
     assert_int_equal(r.p.funcs[0].counter1_total, 2 * RECURSION - 1);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 static void test_timeline_a_million_deep(void **state)
 {
     (void)state;
-    loaded_t r;
+    lg_test_loaded_t r;
     /* A million nested calls that all return: inside LG_TL_MAX_DEPTH, loads exactly. */
     load_deep_bin(&r, MILLION_DEEP, MILLION_DEEP);
     assert_loaded(&r);
     assert_int_equal(r.p.funcs[0].hits, MILLION_DEEP);
     assert_int_equal(edge_weight(&r.p, "r", "r"), MILLION_DEEP - 1);
     assert_int_equal(r.d.warnings, 0);
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 
     /* One Entry more than LG_TL_MAX_DEPTH: the error names the record that passes it. */
     load_deep_bin(&r, LG_TL_MAX_DEPTH + 1, 0);
@@ -445,7 +428,7 @@ static void test_timeline_a_million_deep(void **state)
     assert_int_equal(r.err, LG_ELIMIT);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, where));
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "more than 1048576 open calls on core 0"));
-    loaded_destroy(&r);
+    lg_test_loaded_destroy(&r);
 }
 
 int main(void)

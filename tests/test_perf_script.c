@@ -32,27 +32,12 @@
 
 /* ---- Helpers ---------------------------------------------------------------------------- */
 
-typedef struct loaded {
-    lg_profile_t p;
-    lg_diag_t d;
-    lg_err_t err;
-} loaded_t;
-
-static void load(loaded_t *l, const char *path, const char *event)
+static void load(lg_test_loaded_t *l, const char *path, const char *event)
 {
-    lg_profile_init(&l->p);
-    lg_diag_init(&l->d);
-    l->err = lg_load_file(lg_perf_script_read, path, &(lg_load_options_t){.event = event}, &l->p,
-                          &l->d);
+    lg_test_load_file(l, lg_perf_script_read, path, &(lg_load_options_t){.event = event});
 }
 
-static void unload(loaded_t *l)
-{
-    lg_profile_destroy(&l->p);
-    lg_diag_destroy(&l->d);
-}
-
-static void load_ok(loaded_t *l, const char *path, const char *event)
+static void load_ok(lg_test_loaded_t *l, const char *path, const char *event)
 {
     load(l, path, event);
     if (l->err != LG_OK)
@@ -106,7 +91,7 @@ static void check_edges_sorted(const lg_profile_t *p)
 }
 
 /* A failed load reports exactly one error and leaves the profile empty. */
-static void check_failed(const loaded_t *l)
+static void check_failed(const lg_test_loaded_t *l)
 {
     assert_int_not_equal(l->err, LG_OK);
     assert_int_equal(l->d.errors, 1);
@@ -174,7 +159,7 @@ static void test_probe_rejects_others(void **state)
 static void test_funcab(void **state)
 {
     (void)state;
-    loaded_t l;
+    lg_test_loaded_t l;
     load_ok(&l, FUNCAB, NULL);
     /* 169 samples; first frames counted with
      *   awk '/^#/{next} /^[^ \t]/{getline; print $2}' FILE | sort | uniq -c
@@ -194,7 +179,7 @@ static void test_funcab(void **state)
     assert_int_equal(edge(&l.p, "__libc_start_main", "libc-2.19.so", "main", "func_ab"), 169);
     check_edges_sorted(&l.p);
     assert_int_equal(l.d.count, 0); /* one event, no [unknown] frames: nothing to say */
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 }
 
 /* Period column (cpu-clock: nanoseconds), kernel frames, [unknown] frames. All 11 samples
@@ -211,7 +196,7 @@ static void test_funcab(void **state)
 static void test_dd(void **state)
 {
     (void)state;
-    loaded_t l;
+    lg_test_loaded_t l;
     load_ok(&l, DD, NULL);
     const uint64_t period = 10101010;
     const char *vm = "vmlinux", *libc = "libc-2.15.so";
@@ -242,7 +227,7 @@ static void test_dd(void **state)
     assert_true(lg_profile_find(&l.p, "[unknown]", NULL, "[unknown]") < 0);
     assert_true(lg_profile_find(&l.p, "[unknown]", NULL, "dd") < 0);
     assert_int_equal(l.d.warnings, 0);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 }
 
 /* perf >= 4.8: +0xOFF offsets stripped, `cycles:ppp` with a period (frequency mode, so the
@@ -254,7 +239,7 @@ static void test_dd(void **state)
 static void test_issue28(void **state)
 {
     (void)state;
-    loaded_t l;
+    lg_test_loaded_t l;
     load_ok(&l, ISSUE28, NULL);
     const char *k = "[kernel.kallsyms]", *exe = "issue28";
     assert_int_equal(l.p.total_hits, 14);
@@ -273,7 +258,7 @@ static void test_issue28(void **state)
     /* No name keeps an offset. */
     for (size_t i = 0; i < l.p.nfuncs; i++)
         assert_null(strstr(l.p.funcs[i].name, "+0x"));
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 }
 
 /* Two interleaved events, [cpu] column, no period. Counted with
@@ -285,7 +270,7 @@ static void test_issue28(void **state)
 static void test_events_default_first(void **state)
 {
     (void)state;
-    loaded_t l;
+    lg_test_loaded_t l;
     load_ok(&l, CYCLES_INSNS, NULL);
     assert_int_equal(l.p.total_hits, 333); /* line 22: the first sample is 'instructions' */
     check_hits(&l.p, "main", "noploop", 274, 274, 274);
@@ -303,13 +288,13 @@ static void test_events_default_first(void **state)
                                  "first, 'instructions' (333 samples), and skipped cycles (111 "
                                  "samples)"));
     assert_true(lg_test_diag_has(&l.d, LG_WARNING, "--event"));
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 }
 
 static void test_events_explicit(void **state)
 {
     (void)state;
-    loaded_t l;
+    lg_test_loaded_t l;
     load_ok(&l, CYCLES_INSNS, "cycles");
     assert_int_equal(l.p.total_hits, 111);
     check_hits(&l.p, "main", "noploop", 68, 68, 68);
@@ -317,42 +302,40 @@ static void test_events_explicit(void **state)
     check_hits(&l.p, "poll_idle", "vmlinux", 9, 9, 9);
     assert_int_equal(edge(&l.p, "main", "cksum", "cksum", "cksum"), 29);
     assert_int_equal(l.d.warnings, 0); /* asked for: nothing to warn about */
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 
     load_ok(&l, CYCLES_INSNS, "instructions");
     assert_int_equal(l.p.total_hits, 333);
     assert_int_equal(l.d.warnings, 0);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 
     /* Through the registry's options. */
     lg_load_options_t options = {.event = "cycles"};
-    lg_profile_init(&l.p);
-    lg_diag_init(&l.d);
-    assert_int_equal(lg_load_file(lg_perf_script_read, CYCLES_INSNS, &options, &l.p, &l.d), LG_OK);
+    lg_test_load_file(&l, lg_perf_script_read, CYCLES_INSNS, &options);
+    assert_int_equal(l.err, LG_OK);
     assert_int_equal(l.p.total_hits, 111);
-    unload(&l);
-    lg_profile_init(&l.p);
-    lg_diag_init(&l.d);
-    assert_int_equal(lg_load_file(lg_perf_script_read, CYCLES_INSNS, NULL, &l.p, &l.d), LG_OK);
+    lg_test_loaded_destroy(&l);
+    lg_test_load_file(&l, lg_perf_script_read, CYCLES_INSNS, NULL);
+    assert_int_equal(l.err, LG_OK);
     assert_int_equal(l.p.total_hits, 333);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 }
 
 static void test_events_unknown(void **state)
 {
     (void)state;
-    loaded_t l;
+    lg_test_loaded_t l;
     load(&l, CYCLES_INSNS, "branch-misses");
     assert_int_equal(l.err, LG_EINVAL);
     check_failed(&l);
     assert_true(lg_test_diag_has(&l.d, LG_ERROR,
                                  "no samples of event 'branch-misses'; the file has "
                                  "instructions (333 samples), cycles (111 samples)"));
-    unload(&l);
+    lg_test_loaded_destroy(&l);
     /* The trailing ':' is not part of the name. */
     load(&l, CYCLES_INSNS, "cycles:");
     assert_int_equal(l.err, LG_EINVAL);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 }
 
 /* Modifiers: "cycles" matches "cycles:u" and "cycles:k"; "cycles:u" only itself. Tracepoint
@@ -366,36 +349,36 @@ static void test_event_modifiers(void **state)
                                "a 1 1.000004: 1 sched:sched_switch: prev_comm=a prev_pid=1\n"
                                "\t 4 schedule (x)\n";
     const char *path = lg_test_write_file("modifiers.txt", text, sizeof text - 1);
-    loaded_t l;
+    lg_test_loaded_t l;
     load_ok(&l, path, "cycles");
     assert_int_equal(l.p.total_hits, 2);
     check_hits(&l.p, "f", "x", 1, 10, 10);
     check_hits(&l.p, "g", "x", 1, 20, 20);
     assert_string_equal(l.p.counter1_unit, "cycles");
-    unload(&l);
+    lg_test_loaded_destroy(&l);
     load_ok(&l, path, "cycles:u");
     assert_int_equal(l.p.total_hits, 1);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
     load_ok(&l, path, "instructions");
     check_hits(&l.p, "h", "x", 1, 30, 30);
     assert_string_equal(l.p.counter1_unit, "instructions");
-    unload(&l);
+    lg_test_loaded_destroy(&l);
     /* Tracepoint data after the event is not a frame; the chain follows on the next line. */
     load_ok(&l, path, "sched:sched_switch");
     check_hits(&l.p, "schedule", "x", 1, 1, 1);
     assert_string_equal(l.p.counter1_unit, "events");
-    unload(&l);
+    lg_test_loaded_destroy(&l);
     load(&l, path, "sched");
     assert_int_equal(l.err, LG_EINVAL);
     assert_true(lg_test_diag_has(&l.d, LG_ERROR,
                                  "cycles:u (1 sample), cycles:k (1 sample), instructions:u (1 "
                                  "sample), sched:sched_switch (1 sample)"));
-    unload(&l);
+    lg_test_loaded_destroy(&l);
     /* Default: the first event, three others skipped. */
     load_ok(&l, path, NULL);
     assert_int_equal(l.p.total_hits, 1);
     assert_true(lg_test_diag_has(&l.d, LG_WARNING, "4 events are interleaved"));
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 }
 
 /* An error lists at most 8 events, then how many more. */
@@ -407,18 +390,18 @@ static void test_many_events(void **state)
     for (int i = 0; i < 10; i++)
         n += (size_t)snprintf(text + n, sizeof text - n, "a 1 1.%06d: e%d:\n\t 1 f (x)\n\n", i, i);
     const char *path = lg_test_write_file("events.txt", text, n);
-    loaded_t l;
+    lg_test_loaded_t l;
     load(&l, path, "zz");
     assert_int_equal(l.err, LG_EINVAL);
     assert_true(lg_test_diag_has(&l.d, LG_ERROR, "e6 (1 sample), e7 (1 sample) and 2 more"));
     check_failed(&l);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
     load_ok(&l, path, NULL);
     assert_true(lg_test_diag_has(&l.d, LG_WARNING,
                                  "10 events are interleaved: read the first, 'e0' (1 sample), "
                                  "and skipped e1 (1 sample), "));
     assert_true(lg_test_diag_has(&l.d, LG_WARNING, "e8 (1 sample) and 1 more; choose one"));
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 }
 
 /* ---- Hand-written fixtures (tests/fixtures/perf/README.md) ------------------------------ */
@@ -426,7 +409,7 @@ static void test_many_events(void **state)
 static void test_mixed(void **state)
 {
     (void)state;
-    loaded_t l;
+    lg_test_loaded_t l;
     load_ok(&l, MIXED, NULL);
     const char *app = "app";
     const char *push_back = "std::vector<int, std::allocator<int> >::push_back(int const&)";
@@ -462,13 +445,13 @@ static void test_mixed(void **state)
     check_edges_sorted(&l.p);
     assert_true(lg_test_diag_has(&l.d, LG_NOTE, "mixed.txt:20: 2 of 22 frames have no symbol"));
     assert_int_equal(l.d.warnings, 0);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 }
 
 static void test_nochain(void **state)
 {
     (void)state;
-    loaded_t l;
+    lg_test_loaded_t l;
     load_ok(&l, NOCHAIN, NULL);
     assert_int_equal(l.p.total_hits, 4);
     assert_false(l.p.has_call_edges);
@@ -478,7 +461,7 @@ static void test_nochain(void **state)
     check_hits(&l.p, "main", "app", 1, 300, 300);
     check_hits(&l.p, "schedule", "[kernel.kallsyms]", 1, 300, 300); /* comm kworker/0:1H */
     assert_int_equal(l.d.count, 0);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 }
 
 /* [unknown] is dropped and breaks the chain: no f <- g edge across it, and the sample still
@@ -489,7 +472,7 @@ static void test_unknown_breaks_chain(void **state)
     static const char text[] = "a 1 1.000001: cycles:\n"
                                "\t 1 f (x)\n\t 2 [unknown] ([unknown])\n\t 3 g (x)\n\t 4 h (x)\n";
     const char *path = lg_test_write_file("unknown.txt", text, sizeof text - 1);
-    loaded_t l;
+    lg_test_loaded_t l;
     load_ok(&l, path, NULL);
     assert_true(l.p.has_call_edges);
     check_hits(&l.p, "f", "x", 1, 1, 1);
@@ -498,7 +481,7 @@ static void test_unknown_breaks_chain(void **state)
     assert_int_equal(edge(&l.p, "h", "x", "g", "x"), 1);
     assert_int_equal(edge(&l.p, "g", "x", "f", "x"), 0);
     assert_true(lg_test_diag_has(&l.d, LG_NOTE, "unknown.txt:3: 1 of 4 frames"));
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 }
 
 /* The same text with CR LF line ends reads the same. */
@@ -517,13 +500,13 @@ static void test_crlf(void **state)
         crlf[n++] = (char)data[i];
     }
     const char *path = lg_test_write_file("mixed-crlf.txt", crlf, n);
-    loaded_t l;
+    lg_test_loaded_t l;
     load_ok(&l, path, NULL);
     assert_int_equal(l.p.total_hits, 7);
     assert_int_equal(l.p.nfuncs, 9);
     assert_int_equal(l.p.nedges, 9);
     check_hits(&l.p, "main", "app", 0, 0, 4285);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
     free(crlf);
     free(data);
 }
@@ -541,14 +524,14 @@ static void test_memory_does_not_grow_with_samples(void **state)
         memcpy(text + i * len, sample, len);
     const char *path = lg_test_write_file("many.txt", text, SAMPLES * len);
     free(text);
-    loaded_t l;
+    lg_test_loaded_t l;
     load_ok(&l, path, NULL);
     assert_int_equal(l.p.total_hits, SAMPLES);
     assert_int_equal(l.p.nedges, 2);
     assert_true(l.p.edges_cap <= 64);
     assert_int_equal(edge(&l.p, "g", "x", "f", "x"), SAMPLES);
     assert_int_equal(edge(&l.p, "h", "x", "g", "x"), SAMPLES);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 }
 
 /* ---- Errors ----------------------------------------------------------------------------- */
@@ -606,7 +589,7 @@ static void test_malformed(void **state)
             snprintf(where, sizeof where, "%s:%zu: ", path, c->line);
         else
             snprintf(where, sizeof where, "%s: ", path);
-        loaded_t l;
+        lg_test_loaded_t l;
         load(&l, path, NULL);
         bool as_expected = l.err == c->err && lg_test_diag_has(&l.d, LG_ERROR, where) &&
                            lg_test_diag_has(&l.d, LG_ERROR, c->needle);
@@ -617,7 +600,7 @@ static void test_malformed(void **state)
         }
         assert_true(as_expected);
         check_failed(&l);
-        unload(&l);
+        lg_test_loaded_destroy(&l);
     }
 }
 
@@ -628,27 +611,27 @@ static void test_nul_byte(void **state)
     const char *path = lg_test_write_file("nul.txt", text, sizeof text - 1);
     char needle[1024];
     snprintf(needle, sizeof needle, "%s:2:8: expected text, found a NUL byte", path);
-    loaded_t l;
+    lg_test_loaded_t l;
     load(&l, path, NULL);
     assert_int_equal(l.err, LG_EFORMAT);
     assert_true(lg_test_diag_has(&l.d, LG_ERROR, needle));
     check_failed(&l);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 }
 
 static void test_missing_file(void **state)
 {
     (void)state;
-    loaded_t l;
+    lg_test_loaded_t l;
     load(&l, LORGEN_TEST_TMPDIR "/no-such-file.txt", NULL);
     assert_int_equal(l.err, LG_EIO);
     assert_true(lg_test_diag_has(&l.d, LG_ERROR, "no-such-file.txt: cannot open"));
     check_failed(&l);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
     load(&l, LORGEN_TEST_TMPDIR, NULL); /* a directory opens but does not read */
     assert_int_equal(l.err, LG_EIO);
     check_failed(&l);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 }
 
 static void test_limits(void **state)
@@ -658,7 +641,7 @@ static void test_limits(void **state)
     static const char frame[] = "\t 1 f (x)\n";
     size_t hlen = sizeof header - 1, flen = sizeof frame - 1;
     char needle[1024];
-    loaded_t l;
+    lg_test_loaded_t l;
 
     /* A line one byte past LG_PERF_SCRIPT_MAX_LINE (its line feed not counted). */
     size_t long_len = hlen + LG_PERF_SCRIPT_MAX_LINE + 2;
@@ -675,12 +658,12 @@ static void test_limits(void **state)
     assert_int_equal(l.err, LG_ELIMIT);
     assert_true(lg_test_diag_has(&l.d, LG_ERROR, needle));
     check_failed(&l);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
     /* Exactly at the limit it loads: one 'f' fewer. */
     memmove(text + hlen + 4, text + hlen + 5, long_len - hlen - 5);
     path = lg_test_write_file("long-ok.txt", text, long_len - 1);
     load_ok(&l, path, NULL);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
     free(text);
 
     /* LG_PERF_SCRIPT_MAX_FRAMES frames of one recursing function load; one more does not. */
@@ -694,7 +677,7 @@ static void test_limits(void **state)
     load_ok(&l, path, NULL);
     check_hits(&l.p, "f", "x", 1, 1, 1);
     assert_int_equal(edge(&l.p, "f", "x", "f", "x"), LG_PERF_SCRIPT_MAX_FRAMES - 1);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
     path = lg_test_write_file("deep.txt", text, hlen + frames * flen);
     snprintf(needle, sizeof needle, "%s:%zu: sample has more than %u frames", path, frames + 1,
              LG_PERF_SCRIPT_MAX_FRAMES);
@@ -702,7 +685,7 @@ static void test_limits(void **state)
     assert_int_equal(l.err, LG_ELIMIT);
     assert_true(lg_test_diag_has(&l.d, LG_ERROR, needle));
     check_failed(&l);
-    unload(&l);
+    lg_test_loaded_destroy(&l);
     free(text);
 }
 
@@ -717,7 +700,7 @@ static void truncate_file(const char *source, bool bytes)
     size_t size;
     uint8_t *data = lg_test_read_file(source, &size);
     assert_non_null(data);
-    loaded_t whole;
+    lg_test_loaded_t whole;
     load_ok(&whole, source, NULL);
     bool seen_header = false;
     size_t line_start = 0;
@@ -735,7 +718,7 @@ static void truncate_file(const char *source, bool bytes)
          * (auto_da_alloc), which turns thousands of prefixes into minutes. */
         remove(LORGEN_TEST_TMPDIR "/truncated.txt");
         const char *path = lg_test_write_file("truncated.txt", data, cut);
-        loaded_t l;
+        lg_test_loaded_t l;
         load(&l, path, NULL);
         if (l.err == LG_OK) {
             assert_true(l.p.total_hits <= whole.p.total_hits);
@@ -748,9 +731,9 @@ static void truncate_file(const char *source, bool bytes)
                 fail();
             }
         }
-        unload(&l);
+        lg_test_loaded_destroy(&l);
     }
-    unload(&whole);
+    lg_test_loaded_destroy(&whole);
     free(data);
 }
 
@@ -768,12 +751,12 @@ static void test_truncation(void **state)
 static void test_functions_keep_their_dso(void **state)
 {
     (void)state;
-    loaded_t l;
+    lg_test_loaded_t l;
     load_ok(&l, FUNCAB, NULL);
     const lg_pfunc_t *f = func(&l.p, "__libc_start_main", "libc-2.19.so");
     assert_non_null(f->object);
     assert_string_equal(f->object, "libc-2.19.so");
-    unload(&l);
+    lg_test_loaded_destroy(&l);
 }
 
 int main(void)

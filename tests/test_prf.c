@@ -133,7 +133,7 @@ static void fx_init(fixture_t *fx, uint8_t type)
 
 static size_t fx_function(fixture_t *fx, lg_prf_record_fields_t f)
 {
-    size_t at = fx->w.size;
+    size_t at = fx->w.buf.size;
     lg_prf_write_function(&fx->w, &f);
     return at;
 }
@@ -141,7 +141,7 @@ static size_t fx_function(fixture_t *fx, lg_prf_record_fields_t f)
 static size_t fx_call(fixture_t *fx, lg_prf_record_fields_t f)
 {
     assert_true(fx->depth < FIXTURE_MAX_DEPTH);
-    size_t at = fx->w.size;
+    size_t at = fx->w.buf.size;
     uint32_t number = ++fx->next_call;
     fx->open[fx->depth++] = number;
     lg_prf_write_call(&fx->w, number, &f);
@@ -151,7 +151,7 @@ static size_t fx_call(fixture_t *fx, lg_prf_record_fields_t f)
 static size_t fx_return(fixture_t *fx)
 {
     assert_true(fx->depth > 0);
-    size_t at = fx->w.size;
+    size_t at = fx->w.buf.size;
     lg_prf_write_return(&fx->w, fx->open[--fx->depth]);
     return at;
 }
@@ -160,43 +160,21 @@ static size_t fx_return(fixture_t *fx)
 static uint8_t *fx_finish(fixture_t *fx, size_t *size)
 {
     assert_int_equal(lg_prf_writer_finish(&fx->w), LG_OK);
-    uint8_t *data = fx->w.data;
-    *size = fx->w.size;
-    fx->w.data = NULL;
+    uint8_t *data = fx->w.buf.data;
+    *size = fx->w.buf.size;
+    fx->w.buf.data = NULL;
     lg_prf_writer_destroy(&fx->w);
     return data;
 }
 
 static void load(lg_test_loaded_t *r, const uint8_t *data, size_t size)
 {
-    /* An exact-size copy, so AddressSanitizer catches any read past the end. */
-    uint8_t *copy = malloc(size > 0 ? size : 1);
-    assert_non_null(copy);
-    if (size > 0)
-        memcpy(copy, data, size);
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    r->err = lg_load_memory(lg_prf_read, copy, size, "t.prf", NULL, &r->p, &r->d);
-    free(copy);
+    lg_test_load_bytes(r, lg_prf_read, data, size, "t.prf", NULL);
 }
 
 static void load_file(lg_test_loaded_t *r, const char *path)
 {
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    r->err = lg_load_file(lg_prf_read, path, NULL, &r->p, &r->d);
-}
-
-static void assert_profile_empty(const lg_profile_t *p)
-{
-    assert_int_equal(p->nfuncs, 0);
-    assert_null(p->funcs);
-    assert_int_equal(p->nedges, 0);
-    assert_null(p->edges);
-    assert_null(p->path);
-    assert_null(p->format);
-    assert_int_equal(p->call_records, 0);
-    assert_int_equal(p->total_hits, 0);
+    lg_test_load_file(r, lg_prf_read, path, NULL);
 }
 
 /* The weight of caller -> callee, or -1 when there is no such edge. */
@@ -463,7 +441,7 @@ static uint8_t *build_small_trace(size_t *size, size_t at[AT_COUNT])
     main_fn.link_label = "_main";
     foo.link_label = "_foo";
     at[AT_FILE] = 0;
-    at[AT_OVERLAY] = fx.w.size;
+    at[AT_OVERLAY] = fx.w.buf.size;
     lg_prf_write_overlay(&fx.w, 0, 0x8c100000u, 0x8c108000u, 1);
     at[AT_FN0] = fx_function(&fx, main_fn);
     at[AT_FN1] = fx_function(&fx, foo);
@@ -702,7 +680,7 @@ static void expect_failure(const bad_case_t *c, const uint8_t *data, size_t size
         lg_test_diag_dump(&r.d);
     }
     assert_true(ok);
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 }
 
@@ -784,7 +762,7 @@ static void check_every_prefix(const uint8_t *data, size_t size)
         }
         assert_int_not_equal(r.err, LG_OK);
         assert_int_equal(r.d.count, 1);
-        assert_profile_empty(&r.p);
+        lg_test_assert_profile_empty(&r.p);
         lg_test_loaded_destroy(&r);
     }
 }
@@ -832,7 +810,7 @@ static void test_absurd_counts_fail_fast(void **state)
         assert_int_equal(r.err, counts[i].err);
         assert_true(lg_test_diag_has(&r.d, LG_ERROR, counts[i].message));
         assert_true(seconds < ABSURD_COUNT_SECONDS);
-        assert_profile_empty(&r.p);
+        lg_test_assert_profile_empty(&r.p);
         lg_test_loaded_destroy(&r);
         free(data);
     }
@@ -849,24 +827,21 @@ static void test_nesting_deeper_than_the_limit(void **state)
     lg_prf_write_function(&w, &r_fn);
     size_t deepest = 0;
     for (uint32_t i = 0; i <= LG_PRF_MAX_DEPTH; i++) {
-        deepest = w.size;
+        deepest = w.buf.size;
         lg_prf_write_call(&w, i, &r_fn);
     }
     assert_int_equal(lg_prf_writer_finish(&w), LG_OK);
 
-    lg_profile_t p;
-    lg_diag_t d;
-    lg_profile_init(&p);
-    lg_diag_init(&d);
-    assert_int_equal(lg_load_memory(lg_prf_read, w.data, w.size, "deep.prf", NULL, &p, &d), LG_ELIMIT);
+    lg_test_loaded_t r;
+    lg_test_load_bytes(&r, lg_prf_read, w.buf.data, w.buf.size, "deep.prf", NULL);
+    assert_int_equal(r.err, LG_ELIMIT);
     char where[128];
     snprintf(where, sizeof where, "deep.prf:0x%zx: trace record %u", deepest, LG_PRF_MAX_DEPTH);
-    assert_true(lg_test_diag_has(&d, LG_ERROR, where));
-    assert_true(lg_test_diag_has(&d, LG_ERROR, "calls nest deeper than 1048576"));
-    assert_int_equal(d.count, 1);
-    assert_profile_empty(&p);
-    lg_profile_destroy(&p);
-    lg_diag_destroy(&d);
+    assert_true(lg_test_diag_has(&r.d, LG_ERROR, where));
+    assert_true(lg_test_diag_has(&r.d, LG_ERROR, "calls nest deeper than 1048576"));
+    assert_int_equal(r.d.count, 1);
+    lg_test_assert_profile_empty(&r.p);
+    lg_test_loaded_destroy(&r);
     lg_prf_writer_destroy(&w);
 }
 
@@ -1016,7 +991,7 @@ static void test_zero_tail_is_not_read(void **state)
              "record (at least 5)",
              size);
     lg_test_assert_one_error_has(r.err, &r.d, LG_EFORMAT, want);
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
     if (growth >= ZERO_TAIL_MAX_GROWTH_KIB)
         fail_msg("peak memory grew by %ld KiB reading a 256 MiB tail of zeros", growth);
@@ -1092,22 +1067,18 @@ static void test_unreadable_files(void **state)
 {
     (void)state;
     lg_test_loaded_t r;
-    lg_profile_init(&r.p);
-    lg_diag_init(&r.d);
-    r.err = lg_load_file(lg_prf_read, LORGEN_TEST_TMPDIR "/no-such.prf", NULL, &r.p, &r.d);
+    load_file(&r, LORGEN_TEST_TMPDIR "/no-such.prf");
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "no-such.prf: cannot open: No such file"));
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 
     /* A directory opens but cannot be read (on Linux; elsewhere it may not open). */
-    lg_profile_init(&r.p);
-    lg_diag_init(&r.d);
-    r.err = lg_load_file(lg_prf_read, LORGEN_TEST_TMPDIR, NULL, &r.p, &r.d);
+    load_file(&r, LORGEN_TEST_TMPDIR);
     assert_int_equal(r.err, LG_EIO);
     assert_true(lg_test_diag_has(&r.d, LG_ERROR, "cannot "));
     assert_int_equal(r.d.count, 1);
-    assert_profile_empty(&r.p);
+    lg_test_assert_profile_empty(&r.p);
     lg_test_loaded_destroy(&r);
 }
 
@@ -1150,7 +1121,7 @@ static void test_writer_rejects_out_of_order_records(void **state)
     fx_init(&fx, LG_PRF_TYPE_TRACE);
     fx_function(&fx, f);
     lg_prf_write_overlay(&fx.w, 0, 0, 0, 0);
-    assert_true(fx.w.failed);
+    assert_true(fx.w.buf.failed);
     assert_int_equal(lg_prf_writer_finish(&fx.w), LG_EINVAL);
     lg_prf_writer_destroy(&fx.w);
 

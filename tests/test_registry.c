@@ -115,7 +115,7 @@ static void test_prf_from_the_writer_is_claimed_by_prf(void **state)
     lg_prf_record_fields_t f = {.description = 1, .hits = 3, .name = "main"};
     lg_prf_write_function(&w, &f);
     assert_int_equal(lg_prf_writer_finish(&w), LG_OK);
-    expect_claimed_by("writer.prf", w.data, w.size, "prf");
+    expect_claimed_by("writer.prf", w.buf.data, w.buf.size, "prf");
     lg_prf_writer_destroy(&w);
 }
 

@@ -65,15 +65,10 @@
 static void load_bytes_with(lg_test_loaded_t *r, const char *data, size_t size,
                             const lg_load_options_t *options)
 {
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    if (size == 0) {
-        r->err =
-            lg_load_file(lg_wi_text1_read, lg_test_write_file("empty.txt", "", 0), options, &r->p,
-                         &r->d);
-        return;
-    }
-    r->err = lg_load_memory(lg_wi_text1_read, data, size, MEM_PATH, options, &r->p, &r->d);
+    if (size == 0)
+        lg_test_load_file(r, lg_wi_text1_read, lg_test_write_file("empty.txt", "", 0), options);
+    else
+        lg_test_load_bytes(r, lg_wi_text1_read, data, size, MEM_PATH, options);
 }
 
 static void load_text(lg_test_loaded_t *r, const char *text)
@@ -85,27 +80,14 @@ static void load_text(lg_test_loaded_t *r, const char *text)
 static void load_file(lg_test_loaded_t *r, const char *name, const char *text,
                       const lg_load_options_t *options)
 {
-    const char *path = lg_test_write_file(name, text, strlen(text));
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    r->err = lg_load_file(lg_wi_text1_read, path, options, &r->p, &r->d);
-}
-
-static void assert_profile_empty(const lg_profile_t *p)
-{
-    assert_int_equal(p->nfuncs, 0);
-    assert_null(p->funcs);
-    assert_int_equal(p->nedges, 0);
-    assert_int_equal(p->ncosts, 0);
-    assert_null(p->path);
-    assert_null(p->format);
+    lg_test_load_file(r, lg_wi_text1_read, lg_test_write_file(name, text, strlen(text)), options);
 }
 
 /* The load failed with err and exactly one error "where: message" equal to want. */
 static void assert_fails_exactly(const lg_test_loaded_t *r, lg_err_t err, const char *want)
 {
     lg_test_assert_one_error(r, err, want);
-    assert_profile_empty(&r->p);
+    lg_test_assert_profile_empty(&r->p);
 }
 
 static void expect_error(const char *text, lg_err_t err, const char *want)
@@ -220,11 +202,8 @@ static void test_help_example_fixture(void **state)
     /* tests/fixtures/winidea/help_example.txt: the examples above and a timeline in which main,
      * running when the recording starts, calls StaticFunc once. */
     lg_test_loaded_t r;
-    lg_profile_init(&r.p);
-    lg_diag_init(&r.d);
-    r.err =
-        lg_load_file(lg_wi_text1_read, LORGEN_SOURCE_DIR "/tests/fixtures/winidea/help_example.txt",
-                     NULL, &r.p, &r.d);
+    lg_test_load_file(&r, lg_wi_text1_read,
+                      LORGEN_SOURCE_DIR "/tests/fixtures/winidea/help_example.txt", NULL);
     assert_int_equal(r.err, LG_OK);
     /* main is running when the recording starts and when it ends: the timeline's repairs. */
     assert_int_equal(r.d.errors, 0);
@@ -752,7 +731,7 @@ static void test_every_truncation_loads_or_fails_cleanly(void **state)
             assert_int_equal(r.d.errors, 0);
         } else {
             assert_int_equal(r.d.errors, 1);
-            assert_profile_empty(&r.p);
+            lg_test_assert_profile_empty(&r.p);
         }
         lg_test_loaded_destroy(&r);
     }

@@ -61,13 +61,10 @@
 
 static void load_bytes(lg_test_loaded_t *r, const char *data, size_t size)
 {
-    lg_profile_init(&r->p);
-    lg_diag_init(&r->d);
-    if (size == 0) {
-        r->err = lg_load_file(lg_wi_xml_read, lg_test_write_file("empty.xml", "", 0), NULL, &r->p, &r->d);
-        return;
-    }
-    r->err = lg_load_memory(lg_wi_xml_read, data, size, MEM_PATH, NULL, &r->p, &r->d);
+    if (size == 0)
+        lg_test_load_file(r, lg_wi_xml_read, lg_test_write_file("empty.xml", "", 0), NULL);
+    else
+        lg_test_load_bytes(r, lg_wi_xml_read, data, size, MEM_PATH, NULL);
 }
 
 static void load_text(lg_test_loaded_t *r, const char *text)
@@ -123,11 +120,8 @@ static void test_assumed_shape_fixture(void **state)
     /* tests/fixtures/winidea/assumed_shape.xml: the Text1 help's data, with a timeline in which
      * main, running when the recording starts, calls StaticFunc once. */
     lg_test_loaded_t r;
-    lg_profile_init(&r.p);
-    lg_diag_init(&r.d);
-    r.err =
-        lg_load_file(lg_wi_xml_read, LORGEN_SOURCE_DIR "/tests/fixtures/winidea/assumed_shape.xml",
-                     NULL, &r.p, &r.d);
+    lg_test_load_file(&r, lg_wi_xml_read,
+                      LORGEN_SOURCE_DIR "/tests/fixtures/winidea/assumed_shape.xml", NULL);
     assert_int_equal(r.err, LG_OK);
     assert_int_equal(r.d.errors, 0);
     assert_int_equal(r.d.warnings, 1); /* main started inside and was open at the end */
@@ -378,9 +372,7 @@ static void test_xml_timeline_next_to_a_bin_is_an_error(void **state)
                        "<T><HANDLE>1</HANDLE><EVENT>E</EVENT><TIME>1</TIME></T></TIMELINE></R>";
     const char *path = lg_test_write_file("both.xml", text, strlen(text));
     lg_test_loaded_t r;
-    lg_profile_init(&r.p);
-    lg_diag_init(&r.d);
-    r.err = lg_load_file(lg_wi_xml_read, path, NULL, &r.p, &r.d);
+    lg_test_load_file(&r, lg_wi_xml_read, path, NULL);
     char want[8192];
     snprintf(want, sizeof want,
              "%s/both.xml:8:1: expected no timeline events in the XML next to the binary "

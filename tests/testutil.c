@@ -151,6 +151,44 @@ uint64_t lg_test_rng(void)
     return rng_state * 2685821657736338717ull;
 }
 
+void lg_test_load_file(lg_test_loaded_t *r, lg_read_fn read, const char *path,
+                       const lg_load_options_t *options)
+{
+    lg_profile_init(&r->p);
+    lg_diag_init(&r->d);
+    r->err = lg_load_file(read, path, options, &r->p, &r->d);
+}
+
+void lg_test_load_bytes(lg_test_loaded_t *r, lg_read_fn read, const void *data, size_t size,
+                        const char *name, const lg_load_options_t *options)
+{
+    uint8_t *copy = malloc(size > 0 ? size : 1);
+    assert_non_null(copy);
+    if (size > 0)
+        memcpy(copy, data, size);
+    lg_profile_init(&r->p);
+    lg_diag_init(&r->d);
+    r->err = lg_load_memory(read, copy, size, name, options, &r->p, &r->d);
+    free(copy);
+}
+
+void lg_test_assert_profile_empty(const lg_profile_t *p)
+{
+    assert_int_equal(p->nfuncs, 0);
+    assert_null(p->funcs);
+    assert_int_equal(p->nedges, 0);
+    assert_null(p->edges);
+    assert_int_equal(p->nproximity, 0);
+    assert_int_equal(p->ncosts, 0);
+    assert_null(p->costs);
+    assert_int_equal(p->njumps, 0);
+    assert_null(p->path);
+    assert_null(p->format);
+    assert_null(p->counter1_unit);
+    assert_int_equal(p->total_hits, 0);
+    assert_int_equal(p->call_records, 0);
+}
+
 void lg_test_loaded_destroy(lg_test_loaded_t *r)
 {
     lg_profile_destroy(&r->p);

@@ -4,6 +4,7 @@
 
 #include "diag.h"
 #include "profile.h"
+#include "source.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,6 +42,21 @@ typedef struct lg_test_loaded {
     lg_profile_t p;
     lg_diag_t d;
 } lg_test_loaded_t;
+
+/* The one way the tests load a profile: r gets a fresh profile and diagnostics, then the
+ * result of reading the file at path with read (lg_load_file). options may be NULL. */
+void lg_test_load_file(lg_test_loaded_t *r, lg_read_fn read, const char *path,
+                       const lg_load_options_t *options);
+
+/* The same for size bytes in memory, read as the file called name (diagnostics say
+ * "name:LINE: ..."). The reader gets an exact-size heap copy, so that AddressSanitizer catches a
+ * read past the end. */
+void lg_test_load_bytes(lg_test_loaded_t *r, lg_read_fn read, const void *data, size_t size,
+                        const char *name, const lg_load_options_t *options);
+
+/* p holds nothing: what a failed load must leave (source.h), every list empty and unallocated
+ * and every field the loader sets still unset. */
+void lg_test_assert_profile_empty(const lg_profile_t *p);
 
 /* Frees the profile and the diagnostics of a load. */
 void lg_test_loaded_destroy(lg_test_loaded_t *r);

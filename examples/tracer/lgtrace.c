@@ -1100,9 +1100,9 @@ LGT_NOINSTR static void write_profile(void)
         fprintf(stderr,
                 "lgtrace: %s: warning: %u functions lie above 4 GiB; their PC range is left 0\n",
                 lgt.out_path, o.out_of_range);
-    if (write_atomically(lgt.out_path, w.data, w.size) && getenv("LGTRACE_VERBOSE") != NULL)
+    if (write_atomically(lgt.out_path, w.buf.data, w.buf.size) && getenv("LGTRACE_VERBOSE") != NULL)
         fprintf(stderr, "lgtrace: %s: note: %u functions, %u call paths, %llu calls, %zu bytes\n",
-                lgt.out_path, o.nfuncs, n - 1u, (unsigned long long)h.total_hits, w.size);
+                lgt.out_path, o.nfuncs, n - 1u, (unsigned long long)h.total_hits, w.buf.size);
 out:
     if (lgt.timeline)
         lgtl_close(timeline_name, &t);

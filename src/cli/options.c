@@ -58,6 +58,9 @@ struct option {
     const char *help;     /* lines after the first are indented under it; a trailing newline
                              puts the default on a line of its own */
     const char *fallback; /* shown as "[default: ...]", or NULL */
+    /* Its entry in the manual page (lg_cli_write_manual): lines of prose in which `code` is set
+     * in bold and <ARG> in italics; NULL for a row without help. */
+    const char *manual;
     handler_t apply;
     size_t field; /* offsetof the field in lg_cli_options_t the handler sets */
     int arg;      /* for the handler: the verbosity -q and -v set */
@@ -347,46 +350,84 @@ static const option_t options[] = {
     {.section = "Outputs:", .names = {"-o", "--output"}, .value = "FILE",
      .help = "the .LOR link-order file (callgraph: the call graph)",
      .apply = set_string, .field = OUTPUT(LG_OUTPUT_LOR),
-     .commands = LINKING_COMMANDS | COMMAND(LG_CLI_CALLGRAPH)},
+     .commands = LINKING_COMMANDS | COMMAND(LG_CLI_CALLGRAPH),
+     .manual = "The `.LOR` file (for `callgraph`: the call graph). `-` writes to standard output."},
     {.names = {"--ld-script"}, .alias = "--ld", .value = "FILE",
      .help = "GNU ld script for the default linker script: -Wl,-T,FILE\n(--ld is the same)",
      .apply = set_string, .field = OUTPUT(LG_OUTPUT_LD_SCRIPT),
-     .commands = LINKING_COMMANDS},
+     .commands = LINKING_COMMANDS,
+     .manual = "A linker script to add to the default one: `gcc ... -Wl,-T,`<FILE>. It places the\n"
+               "ordered functions in an output section `.text.lorgen` inserted before `.text`."},
     {.names = {"--ld-include"}, .value = "FILE",
      .help = "input-section lines to INCLUDE inside .text of a custom script",
      .apply = set_string, .field = OUTPUT(LG_OUTPUT_LD_INCLUDE),
-     .commands = LINKING_COMMANDS},
+     .commands = LINKING_COMMANDS,
+     .manual = "Input-section lines to `INCLUDE` inside the `.text` output section of a custom linker\n"
+               "script, after the entry code."},
     {.names = {"--section-ordering"}, .value = "FILE",
      .help = "GNU ld 2.43+: -Wl,--section-ordering-file,FILE",
      .apply = set_string, .field = OUTPUT(LG_OUTPUT_SECTION_ORDERING),
-     .commands = LINKING_COMMANDS},
+     .commands = LINKING_COMMANDS,
+     .manual = "For GNU ld 2.43 and later: `gcc ... -Wl,--section-ordering-file,`<FILE>. A\n"
+               "`.text : { ... }` mapping whose lines ld puts before those of the `.text` of the\n"
+               "script in use. Not for scripts whose `.text` starts with entry code (use\n"
+               "`--ld-include`)."},
     {.names = {"--gold"}, .value = "FILE",
      .help = "gold: -Wl,--section-ordering-file,FILE (input-section names)",
      .apply = set_string, .field = OUTPUT(LG_OUTPUT_GOLD),
-     .commands = LINKING_COMMANDS},
+     .commands = LINKING_COMMANDS,
+     .manual = "For gold: `gcc -fuse-ld=gold ... -Wl,--section-ordering-file,`<FILE>. One\n"
+               "input-section name per line; same-named statics move together; padding, alignment and\n"
+               "the phases chosen in the cache line (`phase=`) are lost."},
     {.names = {"--lld"}, .value = "FILE",
      .help = "lld: -Wl,--symbol-ordering-file,FILE (symbol names)",
      .apply = set_string, .field = OUTPUT(LG_OUTPUT_LLD),
-     .commands = LINKING_COMMANDS},
+     .commands = LINKING_COMMANDS,
+     .manual = "For lld: `gcc -fuse-ld=lld ... -Wl,--symbol-ordering-file,`<FILE>. One symbol per\n"
+               "line; same-named statics move together; padding, alignment and phases are lost."},
     {.names = {"--report"}, .value = "FILE", .help = "the clique report for people",
      .apply = set_string, .field = OUTPUT(LG_OUTPUT_REPORT),
-     .commands = COMMAND(LG_CLI_OPTIMIZE)},
+     .commands = COMMAND(LG_CLI_OPTIMIZE),
+     .manual = "The clique report, for people reviewing the order: a summary (profiles read, functions\n"
+               "bound and unbound, total hits, placement's weight (self time or instructions, else\n"
+               "hits), cache geometry, cliques, hot code against the cache, the replay estimate of the\n"
+               "ELF's order and of the new one with what it leaves out and what it cannot tell), the\n"
+               "cliques by that weight, one block per clique in link order\n"
+               "(size and cache fill, hits and weight, its functions with offset, size, hits, weight,\n"
+               "share, section and, for a phased one, its phase in the cache line\n"
+               "(`phase +16 in the 32-byte line`), the heaviest calls inside it and across its\n"
+               "boundary), the fixed groups (functions that share an input section: where each went or\n"
+               "why it stays, and which member to build apart), then what was left out and why (unbound, not movable, names a linker cannot\n"
+               "say). Tables are sorted by weight, capped by `-n` (the rest summed in a `[N more]`\n"
+               "row) and end in a `TOTAL` line. Identical inputs give an identical report. Names are\n"
+               "shown whole, on one line: \\ as \\\\; newline, carriage return and tab as \\n, \\r, \\t;\n"
+               "other control characters and bytes that are not valid UTF-8 as \\xHH."},
     {.names = {"--report-html"}, .value = "FILE",
      .help = "the same as one HTML page: cache map before and after,\n"
              "sortable cliques, call graph of the hot code",
      .apply = set_string, .field = OUTPUT(LG_OUTPUT_REPORT_HTML),
-     .commands = COMMAND(LG_CLI_OPTIMIZE)},
+     .commands = COMMAND(LG_CLI_OPTIMIZE),
+     .manual = "The same as one self-contained HTML page (no network, nothing loaded from elsewhere):\n"
+               "the summary; the cache map before (the ELF's addresses) and after (the new order), one\n"
+               "cell per cache set, coloured by the clique of the hottest function mapped there and\n"
+               "framed in black where members of one clique collide; the cliques as a table sorted by\n"
+               "clicking a header, with their members (a phased one with its phase, as in `--report`)\n"
+               "and calls; and the call graph of the hottest clique members, one column per clique."},
     {.names = {"--report-json"}, .value = "FILE",
      .help = "the same facts for tools (docs/report-json.md)",
      .apply = set_string, .field = OUTPUT(LG_OUTPUT_REPORT_JSON),
-     .commands = COMMAND(LG_CLI_OPTIMIZE)},
+     .commands = COMMAND(LG_CLI_OPTIMIZE),
+     .manual = "The same facts for tools, uncapped, as JSON with a `schema_version`; the fields are\n"
+               "described in docs/report-json.md."},
     {.names = {"--dot"}, .value = "FILE", .help = "callgraph: the weighted call graph for Graphviz",
      .apply = set_string, .field = OUTPUT(LG_OUTPUT_DOT),
-     .commands = COMMAND(LG_CLI_CALLGRAPH)},
+     .commands = COMMAND(LG_CLI_CALLGRAPH),
+     .manual = "With `callgraph`: the weighted call graph as Graphviz DOT (see `callgraph`)."},
     {.names = {"--graphml"}, .value = "FILE",
      .help = "callgraph: the weighted call graph as GraphML (Gephi)",
      .apply = set_string, .field = OUTPUT(LG_OUTPUT_GRAPHML),
-     .commands = COMMAND(LG_CLI_CALLGRAPH)},
+     .commands = COMMAND(LG_CLI_CALLGRAPH),
+     .manual = "With `callgraph`: the weighted call graph as GraphML (see `callgraph`)."},
 
     {.section = "Ordering:", .names = {"--algorithm"}, .value = "NAME",
      .help = "chains (Pettis-Hansen chains of callers and callees, cut\n"
@@ -394,84 +435,139 @@ static const option_t options[] = {
              "calls, then placed in the cache sets), hot-first,\n"
              "pettis-hansen (the chains uncut), c3 (lld's C3/hfsort), input\n"
              "(keep the ELF's order)",
-     .fallback = "chains", .apply = set_algorithm, .commands = ORDERING_COMMANDS, .orders = true},
+     .fallback = "chains", .apply = set_algorithm, .commands = ORDERING_COMMANDS, .orders = true,
+     .manual = "`chains` (Pettis-Hansen chains of callers and callees, cut into cliques that fit the\n"
+               "cache), `cliques` (call-proximity cliques that fit the cache, then cache-aware\n"
+               "placement; with a timeline, placement keeps apart the code that runs close together in\n"
+               "time, which lorgen counts only for this algorithm), `c3` (lld's C3/hfsort),\n"
+               "`pettis-hansen` (the chains uncut), `hot-first`, `input` (keep the ELF's order)."},
     {.names = {"--include"}, .value = "PATTERN",
      .help = "order only the functions the pattern names (a shell\n"
              "pattern matched against the symbol, the object, and an\n"
              "archive member's archive and member); may be repeated",
      .apply = add_select, .arg = 1, .commands = ORDERING_COMMANDS, .orders = true,
-     .repeatable = true},
+     .repeatable = true,
+     .manual = "Order only the functions the shell pattern names: it is matched against the symbol,\n"
+               "the object file's path and base name, and for an archive member `lib.a(member.o)` the\n"
+               "archive's path and base name and the member. May be repeated: a function any of them\n"
+               "names takes part."},
     {.names = {"--exclude"}, .value = "PATTERN",
      .help = "leave the functions the pattern names in their input order\n"
              "(after --include; a fixed group goes with any member); may\n"
              "be repeated",
      .apply = add_select, .arg = 0, .commands = ORDERING_COMMANDS, .orders = true,
-     .repeatable = true},
+     .repeatable = true,
+     .manual = "Leave the functions the pattern names (matched as for `--include`, after it) in their\n"
+               "input order. A fixed group, the functions of one input section, goes out whole when\n"
+               "one member does. May be repeated. The report lists what was taken out, and the `.LOR`\n"
+               "records the rules as `select` lines, which `lorgen script` keeps."},
     {.names = {"--no-place"},
      .help = "cliques: skip the cache-aware placement that moves each clique\n"
              "to the cache sets where it conflicts least with hotter ones",
-     .apply = clear_flag, .field = FIELD(place), .commands = ORDERING_COMMANDS, .orders = true},
+     .apply = clear_flag, .field = FIELD(place), .commands = ORDERING_COMMANDS, .orders = true,
+     .manual = "With `cliques`: skip the cache-aware placement, which moves each clique to the cache\n"
+               "sets where it conflicts least with hotter ones (filling the gaps with never-executed\n"
+               "code) and aligns the ordered code to the cache's way size."},
     {.names = {"--no-phase"},
      .help = "do not choose where inside a cache line the functions\n"
              "as large as a cache way start (chosen by default from\n"
              "callgrind's instruction costs and jumps, when given)",
-     .apply = clear_flag, .field = FIELD(phase), .commands = ORDERING_COMMANDS, .orders = true},
+     .apply = clear_flag, .field = FIELD(phase), .commands = ORDERING_COMMANDS, .orders = true,
+     .manual = "Do not choose where inside a cache line a function as large as a cache way starts\n"
+               "(larger, or so nearly as large that at some start it spans one line more than a way\n"
+               "holds). By default, when a profile gives per-instruction costs and taken jumps\n"
+               "(callgrind with `--dump-instr=yes --collect-jumps=yes`), lorgen replays each such\n"
+               "function's instructions into a cache holding it alone at every start its alignment\n"
+               "allows inside a line, and pads the function to the start where its own lines evict\n"
+               "each other least (the `.LOR`'s `phase=`; GNU ld scripts only)."},
     {.names = {"--no-safeguard"},
      .help = "write the new layout even when the cache model\n"
              "predicts it to miss more than the linked ELF's order (by\n"
              "default the input order is then kept, with a warning)",
      .apply = clear_flag, .field = FIELD(safeguard), .commands = ORDERING_COMMANDS,
-     .orders = true},
+     .orders = true,
+     .manual = "Write the new layout even when the cache model predicts it to miss more than the\n"
+               "linked program's own order. By default, when a linked program is among the inputs and\n"
+               "its order is predicted to miss at least 2% less, lorgen keeps that order: it warns,\n"
+               "the `.LOR` says `algorithm input-kept` and lists no cliques, and the linker outputs\n"
+               "order nothing. When that happens to the default's chains (no `--algorithm` given),\n"
+               "lorgen first tries `c3`'s order under the same check, and proposes it, with a note,\n"
+               "when it is not predicted to miss more. In a cache of 4 ways or more the input order is\n"
+               "also kept when the model predicts no conflict misses for it (a fully-associative cache\n"
+               "of the same size would miss as much)."},
 
     {.section = "Cache geometry (default: SH-4, 8K, 32-byte lines, direct-mapped):",
      .names = {"--cache-size"}, .value = "N", .help = "bytes; K and M suffixes accepted",
      .fallback = "8K", .apply = set_size, .field = FIELD(geometry.cache_size),
-     .commands = ORDERING_COMMANDS},
+     .commands = ORDERING_COMMANDS,
+     .manual = "Cache size in bytes; K and M suffixes are accepted."},
     {.names = {"--line-size"}, .value = "N", .help = "bytes", .fallback = "32", .apply = set_size,
-     .field = FIELD(geometry.line_size), .commands = ORDERING_COMMANDS},
+     .field = FIELD(geometry.line_size), .commands = ORDERING_COMMANDS,
+     .manual = "Cache line size in bytes, a power of two."},
     {.names = {"--ways"}, .value = "N", .help = "associativity", .fallback = "1",
-     .apply = set_ways, .field = FIELD(geometry.ways), .commands = ORDERING_COMMANDS},
+     .apply = set_ways, .field = FIELD(geometry.ways), .commands = ORDERING_COMMANDS,
+     .manual = "Associativity (1: direct-mapped)."},
 
     {.section = "Inputs:", .names = {"--format"}, .value = "NAME",
      .help = "read the next profile as NAME (see `lorgen formats`)", .apply = set_format,
-     .commands = PROFILE_COMMANDS, .per_profile = true},
+     .commands = PROFILE_COMMANDS, .per_profile = true,
+     .manual = "Read the next profile as <NAME> instead of detecting its format."},
     {.names = {"--weight"}, .value = "W", .help = "count the next profile W times when merging",
-     .fallback = "1", .apply = set_weight, .commands = PROFILE_COMMANDS, .per_profile = true},
+     .fallback = "1", .apply = set_weight, .commands = PROFILE_COMMANDS, .per_profile = true,
+     .manual = "Count the next profile <W> times when profiles are merged."},
     {.names = {"--event"}, .value = "NAME",
      .help = "perf script: read only this event when several are\n"
              "interleaved",
      .fallback = "the first one seen", .apply = set_string, .field = FIELD(load.event),
-     .commands = PROFILE_COMMANDS},
+     .commands = PROFILE_COMMANDS,
+     .manual = "For `perf script` text with several interleaved events: read only <NAME>; the events\n"
+               "of the others are counted in a warning."},
     {.names = {"--bin-version"}, .value = "V",
      .help = "winIDEA binary timeline (.BIN) layout, 1.0 or 1.1\n",
      .fallback = "detected from the records", .apply = set_bin_version,
-     .commands = PROFILE_COMMANDS},
+     .commands = PROFILE_COMMANDS,
+     .manual = "For winIDEA profiler exports whose timeline is in a binary file next to them\n"
+               "(<EXPORT>`.BIN`): its record layout, `1.0` or `1.1`; docs/loaders/winidea-bin.md has\n"
+               "the rule that detects it. Any other value is a usage error."},
     {.names = {"--perturb"}, .value = "SEED",
      .help = "a robustness check: multiply every hit, self cost and call\n"
              "weight by a factor in [0.95, 1.05] drawn from SEED (1 or\n"
              "more), to see how much the layout hangs on small differences\n"
              "between profiles; not a layout to ship",
      .fallback = "0", .apply = set_count, .field = FIELD(perturb),
-     .commands = COMMAND(LG_CLI_OPTIMIZE)},
+     .commands = COMMAND(LG_CLI_OPTIMIZE),
+     .manual = "A robustness check: multiply every hit, self cost and call weight by a factor in\n"
+               "[0.95, 1.05] drawn from <SEED> (1 or more; 0 is none), and warn. Layouts of several\n"
+               "seeds show how much the order hangs on small differences between profiles; do not ship\n"
+               "one."},
     {.names = {"--no-normalize"},
      .help = "merge profiles as read; by default each is first scaled to\n"
              "the largest one's volume, so a long run does not drown a\n"
              "short one",
-     .apply = clear_flag, .field = FIELD(normalize), .commands = PROFILE_COMMANDS},
+     .apply = clear_flag, .field = FIELD(normalize), .commands = PROFILE_COMMANDS,
+     .manual = "Merge profiles as read. By default each profile is first scaled to the volume (sum of\n"
+               "hits) of the largest one, so that a long run does not drown a short one; the report\n"
+               "says how each profile was scaled."},
 
     {.section = "Other:", .names = {"-n", "--rows"}, .value = "N",
      .help = "rows per table in the report, 0 for all", .fallback = "10", .apply = set_count,
-     .field = FIELD(rows), .commands = COMMAND(LG_CLI_OPTIMIZE)},
+     .field = FIELD(rows), .commands = COMMAND(LG_CLI_OPTIMIZE),
+     .manual = "Rows per table in the text and HTML reports; 0 for all."},
     {.names = {"-q", "--quiet"}, .help = "errors, and warnings that an input adds nothing",
-     .apply = set_verbosity, .arg = 0, .commands = ALL_COMMANDS},
+     .apply = set_verbosity, .arg = 0, .commands = ALL_COMMANDS,
+     .manual = "Print errors, and the warnings that an input adds nothing to the order (a profile in\n"
+               "which every count is 0)."},
     {.names = {"-v", "--verbose"},
      .help = "also progress and statistics\n"
              "(on a terminal, long loads always show how far they got)",
-     .apply = set_verbosity, .arg = 2, .commands = ALL_COMMANDS},
+     .apply = set_verbosity, .arg = 2, .commands = ALL_COMMANDS,
+     .manual = "Also print progress."},
     {.names = {"-h", "--help"}, .help = "this text", .apply = show_help,
-     .commands = ALL_COMMANDS},
+     .commands = ALL_COMMANDS,
+     .manual = "Print the help, which ends with the list of the options each command takes, and exit."},
     {.names = {"--version"}, .help = "the version", .apply = show_version,
-     .commands = ALL_COMMANDS},
+     .commands = ALL_COMMANDS,
+     .manual = "Print the version and exit."},
     /* eval: the order to estimate; not in the help, whose usage lines name it. */
     {.names = {"--lor"}, .value = "FILE", .apply = set_string, .field = FIELD(lor),
      .commands = COMMAND(LG_CLI_EVAL)},
@@ -551,10 +647,24 @@ static const char usage_lines[] =
 /* The column a command's options start in, in that list. */
 #define LG_HELP_COMMAND_COLUMN 16
 
+/* Writes text as it is, or for the manual page (roff) with its backslashes and minus signs
+ * escaped. */
+static void put_text(FILE *out, const char *text, bool roff)
+{
+    for (const char *c = text; *c != '\0'; c++) {
+        if (roff && *c == '\\')
+            fputs("\\e", out);
+        else if (roff && *c == '-')
+            fputs("\\-", out);
+        else
+            fputc(*c, out);
+    }
+}
+
 /* Under the options: which command takes which, from the table's commands column, so that the
  * help says exactly what the parser refuses. eval --lor is a line of its own: it computes no
  * order, so it takes none of the options that shape one. */
-static void write_command_options(FILE *out)
+static void write_command_options(FILE *out, bool roff)
 {
     static const struct {
         const char *label;
@@ -570,9 +680,13 @@ static void write_command_options(FILE *out)
         {"formats", COMMAND(LG_CLI_FORMATS), false},
         {"all commands", ALL_COMMANDS, false},
     };
-    fputs("\nWhich command takes which option (any other is a usage error):\n", out);
+    if (!roff)
+        fputs("\nWhich command takes which option (any other is a usage error):\n", out);
     for (size_t l = 0; l < sizeof lines / sizeof *lines; l++) {
-        int column = fprintf(out, "  %-*s", LG_HELP_COMMAND_COLUMN - 2, lines[l].label);
+        fputs("  ", out);
+        put_text(out, lines[l].label, roff);
+        int label = 2 + (int)strlen(lines[l].label);
+        int column = label + fprintf(out, "%*s", LG_HELP_COMMAND_COLUMN - label, "");
         bool any = false;
         for (size_t i = 0; i < NOPTIONS; i++) {
             const option_t *opt = &options[i];
@@ -586,7 +700,8 @@ static void write_command_options(FILE *out)
                 column = fprintf(out, "\n%*s", LG_HELP_COMMAND_COLUMN, "") - 1;
             else if (any)
                 column += fprintf(out, " ");
-            column += fprintf(out, "%s", opt->names[0]);
+            put_text(out, opt->names[0], roff);
+            column += (int)strlen(opt->names[0]);
             any = true;
         }
         fputs(any ? "\n" : "none\n", out);
@@ -621,7 +736,109 @@ void lg_cli_write_help(FILE *out)
             fprintf(out, "  [default: %s]", opt->fallback);
         fputc('\n', out);
     }
-    write_command_options(out);
+    write_command_options(out, false);
+}
+
+/* ---- Manual page --------------------------------------------------------------------------- */
+
+/* Writes one line of an option's manual text as roff: `code` in bold, <ARG> in italics (a '<'
+ * before a capital letter opens it), backslashes and, in bold and italics, minus signs escaped.
+ * A line that would start with a roff control character is guarded. */
+static void put_manual_line(FILE *out, const char *line, size_t n)
+{
+    if (n > 0 && (line[0] == '.' || line[0] == '\''))
+        fputs("\\&", out);
+    char font = 'R';
+    for (size_t i = 0; i < n; i++) {
+        char c = line[i];
+        if (c == '`') {
+            font = font == 'B' ? 'R' : 'B';
+            fprintf(out, "\\f%c", font);
+        } else if (c == '<' && font == 'R' && i + 1 < n && line[i + 1] >= 'A' &&
+                   line[i + 1] <= 'Z') {
+            font = 'I';
+            fputs("\\fI", out);
+        } else if (c == '>' && font == 'I') {
+            font = 'R';
+            fputs("\\fR", out);
+        } else if (c == '-' && font != 'R') {
+            fputs("\\-", out);
+        } else if (c == '\\') {
+            fputs("\\e", out);
+        } else {
+            fputc(c, out);
+        }
+    }
+    if (font != 'R') /* a span is closed on its line (the table's lines never cut one) */
+        fputs("\\fR", out);
+    fputc('\n', out);
+}
+
+/* The commands that take opt, for its manual entry: "lorgen, eval (not with --lor)". */
+static void put_option_commands(FILE *out, const option_t *opt)
+{
+    static const char *const labels[] = {
+        [LG_CLI_OPTIMIZE] = "lorgen", [LG_CLI_SCRIPT] = "script", [LG_CLI_CALLGRAPH] = "callgraph",
+        [LG_CLI_FORMATS] = "formats", [LG_CLI_EVAL] = "eval",     [LG_CLI_CHECK] = "check",
+    };
+    fputs(".br\nCommands: ", out);
+    if (opt->commands == ALL_COMMANDS) {
+        fputs("all.\n", out);
+        return;
+    }
+    bool first = true;
+    for (unsigned c = 0; c < LG_CLI_COMMANDS; c++) {
+        if (!(opt->commands & COMMAND(c)))
+            continue;
+        fprintf(out, "%s\\fB%s\\fR", first ? "" : ", ", labels[c]);
+        if (c == LG_CLI_EVAL && opt->orders)
+            fputs(" (not with \\fB\\-\\-lor\\fR)", out);
+        first = false;
+    }
+    fputs(".\n", out);
+}
+
+void lg_cli_write_manual(FILE *out)
+{
+    fputs(".\\\" " LG_CLI_MANUAL_BEGIN "\n.nf\n", out);
+    write_command_options(out, true);
+    fputs(".fi\n", out);
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        const option_t *opt = &options[i];
+        if (opt->help == NULL)
+            continue;
+        if (opt->section != NULL) {
+            size_t n = strlen(opt->section);
+            fprintf(out, ".SS \"%.*s\"\n", (int)(n > 0 && opt->section[n - 1] == ':' ? n - 1 : n),
+                    opt->section);
+        }
+        fputs(".TP\n", out);
+        for (size_t k = 0; k < 2 && opt->names[k] != NULL; k++) {
+            fputs(k > 0 ? ", \\fB" : "\\fB", out);
+            put_text(out, opt->names[k], true);
+            fputs("\\fR", out);
+        }
+        if (opt->value != NULL)
+            fprintf(out, " \\fI%s\\fR", opt->value);
+        if (opt->alias != NULL) {
+            fputs(" (or \\fB", out);
+            put_text(out, opt->alias, true);
+            fputs("\\fR)", out);
+        }
+        fputc('\n', out);
+        for (const char *line = opt->manual; *line != '\0';) {
+            size_t n = strcspn(line, "\n");
+            put_manual_line(out, line, n);
+            line += n + (line[n] == '\n');
+        }
+        if (opt->fallback != NULL) {
+            fputs(".br\nDefault: ", out);
+            put_text(out, opt->fallback, true);
+            fputs(".\n", out);
+        }
+        put_option_commands(out, opt);
+    }
+    fputs(".\\\" " LG_CLI_MANUAL_END "\n", out);
 }
 
 /* ---- Parsing --------------------------------------------------------------------------------- */

@@ -94,4 +94,16 @@ const char *lg_cli_output_option(lg_output_t kind);
 /* Writes the --help text to out. */
 void lg_cli_write_help(FILE *out);
 
+/* The comment lines that open and close the part of docs/lorgen.1 lg_cli_write_manual writes. */
+#define LG_CLI_MANUAL_BEGIN                                                                        \
+    "Generated from the option table (src/cli/options.c) by lg_gen_man up to its end mark: edit "  \
+    "the table, then cmake --build build --target man."
+#define LG_CLI_MANUAL_END "End of the part generated from the option table."
+
+/* Writes the manual page's part that comes from the option table, as roff: the list of the
+ * options each command takes (as --help ends), then an entry per option under the help's
+ * section headings, with its manual text, its default and the commands that take it. Opens and
+ * closes with the LG_CLI_MANUAL_BEGIN and LG_CLI_MANUAL_END comments. */
+void lg_cli_write_manual(FILE *out);
+
 #endif

@@ -5,6 +5,7 @@
 #include "mem.h"
 
 #include "prf.h"
+#include "report_calls.h"
 #include "report_model.h"
 
 #include <inttypes.h>
@@ -204,35 +205,35 @@ static lg_err_t write_clique_table(const lg_report_input_t *in, const lg_report_
     return LG_OK;
 }
 
-static lg_err_t write_edge_table(const lg_report_input_t *in, lg_report_row_t *rows, size_t n,
-                                 bool boundary, FILE *out)
+/* A clique's calls as text lines (report_calls.h). */
+static void calls_begin(FILE *out, const char *title, bool boundary)
 {
-    const lg_program_t *prog = in->prog;
-    size_t shown = rows_shown(in, n);
-    LG_CHECK(lg_report_sort_rows(prog, rows, n, shown));
-    for (size_t i = 0; i < shown; i++) {
-        const lg_arc_t *a = rows[i].arc;
-        static const char arrow[] = " -> ";
-        fputs("    ", out);
-        size_t len = lg_linkname_put(prog->fns[a->caller].symbol, out);
-        fputs(arrow, out);
-        len += strlen(arrow) + lg_linkname_put(prog->fns[a->callee].symbol, out);
-        pad_to(out, len, LG_REPORT_PAIR_WIDTH);
-        fprintf(out, " %12" PRIu64, a->weight);
-        if (boundary) {
-            if (rows[i].other_clique == LG_REPORT_NO_CLIQUE)
-                fputs("  (outside the cliques)", out);
-            else
-                fprintf(out, "  (%s clique %" PRIu32 ")", rows[i].outgoing ? "to" : "from",
-                        rows[i].other_clique + 1);
-        }
-        fputc('\n', out);
-    }
-    if (shown < n)
-        fprintf(out, "    [%zu more, weight %" PRIu64 "]\n", n - shown,
-                lg_report_rows_weight(rows + shown, n - shown));
-    return LG_OK;
+    (void)boundary;
+    fprintf(out, "  %-*s %12s\n", LG_REPORT_PAIR_WIDTH + 2, title, "weight");
 }
+
+static void calls_row(FILE *out, const lg_program_t *prog, const lg_arc_t *a,
+                      const char *other_side)
+{
+    static const char arrow[] = " -> ";
+    fputs("    ", out);
+    size_t len = lg_linkname_put(prog->fns[a->caller].symbol, out);
+    fputs(arrow, out);
+    len += strlen(arrow) + lg_linkname_put(prog->fns[a->callee].symbol, out);
+    pad_to(out, len, LG_REPORT_PAIR_WIDTH);
+    fprintf(out, " %12" PRIu64, a->weight);
+    if (other_side != NULL)
+        fprintf(out, "  (%s)", other_side);
+    fputc('\n', out);
+}
+
+static void calls_rest(FILE *out, size_t more, uint64_t weight, bool boundary)
+{
+    (void)boundary;
+    fprintf(out, "    [%zu more, weight %" PRIu64 "]\n", more, weight);
+}
+
+static const lg_report_call_style_t text_calls = {calls_begin, calls_row, calls_rest, NULL};
 
 /* One clique's functions, hottest first, with their offset in the clique (link order). */
 static lg_err_t write_members(const lg_report_input_t *in, const lg_report_model_t *m,
@@ -314,17 +315,8 @@ static lg_err_t write_cliques(const lg_report_input_t *in, const lg_report_model
             fprintf(out, "   (%" PRIu64 " bytes of padding before it)", cl->pad_before);
         fputc('\n', out);
         err = write_members(in, m, cl, m->clique_weight[c], out);
-        lg_report_row_t *rows = m->rows + m->first[c];
-        size_t nin = m->ninside[c], nacross = m->first[c + 1] - m->first[c] - nin;
-        if (err == LG_OK && nin > 0) {
-            fprintf(out, "  %-*s %12s\n", LG_REPORT_PAIR_WIDTH + 2, "calls inside", "weight");
-            err = write_edge_table(in, rows, nin, false, out);
-        }
-        if (err == LG_OK && nacross > 0) {
-            fprintf(out, "  %-*s %12s\n", LG_REPORT_PAIR_WIDTH + 2, "calls across its boundary",
-                    "weight");
-            err = write_edge_table(in, rows + nin, nacross, true, out);
-        }
+        if (err == LG_OK)
+            err = lg_report_write_calls(in, m, c, &text_calls, out);
         fputc('\n', out);
     }
     return err;

@@ -9,6 +9,7 @@
 
 #include "estimate.h"
 #include "mem.h"
+#include "report_calls.h"
 #include "report_model.h"
 #include "utf8.h"
 
@@ -594,40 +595,40 @@ static void write_clique_table(const lg_report_input_t *in, const lg_report_mode
                 m->hot_fns, m->hot_bytes, m->weight_unit);
 }
 
-static lg_err_t write_edge_list(const lg_report_input_t *in, lg_report_row_t *rows, size_t n,
-                                bool boundary, const char *title, FILE *out)
+/* A clique's calls as HTML tables (report_calls.h). */
+static void calls_begin(FILE *out, const char *title, bool boundary)
 {
-    if (n == 0)
-        return LG_OK;
-    const lg_program_t *prog = in->prog;
-    size_t shown = in->max_rows && n > in->max_rows ? in->max_rows : n;
-    LG_CHECK(lg_report_sort_rows(prog, rows, n, shown));
     fprintf(out,
             "<table class=\"calls\"><thead><tr><th>%s</th><th>weight</th>%s</tr></thead>"
             "<tbody>\n",
             title, boundary ? "<th>other side</th>" : "");
-    for (size_t i = 0; i < shown; i++) {
-        const lg_arc_t *a = rows[i].arc;
-        fputs("<tr><td>", out);
-        put_text(out, prog->fns[a->caller].symbol);
-        fputs(" &rarr; ", out);
-        put_text(out, prog->fns[a->callee].symbol);
-        fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td>", a->weight);
-        if (boundary) {
-            if (rows[i].other_clique == LG_REPORT_NO_CLIQUE)
-                fputs("<td>outside the cliques</td>", out);
-            else
-                fprintf(out, "<td>%s clique %" PRIu32 "</td>", rows[i].outgoing ? "to" : "from",
-                        rows[i].other_clique + 1);
-        }
-        fputs("</tr>\n", out);
-    }
-    if (shown < n)
-        fprintf(out, "<tr><td>[%zu more]</td><td class=\"n\">%" PRIu64 "</td>%s</tr>\n", n - shown,
-                lg_report_rows_weight(rows + shown, n - shown), boundary ? "<td></td>" : "");
-    fputs("</tbody></table>\n", out);
-    return LG_OK;
 }
+
+static void calls_row(FILE *out, const lg_program_t *prog, const lg_arc_t *a,
+                      const char *other_side)
+{
+    fputs("<tr><td>", out);
+    put_text(out, prog->fns[a->caller].symbol);
+    fputs(" &rarr; ", out);
+    put_text(out, prog->fns[a->callee].symbol);
+    fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td>", a->weight);
+    if (other_side != NULL)
+        fprintf(out, "<td>%s</td>", other_side);
+    fputs("</tr>\n", out);
+}
+
+static void calls_rest(FILE *out, size_t more, uint64_t weight, bool boundary)
+{
+    fprintf(out, "<tr><td>[%zu more]</td><td class=\"n\">%" PRIu64 "</td>%s</tr>\n", more, weight,
+            boundary ? "<td></td>" : "");
+}
+
+static void calls_end(FILE *out)
+{
+    fputs("</tbody></table>\n", out);
+}
+
+static const lg_report_call_style_t html_calls = {calls_begin, calls_row, calls_rest, calls_end};
 
 /* Per clique: its members in link order with offsets, and its heaviest calls. */
 static lg_err_t write_clique_details(const lg_report_input_t *in, lg_report_model_t *m, FILE *out)
@@ -669,11 +670,7 @@ static lg_err_t write_clique_details(const lg_report_input_t *in, lg_report_mode
         }
         fputs("</tbody></table>\n", out);
         free(offsets);
-        lg_report_row_t *rows = m->rows + m->first[c];
-        size_t nin = m->ninside[c], nrows = m->first[c + 1] - m->first[c];
-        LG_CHECK(write_edge_list(in, rows, nin, false, "calls inside", out));
-        LG_CHECK(
-            write_edge_list(in, rows + nin, nrows - nin, true, "calls across its boundary", out));
+        LG_CHECK(lg_report_write_calls(in, m, c, &html_calls, out));
         fputs("</details>\n", out);
     }
     fputs("</section>\n", out);

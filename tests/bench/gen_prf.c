@@ -92,7 +92,7 @@ int main(int argc, char **argv)
     if (lg_prf_writer_finish(&w) != LG_OK)
         return 1;
     FILE *out = fopen(argv[4], "wb");
-    if (out == NULL || fwrite(w.data, 1, w.size, out) != w.size || fclose(out) != 0)
+    if (out == NULL || fwrite(w.buf.data, 1, w.buf.size, out) != w.buf.size || fclose(out) != 0)
         return 1;
     lg_prf_writer_destroy(&w);
     free(open_calls);

@@ -7,7 +7,7 @@
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
-lk=$src/tests/e2e/lk
+lk=$src/tests/e2e/statics_and_clones
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 have valgrind || { echo "skipping: valgrind is not installed" >&2; exit 77; }
 have cmake || { echo "skipping: cmake is not installed" >&2; exit 77; }

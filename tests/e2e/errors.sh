@@ -4,7 +4,7 @@
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
-fw=$src/tests/e2e/fw
+fw=$src/tests/e2e/control_loop
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 
 step "a real profile and program to break"

@@ -6,7 +6,7 @@
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
-inl=$src/tests/e2e/inl
+inl=$src/tests/e2e/inlined
 rm -rf "$work" && mkdir -p "$work/obj" "$work/prof" && cd "$work"
 build_and_trace "$inl" app t.prf "-O2 -ffunction-sections -I$inl" hot rare main
 

@@ -9,7 +9,7 @@
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
-fw=$src/tests/e2e/fw
+fw=$src/tests/e2e/control_loop
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 
 # expect STATUS EXACT_STDERR -- lorgen arguments...: the exit status and every line of stderr.

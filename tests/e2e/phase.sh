@@ -11,7 +11,7 @@
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
-ph=$src/tests/e2e/ph
+ph=$src/tests/e2e/phase
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 CFLAGS="-O2 -ffunction-sections -I$ph"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End to end: lorgen chooses a function's phase in the cache line from a real callgrind profile
-# with jumps, and the choice is the one cachegrind says misses less. ph_loop (phc/loop.S, written
+# with jumps, and the choice is the one cachegrind says misses less. ph_loop (phase_choice/loop.S, written
 # in assembly so that the offsets are fixed) is larger than a way of a 256-byte direct-mapped
 # cache and runs a loop whose two halves share a set at phase 0 and not at phase 16. The test
 # profiles it with callgrind --dump-instr=yes --collect-jumps=yes, checks that lorgen gives it
@@ -9,11 +9,11 @@
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
-phc=$src/tests/e2e/phc
+phc=$src/tests/e2e/phase_choice
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 
 if [ "$(uname -m)" != x86_64 ]; then
-  echo "phc/loop.S is x86-64 assembly; this machine is $(uname -m): skipped" >&2
+  echo "phase_choice/loop.S is x86-64 assembly; this machine is $(uname -m): skipped" >&2
   exit 77
 fi
 command -v valgrind >/dev/null || fail "valgrind is needed (scripts/setup.sh installs it)"

@@ -5,7 +5,7 @@
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
-fw=$src/tests/e2e/fw
+fw=$src/tests/e2e/control_loop
 rm -rf "$work" && mkdir -p "$work/obj" "$work/prof" && cd "$work"
 CFLAGS="-O2 -g -ffunction-sections -fno-omit-frame-pointer -I$fw"
 FW="sensor control comms faults run host_main"

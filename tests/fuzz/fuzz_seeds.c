@@ -73,7 +73,7 @@ static void seed_prf(const char *dir, const char *name, uint8_t type)
         fprintf(stderr, "lg_fuzz_seeds: the .prf writer failed\n");
         exit(1);
     }
-    write_file(dir, name, w.data, w.size);
+    write_file(dir, name, w.buf.data, w.buf.size);
     lg_prf_writer_destroy(&w);
 }
 
@@ -95,7 +95,7 @@ static void seed_br(const char *dir, const char *name, bool timed)
         fprintf(stderr, "lg_fuzz_seeds: the BR writer failed\n");
         exit(1);
     }
-    write_file(dir, name, w.data, w.size);
+    write_file(dir, name, w.buf.data, w.buf.size);
     lg_br_writer_destroy(&w);
 }
 

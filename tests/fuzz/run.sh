@@ -18,7 +18,8 @@ set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-30}
 build=${2:-$src/build-fz}
-targets=${FUZZ_TARGETS:-prf winidea_text1 winidea_xml winidea_bin br aprof callgrind perf_script lor elf probe}
+# Every fuzz_<target>.c but the helpers, as tests/fuzz/CMakeLists.txt globs them.
+targets=${FUZZ_TARGETS:-$(cd "$src/tests/fuzz" && ls fuzz_*.c | sed 's/^fuzz_//; s/\.c$//' | grep -vxE 'util|seeds' | tr '\n' ' ')}
 # Longest input the fuzzer makes, in bytes: large enough for a header, a few records and long
 # names; the seeds that are larger still run whole.
 max_len=16384
