@@ -30,11 +30,17 @@ import sys
 CLASSIC = ("lld-default", "lld-c3", "classic-ph", "classic-hot")
 # The layouts checked against the targets (lorgen2: EXTRA_LORGEN's build).
 TARGETED = ("lorgen-prf", "lorgen-callgrind", "lorgen2-prf", "lorgen2-callgrind")
-# The small caches where lorgen must beat the best classic layout, and the one where it must
-# remove half of the conflict misses.
+# The small caches where lorgen must beat the strongest classic algorithm, and the one where it
+# must remove conflict misses.
 SMALL = ("4096,1,32", "8192,1,32", "16384,2,32")
 DM8K = "8192,1,32"
-NEVER_WORSE, SMALL_EACH, SMALL_MEAN, CONFLICTS = 1.0, 0.90, 0.80, 50.0
+# The targets (issue 29): never above gnu-default; a geometric mean over the small caches' cells
+# at most MEAN_TO_STRONGEST of the strongest classic algorithm's (the one classic layout whose
+# own geometric mean is lowest, not the luckiest classic layout of each cell); no such cell more
+# than CELL_TO_STRONGEST above that algorithm's; at 8K direct-mapped CONFLICTS percent of the
+# conflict misses removed on average over the programs; lorgen eval ranking the layouts of a
+# cell like cachegrind at a median Kendall tau of at least TAU.
+NEVER_WORSE, MEAN_TO_STRONGEST, CELL_TO_STRONGEST, CONFLICTS, TAU = 1.0, 0.95, 1.05, 40.0, 0.6
 
 LABEL = 32
 CELL = 24
@@ -173,34 +179,71 @@ def print_program(p):
                                      for g in gs])
 
 
+def small_cells(programs, layout):
+    """{(program, geometry): ratio to gnu-default} of layout over the small caches."""
+    return {(p.name, g): p.ratio(layout, g) for p in programs for g in SMALL
+            if g in p.geometries and p.ratio(layout, g) is not None}
+
+
+def strongest_classic(programs):
+    """(layout, geometric mean, cells) of the classic layout with the lowest geometric mean over
+    the small caches' cells that every classic layout has, or None."""
+    cells = {l: small_cells(programs, l) for l in CLASSIC}
+    common = set.intersection(*(set(c) for c in cells.values())) if cells else set()
+    if not common:
+        return None
+    means = sorted((geometric_mean([cells[l][k] for k in common]), l) for l in CLASSIC)
+    for mean, l in means:
+        print("%-18s geometric mean over %d cells (4K-16K): %.3f" % (l, len(common), mean))
+    mean, l = means[0]
+    return l, mean, cells[l]
+
+
 def print_summary(programs):
     targeted = [t for t in TARGETED if any(t in p.layouts for p in programs)]
     if not targeted:
         print("(none of %s measured)" % ", ".join(TARGETED))
+    strongest = strongest_classic(programs)
+    if strongest:
+        print("strongest classic algorithm: %s (%.3f)" % (strongest[0], strongest[1]))
+    taus = [p.tau(g) for p in programs for g in SMALL if g in p.geometries and
+            p.tau(g) is not None]
     for t in targeted:
         # Never worse than gnu-default, anywhere.
         cases = [(p.ratio(t, g), "%s %s" % (p.name, g)) for p in programs for g in p.geometries
                  if p.ratio(t, g) is not None]
         verdict(t, "never worse than gnu-default (ratio <= %.3f)" % NEVER_WORSE, cases,
                 lambda x: round(x, 3) <= NEVER_WORSE, max, "%.3f")
-        # 4K, 8K, 16K: against the best classic layout, on every program and on average.
-        cases = []
-        for p in programs:
-            for g in SMALL:
-                b = p.best_classic(g) if g in p.geometries else None
-                if b is not None and p.misses(t, g) is not None:
-                    cases.append((p.misses(t, g) / b[1], "%s %s, best %s" % (p.name, g, b[0])))
-        verdict(t, "4K/8K/16K: <= %.2f of the best classic, every program" % SMALL_EACH, cases,
-                lambda x: round(x, 3) <= SMALL_EACH, max, "%.3f")
-        mean = [(geometric_mean([x for x, _ in cases]),
-                 "geometric mean of the %d above" % len(cases))] if cases else []
-        verdict(t, "4K/8K/16K: <= %.2f of the best classic on average" % SMALL_MEAN, mean,
-                lambda x: round(x, 3) <= SMALL_MEAN, max, "%.3f")
-        # 8K direct-mapped: half the conflict misses removed.
+        if strongest:
+            name, _, theirs = strongest
+            ours = small_cells(programs, t)
+            common = sorted(set(ours) & set(theirs))
+            if common:
+                print("%-18s geometric mean over %d cells (4K-16K): %.3f"
+                      % (t, len(common), geometric_mean([ours[k] for k in common])))
+            if common:
+                ratio = (geometric_mean([ours[k] for k in common]) /
+                         geometric_mean([theirs[k] for k in common]))
+                cases = [(ratio, "geometric mean over %d cells, to %s's" % (len(common), name))]
+            else:
+                cases = []
+            verdict(t, "4K-16K: mean <= %.2f of the strongest classic" % MEAN_TO_STRONGEST,
+                    cases, lambda x: round(x, 3) <= MEAN_TO_STRONGEST, max, "%.3f")
+            cases = [(ours[k] / theirs[k], "%s %s" % k) for k in common]
+            verdict(t, "4K-16K: each cell <= %.2f of it" % CELL_TO_STRONGEST, cases,
+                    lambda x: round(x, 3) <= CELL_TO_STRONGEST, max, "%.3f")
+        # 8K direct-mapped: the conflict misses removed, on average over the programs.
         cases = [(p.conflicts_removed(t, DM8K), p.name) for p in programs
                  if DM8K in p.geometries and p.conflicts_removed(t, DM8K) is not None]
-        verdict(t, "8K direct-mapped: >= %.0f%% of conflict misses removed" % CONFLICTS, cases,
+        mean = [(sum(x for x, _ in cases) / len(cases),
+                 "mean of %d programs; worst %.1f%% (%s)" % ((len(cases),) + min(cases)))] \
+            if cases else []
+        verdict(t, "8K direct-mapped: >= %.0f%% of conflict misses removed" % CONFLICTS, mean,
                 lambda x: round(x, 1) >= CONFLICTS, min, "%.1f%%")
+    verdict("lorgen eval", "ranks layouts: median tau per cell >= %.1f" % TAU,
+            [(median(taus), "median of %d cells (4K-16K), %+.2f to %+.2f"
+              % (len(taus), min(taus), max(taus)))] if taus else [],
+            lambda x: round(x, 2) >= TAU, max, "%+.2f")
 
 
 def print_transfer(evals, trains):

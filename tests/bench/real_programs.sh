@@ -47,11 +47,13 @@
 #     lorgen's ratio to it, and the seconds taken (the time per geometry goes to stderr as it
 #     is measured).
 # At the end it checks lorgen-prf and lorgen-callgrind (and lorgen2-*, below) against the
-# targets, over the programs of this run, one line per target with PASS/FAIL and the worst case:
-# never worse than gnu-default anywhere (ratio <= 1.000); at 4K, 8K and 16K at least 10% fewer
-# misses than the best classic layout on every program (<= 0.90) and 20% fewer on average
-# (geometric mean over programs and the three geometries <= 0.80); at 8K direct-mapped at least
-# half of the conflict misses removed on every program. The raw figures of this run's programs
+# targets, over the programs of this run, one line per target with PASS/FAIL and the worst case
+# (tests/bench/bench_report.py summary): never worse than gnu-default anywhere (ratio <= 1.000);
+# over the 4K, 8K and 16K cells, a geometric mean at most 0.95 of the strongest classic
+# algorithm's (the one of lld-default, lld-c3, classic-ph and classic-hot whose own geometric
+# mean is lowest) and no cell more than 1.05 of that algorithm's; at 8K direct-mapped at least
+# 40% of the conflict misses removed on average over the programs; lorgen eval ranking each
+# cell's layouts like cachegrind at a median Kendall tau of at least 0.6. The raw figures of this run's programs
 # go to BUILD_DIR/bench-results.tsv (program, layout, geometry, misses, lorgen eval's estimate;
 # rewritten after each program) and BUILD_DIR/bench-NAME/results.tsv; tests/bench/bench_report.py
 # prints the tables again from them: `bench_report.py program TSV NAME`, `... summary TSV`,
