@@ -249,6 +249,8 @@ lg_err_t lg_groups_build(const lg_program_t *prog, lg_groups_t *g, lg_diag_t *d)
     g->units.has_call_edges = prog->has_call_edges;
     g->units.sections_inferred = prog->sections_inferred;
     g->units.nprofiled = prog->nprofiled;
+    g->units.profile_hits = prog->profile_hits;
+    g->units.profile_cost = prog->profile_cost;
     if (err == LG_ENOMEM)
         lg_diag_add(d, LG_ERROR, "groups", "out of memory");
     return err;

@@ -3,6 +3,7 @@
 
 #include "classify.h"
 #include "estimate.h"
+#include "mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,25 @@ static lg_err_t check_conflicts(const lg_program_t *prog, const uint64_t *addr,
     return LG_OK;
 }
 
+/* True when at least LG_SAFEGUARD_UNMODELLED_PERCENT of what the profile ran is outside the
+ * model: of its self cost when it has one, else of its hits (in functions that did not bind, or
+ * that this build inlined). */
+static bool unmodelled_code_ran(const lg_program_t *prog)
+{
+    uint64_t bound = 0, all = 0;
+    if (prog->profile_cost > 0) {
+        for (size_t i = 0; i < prog->nfns; i++)
+            bound = lg_sat_add(bound, prog->fns[i].counter1_self);
+        all = prog->profile_cost;
+    } else {
+        for (size_t i = 0; i < prog->nfns; i++)
+            bound = lg_sat_add(bound, prog->fns[i].hits);
+        all = prog->profile_hits;
+    }
+    uint64_t outside = all > bound ? all - bound : 0;
+    return all > 0 && (double)outside * 100.0 >= (double)all * LG_SAFEGUARD_UNMODELLED_PERCENT;
+}
+
 lg_err_t lg_safeguard_layout(const lg_program_t *prog, const lg_geometry_t *geo,
                              lg_layout_t *layout, lg_safeguard_t *out, lg_diag_t *d)
 {
@@ -102,7 +122,8 @@ lg_err_t lg_safeguard_layout(const lg_program_t *prog, const lg_geometry_t *geo,
     }
     lg_err_t err = predict(prog, addr, geo, &out->input_misses, d);
     bool no_conflicts = false;
-    if (err == LG_OK && layout->ncliques > 0 && geo->ways >= LG_SAFEGUARD_ASSOCIATIVE_WAYS)
+    if (err == LG_OK && layout->ncliques > 0 && geo->ways >= LG_SAFEGUARD_ASSOCIATIVE_WAYS &&
+        unmodelled_code_ran(prog))
         err = check_conflicts(prog, addr, geo, out, &no_conflicts, d);
     if (err == LG_OK && no_conflicts) {
         free(addr);

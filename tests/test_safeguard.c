@@ -211,10 +211,29 @@ static void packed_layout(lg_layout_t *l)
 
 /* The program of fns5 linked in `order` (11 indexes into fns5), its packed proposal in l, and
  * the safeguard's verdict on it in the 4-way cache. */
-static lg_safeguard_t guard_packed(lg_program_t *p, const uint32_t *order, lg_layout_t *l)
+/* Code the model does not place ran: one unbound function with as many hits as the bound ones
+ * (the no-conflicts rule applies only then). */
+static void add_unbound_half(lg_program_t *p)
+{
+    uint64_t hits = 0;
+    for (size_t i = 0; i < p->nfns; i++)
+        hits += p->fns[i].hits;
+    p->unbound = calloc(1, sizeof *p->unbound);
+    assert_non_null(p->unbound);
+    p->unbound[0] = (lg_unbound_t){strdup("libc_memcpy"), hits, strdup("in a shared library")};
+    assert_non_null(p->unbound[0].name);
+    assert_non_null(p->unbound[0].reason);
+    p->nunbound = 1;
+    p->profile_hits = 2 * hits; /* what binding counts: the bound hits and the unbound ones */
+}
+
+static lg_safeguard_t guard_packed(lg_program_t *p, const uint32_t *order, bool unmodelled,
+                                   lg_layout_t *l)
 {
     MAKE(p, fns5, arcs5);
     link_in_order(p, order, 11);
+    if (unmodelled)
+        add_unbound_half(p);
     packed_layout(l);
     return guard_in(p, &geo4, l);
 }
@@ -226,12 +245,31 @@ static void test_associative_cache_without_conflicts_keeps_input(void **state)
     lg_layout_t l;
     /* main, f1 pad1 f2 pad2 f3 pad3 f4 pad4, f5 pad5: f1 to f4 share sets, four ways hold them;
      * f5 starts a way after f4's start plus main's 64 bytes, on sets of its own. */
-    lg_safeguard_t sg = guard_packed(&p, (const uint32_t[]){0, 1, 6, 2, 7, 3, 8, 4, 9, 10, 5}, &l);
+    lg_safeguard_t sg =
+        guard_packed(&p, (const uint32_t[]){0, 1, 6, 2, 7, 3, 8, 4, 9, 10, 5}, true, &l);
     assert_int_equal(sg.verdict, LG_SAFEGUARD_NO_CONFLICTS);
     assert_true(sg.associative_misses >= sg.input_misses);
     assert_int_equal(sg.proposed_misses, sg.input_misses);
     /* The proposal's members keep their places, in input order (the pads were never in it). */
     assert_kept_input(&l, 6);
+    lg_layout_destroy(&l);
+    lg_program_destroy(&p);
+}
+
+/* The same input order, but every function that ran is in the model (a whole static image):
+ * nothing the model does not place can decide, so the comparison of the two replays does. */
+static void test_whole_image_skips_the_no_conflicts_rule(void **state)
+{
+    (void)state;
+    lg_program_t p;
+    lg_layout_t l;
+    lg_safeguard_t sg =
+        guard_packed(&p, (const uint32_t[]){0, 1, 6, 2, 7, 3, 8, 4, 9, 10, 5}, false, &l);
+    assert_int_not_equal(sg.verdict, LG_SAFEGUARD_NO_CONFLICTS);
+    assert_int_equal(sg.associative_misses, 0); /* not asked */
+    assert_true(sg.proposed_misses <= sg.input_misses);
+    assert_int_equal(sg.verdict, LG_SAFEGUARD_PROPOSED);
+    assert_int_equal(l.ncliques, 1);
     lg_layout_destroy(&l);
     lg_program_destroy(&p);
 }
@@ -242,7 +280,8 @@ static void test_associative_cache_with_conflicts_takes_proposal(void **state)
     lg_program_t p;
     lg_layout_t l;
     /* main, f1 pad1 f2 pad2 f3 pad3 f4 pad4 f5: five functions on the same sets of 4 ways. */
-    lg_safeguard_t sg = guard_packed(&p, (const uint32_t[]){0, 1, 6, 2, 7, 3, 8, 4, 9, 5, 10}, &l);
+    lg_safeguard_t sg =
+        guard_packed(&p, (const uint32_t[]){0, 1, 6, 2, 7, 3, 8, 4, 9, 5, 10}, true, &l);
     assert_int_equal(sg.verdict, LG_SAFEGUARD_PROPOSED);
     assert_true(sg.associative_misses < sg.input_misses);
     assert_true(sg.proposed_misses < sg.input_misses);
@@ -261,6 +300,7 @@ static void test_associative_check_skipped_for_huge_caches(void **state)
     lg_program_t p;
     MAKE(&p, fns, arcs);
     link_in_order(&p, (const uint32_t[]){0, 1, 2, 3}, 4);
+    add_unbound_half(&p);
     lg_layout_t l;
     empty_layout(&l);
     l.geometry = huge;
@@ -287,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_empty_layout_equals_input),
         cmocka_unit_test(test_associative_cache_without_conflicts_keeps_input),
         cmocka_unit_test(test_associative_cache_with_conflicts_takes_proposal),
+        cmocka_unit_test(test_whole_image_skips_the_no_conflicts_rule),
         cmocka_unit_test(test_associative_check_skipped_for_huge_caches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

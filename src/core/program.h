@@ -131,6 +131,10 @@ typedef struct lg_program {
     bool has_call_edges;      /* at least one profile had call information */
     bool sections_inferred;   /* no object files were read: section names are guesses */
     size_t nprofiled;         /* profiled functions bound to fns */
+    /* The profiles' hits and self cost (counter 1), scaled, over every profiled function, bound
+     * or not: what fns[].hits and .counter1_self would sum to if all the code that ran were
+     * placed (binding leaves out what did not bind, and what this build inlined). */
+    uint64_t profile_hits, profile_cost;
 } lg_program_t;
 
 /* True when the linker can place the function on its own: it has bytes and a known input

@@ -1257,6 +1257,8 @@ static lg_err_t bind_functions(binder_t *b, const lg_profile_t *prof, double sca
     LG_CHECK(err);
     for (size_t i = 0; i < prof->nfuncs; i++) {
         const lg_pfunc_t *f = &prof->funcs[i];
+        p->profile_hits = lg_sat_add(p->profile_hits, lg_scale_count(f->hits, scale));
+        p->profile_cost = lg_sat_add(p->profile_cost, lg_scale_count(f->counter1_self, scale));
         if (map[i] < 0)
             continue;
         lg_fn_t *fn = &p->fns[map[i]];
