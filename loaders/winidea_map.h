@@ -7,7 +7,7 @@
  * Types above 5 (newer winIDEA versions have inspector areas) are kept as "other" areas.
  *
  * Function names of the form "file.c"#name are winIDEA's names for statics: the profile function
- * is name with qual_name "file.c", which is what the binder (src/output/bind.c) compares with an ELF
+ * is name with qual_name "file.c", which is what the binder (src/bind/bind.c) compares with an ELF
  * symbol's source file when several symbols share a name.
  *
  * Lookups are O(1): per area type, handles whose low 28 bits are dense (winIDEA numbers them

@@ -19,7 +19,7 @@
  * the igraph_t sorted the E edges twice more for indexes no query read (5.4 s and 400 MB of the
  * 1M-function benchmark). The lists are built in O(V + E) by counting sorts, and a query merges
  * two sorted runs (docs/benchmarks.md, "Optimizer scale"). igraph does the work it is good at
- * where lorgen needs it: the DOT and GraphML exports (src/output/emit_graph.c).
+ * where lorgen needs it: the DOT and GraphML exports (src/report/emit_graph.c).
  */
 #include "callgraph.h"
 

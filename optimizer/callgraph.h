@@ -16,7 +16,7 @@
  * Weights are exact 64-bit integers, saturating at UINT64_MAX where they add up. The graph is
  * lorgen's own compact lists, not an igraph_t: the neighbour query is the only one the passes
  * make, and igraph serves where it does graph work, the DOT and GraphML exports
- * (src/output/emit_graph.c; optimizer/callgraph.c says why).
+ * (src/report/emit_graph.c; optimizer/callgraph.c says why).
  */
 #ifndef LG_CALLGRAPH_H
 #define LG_CALLGRAPH_H

@@ -1,6 +1,6 @@
-/* test_cli_order.c - which algorithm the CLI's default runs (src/cli/order.c): chains, or the
- * clique pass for call graphs too large for chains' time, and C3 when the safeguard refuses the
- * chains. */
+/* test_cli_order.c - which algorithm the CLI's default runs (chosen by optimizer/default_order.h,
+ * run by src/cli/order.c): chains, or the clique pass for call graphs too large for chains' time,
+ * and C3 when the safeguard refuses the chains. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* test_hotspots.c - binding per-position costs and jumps to offsets inside functions
- * (src/output/hotspots.h). */
+ * (src/bind/hotspots.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

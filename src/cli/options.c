@@ -929,8 +929,8 @@ static lg_cli_status_t refuse_unused(lg_cli_options_t *o, const given_t *given)
 
 /* A timeline's proximity pairs are read by one consumer, the clique pass's cache placement
  * (affinity.h); counting them is most of a timeline's reading time, so every other run skips it.
- * The default's fallback to the clique pass on very large graphs (order.c) then places without
- * them: which algorithm runs is known only once the profiles are read. */
+ * The default's fallback to the clique pass on very large graphs (default_order.h) then places
+ * without them: which algorithm runs is known only once the profiles are read. */
 static void skip_unread_proximity(lg_cli_options_t *o)
 {
     bool proposes = o->command == LG_CLI_OPTIMIZE || o->command == LG_CLI_EVAL;

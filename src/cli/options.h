@@ -53,7 +53,7 @@ typedef struct lg_cli_options {
     size_t perturb;         /* --perturb: seed of the robustness check's noise; 0 = none */
     lg_load_options_t load; /* options for the loaders that take them (--event, ...) */
     const char *algorithm;  /* --algorithm, one of lg_algorithm_names */
-    bool algorithm_given;   /* --algorithm was on the command line (order.c may pick otherwise) */
+    bool algorithm_given;   /* --algorithm was on the command line (else default_order.h picks) */
     bool place;             /* cache-aware placement after the cliques (--no-place) */
     bool phase;             /* choose large functions' phase in the cache line (--no-phase) */
     bool safeguard;         /* keep the input order when predicted better (--no-safeguard) */

@@ -3,6 +3,7 @@
 
 #include "algorithms.h"
 #include "clique.h"
+#include "default_order.h"
 #include "groups.h"
 #include "messages.h"
 #include "placement.h"
@@ -60,36 +61,19 @@ int lg_cli_load_for_order(const lg_cli_options_t *o, const char *no_profile, con
     return lg_cli_load_profiled(o, no_profile, no_elf, in, d);
 }
 
-/* Most call arcs the default orders with chains, whose time grows as E log^2 E in the worst
- * case: on this project's machine 2.0 s of CPU for 1M arcs (100k functions) and 34.6 s for 10M
- * arcs (1M functions), where the clique pass took 0.5 s and 6.0 s
- * (docs/dev/experiments/2026-11-26-run-of-2026-11-26-the-chains-default.md). Above it the
- * default is the clique pass. */
-#define LG_DEFAULT_CHAINS_MAX_ARCS 1000000u
-
-/* The default's second choice, tried when the safeguard predicts its first to miss more than the
- * input order: C3 is the classic order that fits the profiled run most closely (on the
- * benchmark's TRAIN workloads 0.71 of the input order's misses, the chains 0.80), while the
- * chains carry over better to other workloads
- * (docs/dev/experiments/2026-11-26-the-same-links-on-the-profiled-workload.md). It passes the same
- * safeguard, so the input order stays when both are
- * predicted to lose. */
-#define LG_DEFAULT_SECOND_ALGORITHM LG_ALGORITHM_C3
-
 /* The safeguard refused the default's layout (p->layout now keeps the input order, p->sg says
- * why): proposes LG_DEFAULT_SECOND_ALGORITHM's layout instead when the safeguard accepts it. The
+ * why): proposes the second choice's layout instead when the safeguard accepts it. The
  * second pass's own diagnostics (an oversized function, say) reach d only when its layout is
  * proposed or it failed: a layout nobody gets has nothing to warn about. */
 static int try_second(const lg_cli_options_t *o, lg_cli_proposal_t *p, const char *first,
-                      lg_diag_t *d)
+                      const char *second_algorithm, lg_diag_t *d)
 {
     lg_layout_t second;
     lg_layout_init(&second);
     lg_safeguard_t sg = {.verdict = LG_SAFEGUARD_UNCHECKED};
     lg_diag_t second_d;
     lg_diag_init(&second_d);
-    bool failed = lg_order(LG_DEFAULT_SECOND_ALGORITHM, &p->prog, &o->geometry, &second,
-                           &second_d) != LG_OK ||
+    bool failed = lg_order(second_algorithm, &p->prog, &o->geometry, &second, &second_d) != LG_OK ||
                   lg_safeguard_layout(&p->prog, &o->geometry, &second, &sg, &second_d) != LG_OK;
     if (!failed && sg.verdict != LG_SAFEGUARD_PROPOSED) {
         lg_diag_destroy(&second_d);
@@ -107,12 +91,12 @@ static int try_second(const lg_cli_options_t *o, lg_cli_proposal_t *p, const cha
                    "the %s layout was predicted to miss more than the input order in this cache "
                    "(%" PRIu64 " against %" PRIu64 " estimated misses); proposing the %s layout, "
                    "predicted to miss %" PRIu64,
-                   first, p->sg.proposed_misses, p->sg.input_misses, LG_DEFAULT_SECOND_ALGORITHM,
+                   first, p->sg.proposed_misses, p->sg.input_misses, second_algorithm,
                    sg.proposed_misses);
     lg_layout_destroy(&p->layout);
     p->layout = second;
     p->sg = sg;
-    p->algorithm = LG_DEFAULT_SECOND_ALGORITHM;
+    p->algorithm = second_algorithm;
     return 0;
 }
 
@@ -153,14 +137,13 @@ int lg_cli_propose_order(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_dia
 
 static int propose_units(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_diag_t *d)
 {
-    const char *algorithm = o->algorithm;
-    if (!o->algorithm_given && p->prog.narcs > LG_DEFAULT_CHAINS_MAX_ARCS) {
-        algorithm = LG_CLIQUE_ALGORITHM;
+    lg_order_choice_t choice = lg_default_order(&p->prog, o->algorithm_given ? o->algorithm : NULL);
+    const char *algorithm = choice.first;
+    if (choice.too_many_arcs)
         lg_cli_message(LG_NOTE, "",
                        "%zu call arcs, more than %u: ordered with the cliques pass, whose time "
                        "grows linearly with them (give --algorithm chains to wait for chains)",
                        p->prog.narcs, LG_DEFAULT_CHAINS_MAX_ARCS);
-    }
     bool cliques = strcmp(algorithm, LG_CLIQUE_ALGORITHM) == 0;
     /* Before ordering: a phased function's padding is part of the bytes every algorithm and the
      * placement lay out. The input order moves nothing, so it needs no phase. */
@@ -187,8 +170,8 @@ static int propose_units(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_dia
         return 0;
     if (lg_safeguard_layout(&p->prog, &o->geometry, &p->layout, &p->sg, d) != LG_OK)
         return LG_EXIT_BAD_INPUT;
-    if (p->sg.verdict == LG_SAFEGUARD_KEPT_INPUT && !o->algorithm_given)
-        return try_second(o, p, algorithm, d);
+    if (p->sg.verdict == LG_SAFEGUARD_KEPT_INPUT && choice.second != NULL)
+        return try_second(o, p, algorithm, choice.second, d);
     tell_kept(&o->geometry, &p->sg);
     return 0;
 }

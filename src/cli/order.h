@@ -5,8 +5,9 @@
  * --no-place), kept only when the cache model does not predict it to miss more than the input
  * order (unless --no-safeguard; safeguard.h). The default is "chains" ("cliques" above a million
  * call arcs); when the safeguard refuses it, C3's layout is tried under the same safeguard before
- * the input order is kept (order.c). The algorithms named with --algorithm are kept as the
- * literature defines them, for comparison, and get no second choice.
+ * the input order is kept (the choice is optimizer/default_order.h's; order.c runs it). The
+ * algorithms named with --algorithm are kept as the literature defines them, for comparison, and
+ * get no second choice.
  */
 #ifndef LG_CLI_ORDER_H
 #define LG_CLI_ORDER_H

@@ -2,7 +2,7 @@
 # End to end: calls the linker or the loader sends to another function than the one the caller's
 # code names (--wrap, symbol versions, IFUNCs, glibc's IFUNC memcpy in a static program) run
 # out of line, and a profile of them must keep them hot, not take them as calls the build
-# inlined (src/output/calls.h). A hot function that the objects do say was inlined everywhere
+# inlined (src/bind/calls.h). A hot function that the objects do say was inlined everywhere
 # goes cold, and a note names it.
 set -euo pipefail
 lorgen=$1 src=$2 work=$3

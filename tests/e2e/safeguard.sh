@@ -10,9 +10,10 @@
 # both 4-way and 8-way caches); when lorgen says so, `lorgen eval` must find the input order
 # missing no less in a fully-associative cache of the same size, and a cache with fewer ways
 # must never be kept for that reason. When the default's chains are predicted to lose, lorgen
-# tries C3's order under the same check before it keeps the input order (src/cli/order.c): on
-# the demo that happens in the 2 KiB direct-mapped cache with 16-byte lines, where the .LOR must
-# then say c3, lorgen must say why, and the relinked program must print what the original does.
+# tries C3's order under the same check before it keeps the input order
+# (optimizer/default_order.h): on the demo that happens in the 2 KiB direct-mapped cache with
+# 16-byte lines, where the .LOR must then say c3, lorgen must say why, and the relinked program
+# must print what the original does.
 # A kept order's .LOR gives the same reason as the warning, and `lorgen check` says it has
 # nothing to check.
 # (test_safeguard.c covers the loss rule on its own, test_cli_order.c the second choice.)

@@ -1,4 +1,5 @@
-/* lor.h - the .LOR link-order file: build it from a layout, write it, read it back, check it.
+/* lor.h - the .LOR link-order file: build it from a layout (lor.c), write it (lor_write.c), read
+ * it back (lor_read.c), check it against the program and make a layout of it (lor_check.c).
  *
  * The .LOR is the order people review and edit; every linker output is written from it, whether
  * it was just computed or read back from a file edited by hand. docs/lor-format.md is the
