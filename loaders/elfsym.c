@@ -1083,6 +1083,27 @@ static bool linked_by_lld_or_gold(elf_reader_t *f)
     return false;
 }
 
+/* True when the file's dynamic section names a library it needs (DT_NEEDED). */
+static bool needs_shared_libraries(elf_reader_t *f)
+{
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(f->elf, scn)) != NULL;) {
+        GElf_Shdr sh;
+        Elf_Data *data;
+        if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_DYNAMIC ||
+            (data = elf_getdata(scn, NULL)) == NULL || sh.sh_entsize == 0)
+            continue;
+        size_t n = data->d_size / sh.sh_entsize;
+        for (size_t i = 0; i < n; i++) {
+            GElf_Dyn dyn;
+            if (gelf_getdyn(data, (int)i, &dyn) == NULL || dyn.d_tag == DT_NULL)
+                break;
+            if (dyn.d_tag == DT_NEEDED)
+                return true;
+        }
+    }
+    return false;
+}
+
 /* Reads one ELF file (or archive member) known to be of kind ELF_K_ELF. */
 static lg_err_t read_elf(reader_t *r, Elf *elf, const char *where, const char *member)
 {
@@ -1123,6 +1144,8 @@ static lg_err_t read_elf(reader_t *r, Elf *elf, const char *where, const char *m
     uint32_t file = (uint32_t)(r->out->nfiles - 1);
     r->out->files[file].stripped = symtab == NULL || dynamic;
     r->out->files[file].sources_partial = kind == LG_ELF_LINKED && linked_by_lld_or_gold(&f);
+    r->out->files[file].needs_shared_libraries =
+        kind == LG_ELF_LINKED && needs_shared_libraries(&f);
     if (symtab == NULL && member != NULL) {
         if (r->members_without_symtab++ == 0)
             snprintf(r->first_without_symtab, sizeof r->first_without_symtab, "%s", member);

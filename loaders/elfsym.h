@@ -62,6 +62,8 @@ typedef struct lg_elf_file {
                            statics of an object without one (glibc's libc.a members, most
                            assembly) follow an earlier object's and take its source file.
                            GNU ld gives such an object an STT_FILE named after it */
+    bool needs_shared_libraries; /* linked: its dynamic section names a DT_NEEDED library, whose
+                                    code runs beside it where the loader puts it */
 } lg_elf_file_t;
 
 /* A reference found in an object's relocations: code or data in one section of the file that

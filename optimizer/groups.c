@@ -251,6 +251,7 @@ lg_err_t lg_groups_build(const lg_program_t *prog, lg_groups_t *g, lg_diag_t *d)
     g->units.nprofiled = prog->nprofiled;
     g->units.profile_hits = prog->profile_hits;
     g->units.profile_cost = prog->profile_cost;
+    g->units.shared_libraries = prog->shared_libraries;
     if (err == LG_ENOMEM)
         lg_diag_add(d, LG_ERROR, "groups", "out of memory");
     return err;

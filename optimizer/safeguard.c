@@ -90,11 +90,13 @@ static lg_err_t check_conflicts(const lg_program_t *prog, const uint64_t *addr,
     return LG_OK;
 }
 
-/* True when at least LG_SAFEGUARD_UNMODELLED_PERCENT of what the profile ran is outside the
- * model: of its self cost when it has one, else of its hits (in functions that did not bind, or
- * that this build inlined). */
+/* True when code the model does not place ran: the program needs shared libraries, or at least
+ * LG_SAFEGUARD_UNMODELLED_PERCENT of what the profile ran is outside the model (of its self cost
+ * when it has one, else of its hits: functions that did not bind, or that this build inlined). */
 static bool unmodelled_code_ran(const lg_program_t *prog)
 {
+    if (prog->shared_libraries)
+        return true;
     uint64_t bound = 0, all = 0;
     if (prog->profile_cost > 0) {
         for (size_t i = 0; i < prog->nfns; i++)

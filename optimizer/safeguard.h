@@ -21,10 +21,10 @@
  * 1.32 times as often as the input order on average over where libc lands, pcre2's 1.07, and
  * the model saw no conflict misses in either; it saw them in sqlite3 (2% of its replay), where
  * reordering removes nearly half of the misses. The rule holds only where code the model does
- * not place ran: at least LG_SAFEGUARD_UNMODELLED_PERCENT of the profile's hits are in functions
- * that did not bind (a shared library's, code inlined in this build, the PLT). Where the model
- * replays nearly all the code that ran (a static image given with its C library, profiled by a
- * tool that sees it), there is no such draw, and the comparison below decides alone: on the
+ * not place ran: the program needs shared libraries, or at least LG_SAFEGUARD_UNMODELLED_PERCENT
+ * of what the profile ran (its self cost, else its hits) is in functions that did not bind or
+ * that this build inlined. Where the model replays nearly all the code that ran (a static image
+ * given with its C library, profiled by a tool that sees it), there is no such draw, and the comparison below decides alone: on the
  * benchmark's static links fed callgrind at 32 KiB 8-way (0.0% unbound), the rule kept the input
  * order of five programs where the layouts measured 0.86 to 1.00 of it (docs/dev/experiments/
  * 2026-11-27-whole-image-benchmark.md). Below that associativity the comparison says
@@ -51,10 +51,11 @@
  * it is compared with. */
 #define LG_SAFEGUARD_ASSOCIATIVE_WAYS 4u /* ways */
 
-/* Share of the profile's hits in functions that did not bind, in percent, from which the model
- * is taken not to see all the code that ran, and the no-conflicts rule above applies. Measured:
- * 0.0% on static links fed callgrind, 13.9% on lua linked dynamically (its C library), 3.8% to
- * 75.8% of the tracer's time in functions the plain build inlined (a .prf). */
+/* Share of what the profile ran (its self cost, else its hits), in percent, outside the model
+ * (functions that did not bind, or that this build inlined) from which the model is taken not
+ * to see all the code that ran, and the no-conflicts rule above applies to a static program.
+ * Measured on the benchmark's static links: 0.0% fed callgrind; 3.8% to 75.8% of the tracer's
+ * time in functions the plain build inlined (a .prf). */
 #define LG_SAFEGUARD_UNMODELLED_PERCENT 5.0
 
 typedef enum lg_safeguard_verdict {

@@ -849,6 +849,23 @@ static bool has_symbol(const lg_elfsyms_t *t, uint32_t file, const char *name)
 /* Untyped labels in code are functions that end where the next symbol starts (or at the
  * section's end), in an object and in a linked file alike; a label inside a sized function, or
  * at the section's end, is none. */
+/* A program linked against the shared C library needs it (DT_NEEDED); a static one and an
+ * object file need nothing. */
+static void test_needs_shared_libraries(void **state)
+{
+    (void)state;
+    const char *files[] = {"app", "labels", "a.o"};
+    const bool needs[] = {true, false, false};
+    for (size_t k = 0; k < 3; k++) {
+        lg_elfsyms_t t;
+        lg_elfsyms_init(&t);
+        read_ok(&t, work_path(files[k]));
+        assert_int_equal(t.nfiles, 1);
+        assert_int_equal(t.files[0].needs_shared_libraries, needs[k]);
+        lg_elfsyms_destroy(&t);
+    }
+}
+
 static void test_code_labels(void **state)
 {
     (void)state;
@@ -1487,6 +1504,7 @@ int main(void)
         cmocka_unit_test(test_random_corruption),
         cmocka_unit_test(test_probe),
         cmocka_unit_test(test_destroy_accepts_zeroed),
+        cmocka_unit_test(test_needs_shared_libraries),
     };
     int failed = cmocka_run_group_tests_name("elfsym", tests, build_fixtures, NULL);
     if (failed == 0 && skipped_cases > 0) {

@@ -135,6 +135,9 @@ typedef struct lg_program {
      * or not: what fns[].hits and .counter1_self would sum to if all the code that ran were
      * placed (binding leaves out what did not bind, and what this build inlined). */
     uint64_t profile_hits, profile_cost;
+    /* A linked input needs shared libraries (DT_NEEDED): their code runs at addresses the
+     * loader picks, outside anything lorgen models or places. */
+    bool shared_libraries;
 } lg_program_t;
 
 /* True when the linker can place the function on its own: it has bytes and a known input
