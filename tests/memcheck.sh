@@ -5,7 +5,9 @@
 #   tests/memcheck.sh BUILD_DIR [TEST_NAME...]
 #
 # BUILD_DIR is a build without sanitizers (valgrind and ASan do not mix), e.g.
-#   cmake -S . -B build-mc -DCMAKE_BUILD_TYPE=Debug && cmake --build build-mc
+#   cmake -S . -B build-mc -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-g -O1"
+#   cmake --build build-mc
+# (-O1: at -O2 memcheck may report uninitialised values that are not; -O0 is 2.5 times slower).
 # Without names every tests/test_*.c program runs but those MEMCHECK_SKIP lists (blank-separated
 # names). MEMCHECK_JOBS (default 1) programs run at a time. LORGEN_MEMCHECK_E2E=1 also runs
 # tests/e2e/errors.sh (every loader's malformed input through the CLI, about 30 lorgen runs)
@@ -26,10 +28,10 @@ vg_error_status=99
 vg=(valgrind --quiet --tool=memcheck --leak-check=full --errors-for-leak-kinds=definite,indirect
     --show-leak-kinds=definite,indirect --error-exitcode=$vg_error_status)
 export LORGEN_TEST_SMALL=1
-# The slowest jobs under memcheck, slowest first (CPU seconds on the 2-core CI machine, with
-# LORGEN_TEST_SMALL=1, 2026-11-27): the start order when no earlier run has left its times.
-slowest_first=(test_perf_script e2e.errors test_winidea_bin test_br test_prf test_elfsym
-               test_algorithms test_cli_order test_timeline test_intmap)
+# The slowest jobs under memcheck, slowest first (CPU seconds with LORGEN_TEST_SMALL=1 at -O1,
+# 2026-11-27): the start order when no earlier run has left its times.
+slowest_first=(e2e.errors test_perf_script test_prf test_winidea_bin test_algorithms test_br
+               test_elfsym test_cli_order test_timeline test_intmap)
 # Each job's CPU seconds of this run, one "NAME SECONDS" line each; the next run starts by them.
 times=$build/tests/memcheck.times
 
@@ -133,7 +135,7 @@ for t in "${jobs[@]}"; do
     if [ "$t" = e2e.errors ]; then
       cat "$build/tests/$t.memcheck.out" >&2 || true
     else
-      tail -40 "$build/tests/$t.memcheck.log" "$build/tests/$t.memcheck.out" >&2 || true
+      tail -n 40 "$build/tests/$t.memcheck.log" "$build/tests/$t.memcheck.out" >&2 || true
     fi
   fi
 done
