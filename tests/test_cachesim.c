@@ -446,7 +446,7 @@ static void test_both_set_kinds_match_a_plain_lru(void **state)
         {4096 * 64, 4096, 64},         /* the largest lines, fully associative */
     };
     uint64_t accesses = TRACE_ACCESSES;
-    if (lg_test_small("traces of 6,000 accesses, not 60,000"))
+    if (lg_test_small("traces of 10,000 accesses, not 60,000"))
         accesses = SMALL_TRACE_ACCESSES;
     for (size_t gi = 0; gi < sizeof geos / sizeof geos[0]; gi++)
         for (uint64_t seed = 1; seed <= 3; seed++)
