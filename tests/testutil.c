@@ -26,6 +26,15 @@ const char *lg_test_write_file(const char *name, const void *data, size_t size)
     return path;
 }
 
+bool lg_test_small(const char *what)
+{
+    const char *small = getenv("LORGEN_TEST_SMALL");
+    if (small == NULL || strcmp(small, "1") != 0)
+        return false;
+    print_message("small size (LORGEN_TEST_SMALL=1): %s\n", what);
+    return true;
+}
+
 FILE *lg_test_stream_open(lg_test_stream_t *s, const void *data, size_t size)
 {
     s->copy = malloc(size > 0 ? size : 1);

@@ -110,6 +110,12 @@ int lg_test_run(const char *command);
 void lg_test_seed(uint64_t seed);
 uint64_t lg_test_rng(void);
 
+/* True when LORGEN_TEST_SMALL=1 is set (tests/memcheck.sh sets it: valgrind runs code 20 to 50
+ * times slower). A test whose full size takes minutes there then runs a smaller input of the
+ * same kinds, and prints `what` so that the log shows it; the full size runs in the normal and
+ * the sanitizer builds. */
+bool lg_test_small(const char *what);
+
 /* True when a program is on PATH. */
 bool lg_test_have(const char *program);
 

@@ -12,8 +12,10 @@
 # when any target found something.
 # Findings of an earlier run are cleared: move them to tests/fuzz/regressions/ once fixed.
 #
-# FUZZ_TARGETS="prf lor" limits the run to some targets. Targets run one at a time, each in one
-# process: CI machines are small, and the numbers stay comparable between runs.
+# FUZZ_TARGETS="prf lor" limits the run to some targets. FUZZ_JOBS (default 1) targets run at a
+# time, each in one single-threaded process: with no more jobs than free cores, each target gets
+# a core of its own for its SECONDS, as it would alone (the exec/s column shows it), and the
+# whole run takes 1/FUZZ_JOBS of the time. The lines are printed in target order at the end.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-30}
@@ -81,41 +83,61 @@ fi
 # ---- Fuzzing ----------------------------------------------------------------------------------
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-status=0
-printf '%-14s %10s %8s %6s %7s %6s  %s\n' target executions exec/s cov features corpus findings >&2
-for t in $targets; do
-  artifacts=$build/fuzz-artifacts/$t
+# fuzz_one TARGET: the regression inputs, then SECONDS of fuzzing; the target's line of the table
+# in BUILD_DIR/fuzz-TARGET.line, what went wrong in .problem, and 0 or 1 in .status.
+fuzz_one() {
+  local t=$1 artifacts=$build/fuzz-artifacts/$1 log=$build/fuzz-$1.log out=$build/fuzz-$1
+  local rc=0 regressions dict execs rate last cov ft corp findings
+  : >"$out.line"
+  : >"$out.problem"
   rm -rf "$artifacts" && mkdir -p "$artifacts"
-  log=$build/fuzz-$t.log
   # Regression inputs: every file of tests/fuzz/regressions/TARGET/ but notes (*.md).
   mapfile -t regressions < <(find "$src/tests/fuzz/regressions/$t" -type f ! -name '*.md' \
     2>/dev/null | sort)
   if [ ${#regressions[@]} -gt 0 ]; then
     if ! "$bin/fuzz_$t" -rss_limit_mb=$rss_limit_mb "${regressions[@]}" >"$log" 2>&1; then
-      echo "fuzz_$t: a regression input fails again (log: $log)" >&2
-      status=1
-      continue
+      echo "fuzz_$t: a regression input fails again (log: $log)" >"$out.problem"
+      echo 1 >"$out.status"
+      return
     fi
   fi
   dict=()
   [ -f "$src/tests/fuzz/dict/$t.dict" ] && dict=(-dict="$src/tests/fuzz/dict/$t.dict")
-  rc=0
   "$bin/fuzz_$t" "${dict[@]}" -max_total_time="$seconds" -max_len=$max_len \
     -rss_limit_mb=$rss_limit_mb -timeout=$timeout -print_final_stats=1 \
     -artifact_prefix="$artifacts/" "$corpus/$t" "$seeds/$t" >"$log" 2>&1 || rc=$?
   execs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log" | tail -1)
   rate=$(awk '/stat::average_exec_per_sec/ { print $2 }' "$log" | tail -1)
-  last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+  last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
   corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<<"$last")
   findings=$(find "$artifacts" -type f | wc -l)
   printf '%-14s %10s %8s %6s %7s %6s  %s\n' "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" \
-    "${ft:-?}" "${corp:-?}" "$findings" >&2
+    "${ft:-?}" "${corp:-?}" "$findings" >"$out.line"
   if [ "$rc" -ne 0 ] || [ "$findings" -gt 0 ]; then
-    echo "fuzz_$t: exit $rc, findings in $artifacts (log: $log)" >&2
-    grep -E 'ERROR|SUMMARY|fuzz:' "$log" | head -5 >&2 || true
-    status=1
+    { echo "fuzz_$t: exit $rc, findings in $artifacts (log: $log)"
+      grep -E 'ERROR|SUMMARY|fuzz:' "$log" | head -5 || true; } >"$out.problem"
+    echo 1 >"$out.status"
+    return
   fi
+  echo 0 >"$out.status"
+}
+
+for t in $targets; do rm -f "$build/fuzz-$t.status"; done
+for t in $targets; do
+  while [ "$(jobs -rp | wc -l)" -ge "${FUZZ_JOBS:-1}" ]; do wait -n || true; done
+  fuzz_one "$t" &
+done
+wait
+
+status=0
+printf '%-14s %10s %8s %6s %7s %6s  %s\n' target executions exec/s cov features corpus findings >&2
+for t in $targets; do
+  cat "$build/fuzz-$t.line" >&2 2>/dev/null || true
+done
+for t in $targets; do
+  cat "$build/fuzz-$t.problem" >&2 2>/dev/null || true
+  [ "$(cat "$build/fuzz-$t.status" 2>/dev/null)" = 0 ] || status=1
 done
 exit $status
