@@ -256,7 +256,8 @@ summary: 22000
 totals: 22000
 EOF
 "$lorgen" -q long.callgrind long long.o -o long.lor --ld-script long.ld
-grep -q "$long" long.ld || fail "the long name is not in the script"
+# A literal search: grep takes the 1 MB name as a pattern and spends a minute of CPU on it.
+awk -v s="$long" 'index($0, s) { f = 1 } END { exit !f }' long.ld || fail "the long name is not in the script"
 "$lorgen" script long.lor long long.o --ld-script long-back.ld ||
   fail "lorgen script cannot read the .LOR lorgen wrote"
 cmp long.ld long-back.ld || fail "the .LOR read back gives another script"
