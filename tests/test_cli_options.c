@@ -581,9 +581,10 @@ static void test_help_text(void **state)
     /* Which command takes which option, from the table the parser refuses by. */
     static const char commands[] =
         "\nWhich command takes which option (any other is a usage error):\n"
-        "  lorgen        -o --ld-script --ld-include --section-ordering --gold\n"
-        "                --lld --report --report-html --report-json --algorithm\n"
-        "                --include --exclude --no-place --no-phase --no-safeguard\n"
+        "  lorgen        -o --ld-script --ld-include --fast-include\n"
+        "                --section-ordering --gold --lld --report --report-html\n"
+        "                --report-json --algorithm --include --exclude\n"
+        "                --fast-region --no-place --no-phase --no-safeguard\n"
         "                --cache-size --line-size --ways --format --weight\n"
         "                --event --bin-version --perturb --no-normalize -n\n"
         "  script        -o --ld-script --ld-include --section-ordering --gold\n"

@@ -121,6 +121,8 @@ int lg_cli_cmd_optimize(const lg_cli_options_t *o)
         lg_write_input_t written = {.lor = &p.lor, .report = &report, .prog = &p.prog};
         if (status == 0) {
             status = lg_cli_write_outputs(o, OPTIMIZE_OUTPUTS, LG_OUTPUT_LOR, &written, &d);
+            if (status == 0 && p.nregions > 0)
+                status = lg_cli_write_regions(p.regions, p.nregions, &p.prog, &o->geometry, &d);
             lg_cli_verbose("%zu cliques, %zu functions placed", p.layout.ncliques, p.lor.nfns);
         }
     }

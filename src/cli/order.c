@@ -22,11 +22,16 @@ void lg_cli_proposal_init(lg_cli_proposal_t *p)
     p->sg = (lg_safeguard_t){.verdict = LG_SAFEGUARD_UNCHECKED};
     p->algorithm = NULL;
     lg_lor_init(&p->lor);
+    p->regions = NULL;
+    p->nregions = 0;
 }
 
 void lg_cli_proposal_destroy(lg_cli_proposal_t *p)
 {
     lg_lor_destroy(&p->lor);
+    lg_cli_regions_destroy(p->regions, p->nregions);
+    p->regions = NULL;
+    p->nregions = 0;
     lg_layout_destroy(&p->layout);
     lg_program_destroy(&p->prog);
 }
@@ -118,15 +123,27 @@ int lg_cli_propose_order(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_dia
         lg_groups_destroy(&g);
         return LG_EXIT_BAD_INPUT;
     }
+    /* The fast regions take their units first: the cache order is made of what they leave. */
+    lg_program_t *units = g.ngroups ? &g.units : &p->prog;
+    if (o->nfast > 0) {
+        p->nregions = o->nfast;
+        if (lg_cli_choose_regions(o, units, g.ngroups ? &g : NULL, &p->regions, d) != 0) {
+            lg_groups_destroy(&g);
+            return LG_EXIT_BAD_INPUT;
+        }
+    }
     if (g.ngroups == 0) {
         lg_groups_destroy(&g);
-        return propose_units(o, p, d);
+        int status = propose_units(o, p, d);
+        lg_cli_regions_release(&p->prog, p->regions, p->nregions);
+        return status;
     }
     lg_program_t program = p->prog;
     p->prog = g.units;
     int status = propose_units(o, p, d);
     g.units = p->prog;
     p->prog = program;
+    lg_cli_regions_release(&g.units, p->regions, p->nregions);
     if (status == 0 && lg_groups_expand(&g, &p->prog, &p->layout) != LG_OK) {
         lg_cli_message(LG_ERROR, "", "out of memory");
         status = LG_EXIT_BAD_INPUT;
