@@ -1,6 +1,7 @@
 /* cmd_lor.c - the commands that read a .LOR back: script writes the linker outputs of an edited
  * .LOR, check says where its functions landed in the relinked ELF. */
 #include "commands.h"
+#include "fast.h"
 
 #include "inputs.h"
 #include "linkcheck.h"
@@ -62,14 +63,16 @@ int lg_cli_cmd_script(const lg_cli_options_t *o)
 {
     if (o->ninputs < 2)
         lg_cli_usage_error("script: expected FILE.lor and the ELF file(s) to check it against");
-    if (!lg_cli_wants(o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR) | LG_CLI_LINKER_OUTPUTS))
+    if (!lg_cli_wants(o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR) | LG_CLI_LINKER_OUTPUTS) &&
+        o->nfast_includes == 0)
         lg_cli_usage_error("script: nothing to write: give --ld-script, --ld-include, "
-                           "--section-ordering, --gold, --lld or -o");
+                           "--fast-include, --section-ordering, --gold, --lld or -o");
     lg_diag_t d;
     lg_diag_init(&d);
     lor_program_t lp;
     int status = lor_program_load(o, false, &lp, &d);
-    if (status == 0 && lg_lor_check(&lp.lor, &lp.prog, lp.lor_path, &d) != LG_OK)
+    if (status == 0 && (lg_lor_check(&lp.lor, &lp.prog, lp.lor_path, &d) != LG_OK ||
+                        lg_cli_check_regions(&lp.lor, &lp.prog, lp.lor_path, &d) != LG_OK))
         status = LG_EXIT_BAD_INPUT;
     lg_cli_flush_diag(&d);
     if (status == 0) {
@@ -78,6 +81,8 @@ int lg_cli_cmd_script(const lg_cli_options_t *o)
         lg_write_input_t written = {.lor = &lp.lor, .prog = &lp.prog};
         status = lg_cli_write_outputs(o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR) | LG_CLI_LINKER_OUTPUTS,
                                       LG_OUTPUT_LOR, &written, &d);
+        if (status == 0 && o->nfast_includes > 0)
+            status = lg_cli_write_regions(&lp.lor, o, &lp.prog, &d);
     }
     lor_program_destroy(&lp);
     lg_diag_destroy(&d);

@@ -6,6 +6,7 @@
 #include "mem.h"
 #include "messages.h"
 #include "outfile.h"
+#include "strmap.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -121,23 +122,70 @@ int lg_cli_choose_regions(const lg_cli_options_t *o, lg_program_t *units, const 
     return status;
 }
 
-/* A .LOR of the region's members alone, one clique, resolved for the GNU ld writer. */
-static lg_err_t region_lor(const lg_cli_region_t *r, const lg_program_t *prog,
-                           const lg_geometry_t *geo, lg_lor_t *lor, lg_diag_t *d)
+/* A .LOR that lends the region's members as one clique to the checks and writers made for the
+ * cliques; lend_end gives them back. */
+static void lend(const lg_lor_t *lor, lg_lor_region_t *r, lg_lor_clique_t *clique, lg_lor_t *one)
 {
-    lg_clique_t clique = {.fns = r->fns, .nfns = r->nfns, .bytes = r->choice.used};
-    for (size_t i = 0; i < r->nfns; i++)
-        clique.hits = lg_sat_add(clique.hits, prog->fns[r->fns[i]].hits);
-    lg_layout_t layout = {
-        .geometry = *geo, .algorithm = "fast-region", .cliques = &clique, .ncliques = 1};
-    LG_CHECK(lg_lor_from_layout(prog, &layout, lor));
-    lg_linkname_resolve(lor, prog, d);
-    return LG_OK;
+    lg_lor_init(one);
+    one->geometry = lor->geometry;
+    /* Flagged oversized: a region is no clique, and may be larger than the cache. */
+    *clique = (lg_lor_clique_t){.count = r->nfns,
+                                .bytes = r->bytes,
+                                .flags = LG_CLIQUE_OVERSIZED,
+                                .stated_count = LG_LOR_NOT_STATED};
+    one->cliques = clique;
+    one->ncliques = 1;
+    one->fns = r->fns;
+    one->nfns = r->nfns;
 }
 
-int lg_cli_write_regions(const lg_cli_region_t *regions, size_t n, const lg_program_t *prog,
-                         const lg_geometry_t *geo, lg_diag_t *d)
+static void lend_end(lg_lor_region_t *r, lg_lor_t *one)
 {
+    r->fns = one->fns;
+    r->nfns = one->nfns;
+}
+
+lg_err_t lg_cli_check_regions(lg_lor_t *lor, const lg_program_t *prog, const char *path,
+                              lg_diag_t *d)
+{
+    lg_err_t err = LG_OK;
+    lg_strmap_t listed; /* symbol -> where: a function in two places is one too many */
+    lg_strmap_init(&listed);
+    for (size_t i = 0; i < lor->nfns && err == LG_OK; i++) {
+        uint32_t first;
+        if (!lg_strmap_put(&listed, lor->fns[i].symbol, UINT32_MAX, &first))
+            err = LG_ENOMEM;
+    }
+    for (size_t r = 0; r < lor->nregions && err == LG_OK; r++) {
+        lg_lor_region_t *rg = &lor->regions[r];
+        for (size_t i = 0; i < rg->nfns && err == LG_OK; i++) {
+            uint32_t first;
+            if (!lg_strmap_put(&listed, rg->fns[i].symbol, (uint32_t)r, &first))
+                err = LG_ENOMEM;
+            else if (first != (uint32_t)r)
+                err = lg_diag_fail(d, LG_EFORMAT, path,
+                                   "function '%s' of region '%s' is also listed %s%s%s",
+                                   rg->fns[i].symbol, rg->name,
+                                   first == UINT32_MAX ? "in a clique" : "in region '",
+                                   first == UINT32_MAX ? "" : lor->regions[first].name,
+                                   first == UINT32_MAX ? "" : "'");
+        }
+        if (err != LG_OK)
+            break;
+        lg_lor_clique_t clique;
+        lg_lor_t one;
+        lend(lor, rg, &clique, &one);
+        err = lg_lor_check(&one, prog, path, d);
+        lend_end(rg, &one);
+    }
+    lg_strmap_destroy(&listed);
+    return err;
+}
+
+int lg_cli_write_regions(lg_lor_t *lor, const lg_cli_options_t *o, const lg_program_t *prog,
+                         lg_diag_t *d)
+{
+    size_t n = o->nfast_includes;
     lg_outfile_t *files = calloc(n ? n : 1, sizeof *files);
     if (files == NULL) {
         lg_cli_message(LG_ERROR, "", "out of memory");
@@ -145,19 +193,34 @@ int lg_cli_write_regions(const lg_cli_region_t *regions, size_t n, const lg_prog
     }
     lg_err_t err = LG_OK;
     for (size_t i = 0; i < n && err == LG_OK; i++) {
-        if (regions[i].spec->include == NULL)
-            continue;
-        lg_lor_t lor;
-        lg_lor_init(&lor);
-        err = region_lor(&regions[i], prog, geo, &lor, d);
-        if (err == LG_OK)
-            err = lg_outfile_open(&files[i], regions[i].spec->include, d);
+        const char *v = o->fast_includes[i], *file = v, *eq = strchr(v, '=');
+        lg_lor_region_t *rg = NULL;
+        for (size_t r = 0; eq != NULL && r < lor->nregions; r++)
+            if (strlen(lor->regions[r].name) == (size_t)(eq - v) &&
+                strncmp(lor->regions[r].name, v, (size_t)(eq - v)) == 0) {
+                rg = &lor->regions[r];
+                file = eq + 1;
+            }
+        if (rg == NULL && lor->nregions == 1 && (eq == NULL || n == 1))
+            rg = &lor->regions[0];
+        if (rg == NULL) {
+            err = lg_diag_fail(d, LG_EINVAL, "",
+                               "--fast-include %s names no region of the order (it has %zu): "
+                               "expected FILE with one region, or NAME=FILE",
+                               v, lor->nregions);
+            break;
+        }
+        lg_lor_clique_t clique;
+        lg_lor_t one;
+        lend(lor, rg, &clique, &one);
+        lg_linkname_resolve(&one, prog, d);
+        err = lg_outfile_open(&files[i], file, d);
         if (err == LG_OK) {
-            err = lg_emit_ld_region(&lor, regions[i].spec->name, files[i].f, d);
+            err = lg_emit_ld_region(&one, rg->name, files[i].f, d);
             if (err != LG_OK)
                 lg_outfile_write_failed(&files[i], err, d);
         }
-        lg_lor_destroy(&lor);
+        lend_end(rg, &one);
     }
     if (err == LG_OK)
         err = lg_outfile_commit_all(files, n, d);

@@ -34,10 +34,15 @@ void lg_cli_regions_release(lg_program_t *units, const lg_cli_region_t *regions,
 
 void lg_cli_regions_destroy(lg_cli_region_t *regions, size_t n);
 
-/* Writes the --fast-include fragment of every region that names one, after the other outputs
- * were written; the fragments name their functions as lor's writers do (lg_linkname_resolve
- * on a .LOR of the members). Returns 0 or LG_EXIT_BAD_INPUT. */
-int lg_cli_write_regions(const lg_cli_region_t *regions, size_t n, const lg_program_t *prog,
-                         const lg_geometry_t *geo, lg_diag_t *d);
+/* Checks the regions of a .LOR read back against prog as lg_lor_check checks cliques, and that
+ * no function is listed in two places (a region and a clique, or two regions). */
+lg_err_t lg_cli_check_regions(lg_lor_t *lor, const lg_program_t *prog, const char *path,
+                              lg_diag_t *d);
+
+/* Writes each --fast-include of o, the fragment of the region of lor it names (FILE alone with one
+ * region, NAME=FILE), named as the other GNU ld outputs name functions (lg_linkname_resolve).
+ * Every file or none (outfile.h). Returns 0 or LG_EXIT_BAD_INPUT. */
+int lg_cli_write_regions(lg_lor_t *lor, const lg_cli_options_t *o, const lg_program_t *prog,
+                         lg_diag_t *d);
 
 #endif

@@ -471,7 +471,7 @@ static const option_t options[] = {
     {.names = {"--fast-include"}, .value = "[NAME=]FILE",
      .help = "input-section lines of --fast-region NAME's members, to INCLUDE\n"
              "inside output section NAME of your script; may be repeated",
-     .apply = add_fast_include, .commands = COMMAND(LG_CLI_OPTIMIZE), .repeatable = true,
+     .apply = add_fast_include, .commands = LINKING_COMMANDS, .repeatable = true,
      .manual = "The input-section lines of the functions `--fast-region` chose, to `INCLUDE` inside\n"
                "the region's output section of your linker script (quoted and named with their\n"
                "object files as `--ld-include` names them). <FILE> alone when there is one region;\n"
@@ -1118,7 +1118,8 @@ lg_cli_status_t lg_cli_parse(int argc, char **argv, lg_cli_options_t *o)
     if (status != LG_CLI_RUN)
         return status;
     skip_unread_proximity(o);
-    return match_fast_includes(o);
+    /* script matches them to the .LOR's regions once it is read. */
+    return o->command == LG_CLI_OPTIMIZE ? match_fast_includes(o) : LG_CLI_RUN;
 }
 
 void lg_cli_options_destroy(lg_cli_options_t *o)

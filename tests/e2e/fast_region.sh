@@ -53,6 +53,11 @@ itcm_functions() {
     $2 ~ /^[tT]$/ && $1 + 0 >= lo && $1 + 0 < hi { print $3 }' | sort
 }
 
+# clique_functions LOR: the functions of the cache order, not of a region.
+clique_functions() {
+  awk '$1 == "region" { r = 1 } $1 == "clique" { r = 0 } $1 == "fn" && !r { print $2 }' "$1"
+}
+
 step "arm-none-eabi build with an empty fast region"
 mkdir -p arm plain
 for f in $APP startup semihost syscalls; do
@@ -74,7 +79,7 @@ grep -q '^/\* Fast region members chosen by lorgen.*\.itcm_text$' itcm.ld ||
 patterns=$(grep -c '(\.text' itcm.ld || true)
 [ "$patterns" -ge 2 ] || { cat itcm.ld >&2; fail "the region took fewer than two sections"; }
 # The budget is too small for everything that ran: some executed code stays in the .LOR.
-[ "$(lor_functions fw.lor | wc -l)" -ge 1 ] || fail "the region took all the executed code"
+[ "$(clique_functions fw.lor | wc -l)" -ge 1 ] || fail "the region took all the executed code"
 
 step "relink with the fragment: the chosen code, and nothing else, lies in ITCM"
 mkdir -p fast && cp itcm.ld fast/
@@ -84,7 +89,7 @@ itcm_functions fw-fast.elf >in-itcm.txt
 # Every function in ITCM was chosen: the .LOR, which lists the rest of the executed code, names
 # none of them.
 while read -r f; do
-  if lor_functions fw.lor | grep -qx "$f"; then fail "$f lies in ITCM and in the cache order"; fi
+  if clique_functions fw.lor | grep -qx "$f"; then fail "$f lies in ITCM and in the cache order"; fi
 done <in-itcm.txt
 # Each input-section line of the fragment took its section into ITCM.
 size=$(arm-none-eabi-size -A fw-fast.elf | awk '$1 == ".itcm_text" { print $2 }')
@@ -97,6 +102,19 @@ step "same inputs, byte-identical outputs"
 "$lorgen" -q fw.prf fw.elf arm/*.o "$libc" "$libgcc" --cache-size 4K --ways 2 --line-size 32 \
   --fast-region .itcm_text=1K --fast-include again.ld -o again.lor
 cmp fw.lor again.lor && cmp itcm.ld again.ld
+
+step "the .LOR records the region; lorgen script writes the same fragment"
+grep -q '^region \.itcm_text size=1024 budget=1024 bytes=[0-9]* functions=[0-9]*$' fw.lor ||
+  { grep -n region fw.lor >&2; fail "fw.lor does not record the region"; }
+"$lorgen" script fw.lor fw.elf arm/*.o "$libc" "$libgcc" --fast-include .itcm_text=script.ld \
+  -o script.lor 2>script.txt || { cat script.txt >&2; fail "lorgen script failed"; }
+cmp itcm.ld script.ld || fail "lorgen script wrote another fragment"
+cmp fw.lor script.lor || fail "lorgen script rewrote the .LOR differently"
+# A function listed in the region and in a clique is refused, naming both places.
+member=$(awk '$1 == "region" { r = 1; next } r && $1 == "fn" { print $2; exit }' fw.lor)
+awk -v m="$member" '{ print } $1 == "clique" && !done { print "  fn " m; done = 1 }' fw.lor >twice.lor
+expect 1 "lorgen: twice.lor: error: function '$member' of region '.itcm_text' is also listed in a clique" \
+  "$lorgen" script twice.lor fw.elf arm/*.o "$libc" "$libgcc" --fast-include twice.ld
 
 step "a region too small for any executed code is told, with bytes"
 "$lorgen" fw.prf fw.elf arm/*.o "$libc" "$libgcc" --fast-region .itcm_text=2 \
