@@ -6,6 +6,7 @@
 #include "inputs.h"
 #include "linkcheck.h"
 #include "linkname.h"
+#include "regioncheck.h"
 #include "lor.h"
 #include "messages.h"
 #include "outputs.h"
@@ -106,6 +107,39 @@ static int check_nothing(const lor_program_t *lp)
     return LG_EXIT_BAD_INPUT;
 }
 
+/* The fast regions' rows and summary: every member inside its output section, nothing else
+ * there (regioncheck.h). Returns 0, LG_EXIT_NOT_IN_ORDER or LG_EXIT_BAD_INPUT. */
+static int check_regions(const lor_program_t *lp, lg_diag_t *d)
+{
+    lg_regioncheck_t rc;
+    if (lg_regioncheck_run(&lp->lor, &lp->in.elf, &rc, d) != LG_OK) {
+        lg_cli_flush_diag(d);
+        lg_regioncheck_destroy(&rc);
+        return LG_EXIT_BAD_INPUT;
+    }
+    for (size_t r = 0; r < rc.nrows; r++) {
+        const lg_region_row_t *row = &rc.rows[r];
+        const char *region = lp->lor.regions[row->region].name;
+        char addr[24] = "-";
+        if (row->address != UINT64_MAX)
+            snprintf(addr, sizeof addr, "0x%" PRIx64, row->address);
+        const char *verdict = row->ok ? "in region" : row->member ? "outside" : "intruder";
+        printf("%-10s %-18s %-14s %s", verdict, addr, row->section ? row->section : "-",
+               row->symbol);
+        if (!row->member)
+            printf(": in %s but not its member (a wildcard or attribute took it)", region);
+        else if (!row->ok)
+            printf(": a member of %s%s", region, row->section ? "" : ", not found in the ELF");
+        putchar('\n');
+    }
+    printf("lorgen check: %zu of %zu region members lie in their region, %zu other functions lie "
+           "in one\n",
+           rc.inside, rc.inside + rc.outside, rc.intruders);
+    int status = rc.outside > 0 || rc.intruders > 0 ? LG_EXIT_NOT_IN_ORDER : 0;
+    lg_regioncheck_destroy(&rc);
+    return status;
+}
+
 /* lorgen check: reads the relinked ELF back and says, per function of the .LOR, whether it
  * landed in the asked order (and at its phase= in the cache line). Rows go to standard output,
  * then one summary line. */
@@ -119,7 +153,7 @@ int lg_cli_cmd_check(const lg_cli_options_t *o)
     int status = lor_program_load(o, true, &lp, &d);
     lg_linkcheck_t check;
     lg_linkcheck_init(&check);
-    if (status == 0 && lp.lor.nfns == 0)
+    if (status == 0 && lp.lor.nfns == 0 && lp.lor.nregions == 0)
         status = check_nothing(&lp);
     else if (status == 0) {
         /* The writers' notes about pinned functions were given when the scripts were written;
@@ -152,6 +186,11 @@ int lg_cli_cmd_check(const lg_cli_options_t *o)
                check.in_order, check.nrows, check.failed, phases, check.pinned);
         if (check.failed > 0)
             status = LG_EXIT_NOT_IN_ORDER;
+    }
+    if (status != LG_EXIT_BAD_INPUT && lp.lor.nregions > 0) {
+        int regions = check_regions(&lp, &d);
+        if (regions != 0 && status != LG_EXIT_NOT_IN_ORDER)
+            status = regions;
     }
     lg_linkcheck_destroy(&check);
     lor_program_destroy(&lp);

@@ -39,8 +39,8 @@ gcc host/*.o -o fw-host
 LGTRACE_OUT=fw.prf ./fw-prof >prof.out
 cmp -s host.out prof.out || fail "the instrumented and plain host builds print different results"
 
-# link_fw DIR ELF: links the arm objects from DIR, where fast_region.ld finds the itcm.ld it
-# INCLUDEs (GNU ld looks in the current directory first).
+# link_fw DIR ELF: links the arm objects from DIR, where fast_region.ld finds the itcm.ld and
+# order.ld it INCLUDEs (GNU ld looks in the current directory first).
 link_fw() {
   # shellcheck disable=SC2086
   (cd "$1" && arm-none-eabi-gcc $ARCH --specs=nano.specs -nostartfiles -T "$fw/fast_region.ld" \
@@ -65,12 +65,13 @@ for f in $APP startup semihost syscalls; do
   arm-none-eabi-gcc $CFLAGS $ARCH -fdata-sections -c "$fw/$f.c" -o "arm/$f.o"
 done
 : >plain/itcm.ld
+: >plain/order.ld
 link_fw plain fw.elf
 [ -z "$(itcm_functions fw.elf)" ] || fail "the plain build has code in ITCM"
 
 step "lorgen chooses the code for a 1 KiB .itcm_text"
 "$lorgen" fw.prf fw.elf arm/*.o "$libc" "$libgcc" --cache-size 4K --ways 2 --line-size 32 \
-  --fast-region .itcm_text=1K --fast-include itcm.ld -o fw.lor 2>err.txt ||
+  --fast-region .itcm_text=1K --fast-include itcm.ld --ld-include order.ld -o fw.lor 2>err.txt ||
   { cat err.txt >&2; fail "lorgen failed"; }
 grep -q "^lorgen: note: --fast-region .itcm_text: [0-9]* functions, [0-9]* of 1024 bytes" err.txt ||
   { cat err.txt >&2; fail "lorgen did not tell what the region took"; }
@@ -82,7 +83,7 @@ patterns=$(grep -c '(\.text' itcm.ld || true)
 [ "$(clique_functions fw.lor | wc -l)" -ge 1 ] || fail "the region took all the executed code"
 
 step "relink with the fragment: the chosen code, and nothing else, lies in ITCM"
-mkdir -p fast && cp itcm.ld fast/
+mkdir -p fast && cp itcm.ld order.ld fast/
 link_fw fast fw-fast.elf
 itcm_functions fw-fast.elf >in-itcm.txt
 [ -s in-itcm.txt ] || fail "nothing landed in ITCM"
@@ -97,6 +98,27 @@ size=$(arm-none-eabi-size -A fw-fast.elf | awk '$1 == ".itcm_text" { print $2 }'
   fail ".itcm_text holds ${size:-no} bytes, expected 1 to 1024"
 [ "$(wc -l <in-itcm.txt)" -ge "$patterns" ] ||
   fail "$(wc -l <in-itcm.txt) functions in ITCM for $patterns input-section lines"
+
+step "lorgen check: every member in .itcm_text, nothing else there"
+n=$(awk '$1 == "region" { print substr($6, 11) }' fw.lor)
+"$lorgen" check fw.lor fw-fast.elf arm/*.o "$libc" "$libgcc" >check.txt 2>&1 ||
+  { cat check.txt >&2; fail "lorgen check failed on the fast link"; }
+grep -q "^lorgen check: $n of $n region members lie in their region, 0 other functions lie in one$" check.txt ||
+  { cat check.txt >&2; fail "lorgen check did not find the $n members in .itcm_text"; }
+# A fragment that lost app_main's line and gained sensor_sample's (what a wildcard would take):
+# app_main lies outside, sensor_sample is an intruder, and check exits 3.
+mkdir -p wild
+grep -v '(\.text\.app_main)' itcm.ld >wild/itcm.ld
+cp order.ld wild/
+echo '*(.text.sensor_sample)' >>wild/itcm.ld
+link_fw wild fw-wild.elf
+status=0
+"$lorgen" check fw.lor fw-wild.elf arm/*.o "$libc" "$libgcc" >check-wild.txt 2>&1 || status=$?
+[ "$status" -eq 3 ] || { cat check-wild.txt >&2; fail "check exited $status on the wildcard link, expected 3"; }
+grep -q '^outside .* \.text  *app_main: a member of \.itcm_text$' check-wild.txt ||
+  { cat check-wild.txt >&2; fail "check did not find app_main outside the region"; }
+grep -q '^intruder .* \.itcm_text  *sensor_sample: in \.itcm_text but not its member' check-wild.txt ||
+  { cat check-wild.txt >&2; fail "check did not find sensor_sample in the region"; }
 
 step "same inputs, byte-identical outputs"
 "$lorgen" -q fw.prf fw.elf arm/*.o "$libc" "$libgcc" --cache-size 4K --ways 2 --line-size 32 \
