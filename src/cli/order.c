@@ -107,6 +107,31 @@ static int try_second(const lg_cli_options_t *o, lg_cli_proposal_t *p, const cha
 
 static int propose_units(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_diag_t *d);
 
+/* The fast regions' members were taken out of the order as excluded: they are no code that
+ * cannot move, and the cache does not see them (they run from the region). */
+static void drop_region_members(lg_cli_proposal_t *p)
+{
+    if (p->nregions == 0)
+        return;
+    bool *member = calloc(p->prog.nfns ? p->prog.nfns : 1, sizeof *member);
+    if (member == NULL)
+        return; /* they stay listed as not movable: a report row, not an order */
+    for (size_t r = 0; r < p->nregions; r++)
+        for (size_t i = 0; i < p->regions[r].nfns; i++)
+            member[p->regions[r].fns[i]] = true;
+    size_t kept = 0;
+    for (size_t i = 0; i < p->layout.nexcluded; i++)
+        if (!member[p->layout.excluded[i]])
+            p->layout.excluded[kept++] = p->layout.excluded[i];
+    p->layout.nexcluded = kept;
+    kept = 0; /* a region's group may hold never-executed members */
+    for (size_t i = 0; i < p->layout.ncold; i++)
+        if (!member[p->layout.cold[i]])
+            p->layout.cold[kept++] = p->layout.cold[i];
+    p->layout.ncold = kept;
+    free(member);
+}
+
 /* The optimizer places units (optimizer/groups.h): a fixed group, the functions of one input
  * section, is one. It runs on the program of units in p->prog's place, and its layout is then
  * expanded to the program's functions. */
@@ -136,6 +161,8 @@ int lg_cli_propose_order(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_dia
         lg_groups_destroy(&g);
         int status = propose_units(o, p, d);
         lg_cli_regions_release(&p->prog, p->regions, p->nregions);
+        if (status == 0)
+            drop_region_members(p);
         return status;
     }
     lg_program_t program = p->prog;
@@ -149,6 +176,8 @@ int lg_cli_propose_order(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_dia
         status = LG_EXIT_BAD_INPUT;
     }
     lg_groups_destroy(&g);
+    if (status == 0)
+        drop_region_members(p);
     return status;
 }
 

@@ -71,12 +71,19 @@ link_fw plain fw.elf
 
 step "lorgen chooses the code for a 1 KiB .itcm_text"
 "$lorgen" fw.prf fw.elf arm/*.o "$libc" "$libgcc" --cache-size 4K --ways 2 --line-size 32 \
-  --fast-region .itcm_text=1K --fast-include itcm.ld --ld-include order.ld -o fw.lor 2>err.txt ||
+  --fast-region .itcm_text=1K --fast-include itcm.ld --ld-include order.ld -o fw.lor \
+  --report fw.txt 2>err.txt ||
   { cat err.txt >&2; fail "lorgen failed"; }
 grep -q "^lorgen: note: --fast-region .itcm_text: [0-9]* functions, [0-9]* of 1024 bytes" err.txt ||
   { cat err.txt >&2; fail "lorgen did not tell what the region took"; }
 grep -q '^/\* Fast region members chosen by lorgen.*\.itcm_text$' itcm.ld ||
   { cat itcm.ld >&2; fail "itcm.ld does not say which region it is for"; }
+# The report's section: the bytes, the share of the cost, and qsort (1544 bytes, the hottest
+# function) left out as too big.
+grep -q '^  \.itcm_text: [0-9]* functions, [0-9]* of 1024 bytes used, [0-9]* left (size 1024), [0-9.]*% of the profile' fw.txt ||
+  { cat fw.txt >&2; fail "the report has no fast region section"; }
+grep -q '^  left out     qsort  .* bytes: too big for the region$' fw.txt ||
+  { cat fw.txt >&2; fail "the report does not say qsort was too big for the region"; }
 patterns=$(grep -c '(\.text' itcm.ld || true)
 [ "$patterns" -ge 2 ] || { cat itcm.ld >&2; fail "the region took fewer than two sections"; }
 # The budget is too small for everything that ran: some executed code stays in the .LOR.
