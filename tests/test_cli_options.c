@@ -581,13 +581,14 @@ static void test_help_text(void **state)
     /* Which command takes which option, from the table the parser refuses by. */
     static const char commands[] =
         "\nWhich command takes which option (any other is a usage error):\n"
-        "  lorgen        -o --ld-script --ld-include --section-ordering --gold\n"
-        "                --lld --report --report-html --report-json --algorithm\n"
-        "                --include --exclude --no-place --no-phase --no-safeguard\n"
+        "  lorgen        -o --ld-script --ld-include --fast-include\n"
+        "                --section-ordering --gold --lld --report --report-html\n"
+        "                --report-json --algorithm --include --exclude\n"
+        "                --fast-region --no-place --no-phase --no-safeguard\n"
         "                --cache-size --line-size --ways --format --weight\n"
         "                --event --bin-version --perturb --no-normalize -n\n"
-        "  script        -o --ld-script --ld-include --section-ordering --gold\n"
-        "                --lld\n"
+        "  script        -o --ld-script --ld-include --fast-include\n"
+        "                --section-ordering --gold --lld\n"
         "  check         none\n"
         "  callgraph     -o --dot --graphml --format --weight --event\n"
         "                --bin-version --no-normalize\n"
@@ -655,6 +656,46 @@ static void test_outputs_named_twice(void **state)
     assert_int_equal(check_files(line, message, sizeof message), LG_CLI_RUN);
 }
 
+/* --fast-region NAME=SIZE[,headroom=P%], repeatable, and --fast-include FILE or NAME=FILE
+ * matched to the regions once parsing ends. */
+static void test_fast_regions(void **state)
+{
+    (void)state;
+    lg_cli_options_t o;
+    parse_ok(&o, "--fast-region .itcm_text=16K,headroom=5% --fast-region .ram=2M "
+                 "--fast-include .ram=ram.ld --fast-include .itcm_text=itcm.ld p e");
+    assert_int_equal(o.nfast, 2);
+    assert_string_equal(o.fast[0].name, ".itcm_text");
+    assert_int_equal(o.fast[0].size, 16384);
+    assert_true(o.fast[0].headroom == 5.0);
+    assert_string_equal(o.fast[0].include, "itcm.ld");
+    assert_string_equal(o.fast[1].name, ".ram");
+    assert_int_equal(o.fast[1].size, 2u * 1024 * 1024);
+    assert_string_equal(o.fast[1].include, "ram.ld");
+    lg_cli_options_destroy(&o);
+    parse_ok(&o, "--fast-region .itcm_text=1024 --fast-include itcm.ld p e");
+    assert_string_equal(o.fast[0].include, "itcm.ld");
+    assert_true(o.fast[0].headroom == 0.0);
+    lg_cli_options_destroy(&o);
+    expect_usage("--fast-region itcm p e",
+                 "--fast-region: expected NAME=SIZE[,headroom=P%], found 'itcm'");
+    expect_usage("--fast-region =1K p e",
+                 "--fast-region: expected NAME=SIZE[,headroom=P%], found '=1K'");
+    expect_usage("--fast-region a=0 p e",
+                 "--fast-region: 0 is out of range: expected 1 to 4294967295 bytes");
+    expect_usage("--fast-region a=1K,room=5% p e",
+                 "--fast-region: expected 'headroom=P%' after the size, found 'room=5%'");
+    expect_usage("--fast-region a=1K,headroom=5 p e",
+                 "--fast-region: expected headroom=P% with P from 0 to 99, found 'headroom=5'");
+    expect_usage("--fast-region a=1K --fast-region a=2K p e",
+                 "--fast-region: region 'a' is given twice");
+    expect_usage("--fast-region a=1K --fast-region b=1K --fast-include x.ld p e",
+                 "--fast-include: 'x.ld' names no --fast-region: expected FILE with one region, "
+                 "or NAME=FILE for a region NAME");
+    expect_usage("--fast-region a=1K --fast-include a=x.ld --fast-include a=y.ld p e",
+                 "--fast-include: region 'a' is given two files");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -664,6 +705,7 @@ int main(void)
         cmocka_unit_test(test_options_into_their_fields),
         cmocka_unit_test(test_sizes_with_suffixes),
         cmocka_unit_test(test_bad_values),
+        cmocka_unit_test(test_fast_regions),
         cmocka_unit_test(test_missing_value),
         cmocka_unit_test(test_unknown_option),
         cmocka_unit_test(test_repeated_options),

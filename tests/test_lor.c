@@ -620,7 +620,7 @@ static void test_wrong_edits_are_errors(void **state)
     assert_int_equal(lg_lor_parse(typo, strlen(typo), "t.lor", &lor, &d), LG_EFORMAT);
     assert_true(lg_test_diag_has(&d, LG_ERROR,
                                  "t.lor:4: expected a statement (lorgen-lor, cache, algorithm, "
-                                 "input, select, section, clique, fn, cold), found 'fnn'"));
+                                 "input, select, section, region, clique, fn, cold), found 'fnn'"));
     lg_lor_destroy(&lor);
 
     /* The static lives in eval.o: a pattern for io.o would match nothing. */
@@ -869,6 +869,75 @@ static void test_kept_input_order_says_why(void **state)
     }
 }
 
+/* A fast region (--fast-region) is read back with its budget and members, which no clique
+ * holds; a region without size= or budget=, a budget above the size, a name given twice or a
+ * phased member is refused. */
+static void test_regions_round_trip(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "lorgen-lor 1\n"
+        "region .itcm_text size=1024 budget=972 bytes=80 functions=2\n"
+        "  fn hot size=64 hits=9 section=.text.hot object=a.o\n"
+        "  fn warm size=16 hits=3\n"
+        "clique 1\n"
+        "  fn main size=32 hits=1\n"
+        "cold 0\n";
+    lg_lor_t lor;
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_lor_init(&lor);
+    assert_int_equal(lg_lor_parse(text, strlen(text), "r.lor", &lor, &d), LG_OK);
+    assert_int_equal(d.count, 0);
+    assert_int_equal(lor.nregions, 1);
+    assert_string_equal(lor.regions[0].name, ".itcm_text");
+    assert_int_equal(lor.regions[0].size, 1024);
+    assert_int_equal(lor.regions[0].budget, 972);
+    assert_int_equal(lor.regions[0].bytes, 80);
+    assert_int_equal(lor.regions[0].nfns, 2);
+    assert_string_equal(lor.regions[0].fns[0].symbol, "hot");
+    assert_string_equal(lor.regions[0].fns[0].object, "a.o");
+    assert_int_equal(lor.nfns, 1);
+    assert_string_equal(lor.fns[0].symbol, "main");
+    size_t len;
+    char *written = write_to_string(&lor, &len);
+    assert_non_null(strstr(written, "\nregion .itcm_text size=1024 budget=972 bytes=80 "
+                                    "functions=2\n  fn hot size=64 hits=9 section=.text.hot "
+                                    "object=a.o\n  fn warm size=16 hits=3\n"));
+    lg_lor_t back;
+    lg_lor_init(&back);
+    assert_int_equal(lg_lor_parse(written, len, "w.lor", &back, &d), LG_OK);
+    assert_int_equal(back.nregions, 1);
+    assert_int_equal(back.regions[0].nfns, 2);
+    lg_lor_destroy(&back);
+    free(written);
+    lg_lor_destroy(&lor);
+    static const struct {
+        const char *text, *message;
+    } bad[] = {
+        {"lorgen-lor 1\nregion r size=10\n", "r.lor:2: expected size= and budget= on region 'r', "
+                                              "found no budget="},
+        {"lorgen-lor 1\nregion r size=10 budget=11\n",
+         "r.lor:2: expected budget= at most size= (10) on region 'r', found 11"},
+        {"lorgen-lor 1\nregion r size=10 budget=1\nregion r size=10 budget=1\n",
+         "r.lor:3: region 'r' is given twice (first on line 2)"},
+        {"lorgen-lor 1\nregion r size=64 budget=64\n  fn f size=4 phase=0\n",
+         "r.lor:3: expected no phase= on a member of region 'r': its members are packed"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        lg_diag_destroy(&d);
+        lg_diag_init(&d);
+        lg_lor_init(&lor);
+        assert_int_equal(lg_lor_parse(bad[i].text, strlen(bad[i].text), "r.lor", &lor, &d),
+                         LG_EFORMAT);
+        if (!lg_test_diag_has(&d, LG_ERROR, bad[i].message))
+            print_message("expected: %s\n", bad[i].message);
+        assert_true(lg_test_diag_has(&d, LG_ERROR, bad[i].message));
+        lg_lor_destroy(&lor);
+    }
+    lg_diag_destroy(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -889,6 +958,7 @@ int main(void)
         cmocka_unit_test(test_phase_against_section_alignment),
         cmocka_unit_test(test_phase_on_a_function_that_cannot_move),
         cmocka_unit_test(test_kept_input_order_says_why),
+        cmocka_unit_test(test_regions_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,10 +1,12 @@
 /* cmd_lor.c - the commands that read a .LOR back: script writes the linker outputs of an edited
  * .LOR, check says where its functions landed in the relinked ELF. */
 #include "commands.h"
+#include "fast.h"
 
 #include "inputs.h"
 #include "linkcheck.h"
 #include "linkname.h"
+#include "regioncheck.h"
 #include "lor.h"
 #include "messages.h"
 #include "outputs.h"
@@ -62,14 +64,16 @@ int lg_cli_cmd_script(const lg_cli_options_t *o)
 {
     if (o->ninputs < 2)
         lg_cli_usage_error("script: expected FILE.lor and the ELF file(s) to check it against");
-    if (!lg_cli_wants(o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR) | LG_CLI_LINKER_OUTPUTS))
+    if (!lg_cli_wants(o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR) | LG_CLI_LINKER_OUTPUTS) &&
+        o->nfast_includes == 0)
         lg_cli_usage_error("script: nothing to write: give --ld-script, --ld-include, "
-                           "--section-ordering, --gold, --lld or -o");
+                           "--fast-include, --section-ordering, --gold, --lld or -o");
     lg_diag_t d;
     lg_diag_init(&d);
     lor_program_t lp;
     int status = lor_program_load(o, false, &lp, &d);
-    if (status == 0 && lg_lor_check(&lp.lor, &lp.prog, lp.lor_path, &d) != LG_OK)
+    if (status == 0 && (lg_lor_check(&lp.lor, &lp.prog, lp.lor_path, &d) != LG_OK ||
+                        lg_cli_check_regions(&lp.lor, &lp.prog, lp.lor_path, &d) != LG_OK))
         status = LG_EXIT_BAD_INPUT;
     lg_cli_flush_diag(&d);
     if (status == 0) {
@@ -78,6 +82,8 @@ int lg_cli_cmd_script(const lg_cli_options_t *o)
         lg_write_input_t written = {.lor = &lp.lor, .prog = &lp.prog};
         status = lg_cli_write_outputs(o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR) | LG_CLI_LINKER_OUTPUTS,
                                       LG_OUTPUT_LOR, &written, &d);
+        if (status == 0 && o->nfast_includes > 0)
+            status = lg_cli_write_regions(&lp.lor, o, &lp.prog, &d);
     }
     lor_program_destroy(&lp);
     lg_diag_destroy(&d);
@@ -101,6 +107,39 @@ static int check_nothing(const lor_program_t *lp)
     return LG_EXIT_BAD_INPUT;
 }
 
+/* The fast regions' rows and summary: every member inside its output section, nothing else
+ * there (regioncheck.h). Returns 0, LG_EXIT_NOT_IN_ORDER or LG_EXIT_BAD_INPUT. */
+static int check_regions(const lor_program_t *lp, lg_diag_t *d)
+{
+    lg_regioncheck_t rc;
+    if (lg_regioncheck_run(&lp->lor, &lp->in.elf, &rc, d) != LG_OK) {
+        lg_cli_flush_diag(d);
+        lg_regioncheck_destroy(&rc);
+        return LG_EXIT_BAD_INPUT;
+    }
+    for (size_t r = 0; r < rc.nrows; r++) {
+        const lg_region_row_t *row = &rc.rows[r];
+        const char *region = lp->lor.regions[row->region].name;
+        char addr[24] = "-";
+        if (row->address != UINT64_MAX)
+            snprintf(addr, sizeof addr, "0x%" PRIx64, row->address);
+        const char *verdict = row->ok ? "in region" : row->member ? "outside" : "intruder";
+        printf("%-10s %-18s %-14s %s", verdict, addr, row->section ? row->section : "-",
+               row->symbol);
+        if (!row->member)
+            printf(": in %s but not its member (a wildcard or attribute took it)", region);
+        else if (!row->ok)
+            printf(": a member of %s%s", region, row->section ? "" : ", not found in the ELF");
+        putchar('\n');
+    }
+    printf("lorgen check: %zu of %zu region members lie in their region, %zu other functions lie "
+           "in one\n",
+           rc.inside, rc.inside + rc.outside, rc.intruders);
+    int status = rc.outside > 0 || rc.intruders > 0 ? LG_EXIT_NOT_IN_ORDER : 0;
+    lg_regioncheck_destroy(&rc);
+    return status;
+}
+
 /* lorgen check: reads the relinked ELF back and says, per function of the .LOR, whether it
  * landed in the asked order (and at its phase= in the cache line). Rows go to standard output,
  * then one summary line. */
@@ -114,7 +153,7 @@ int lg_cli_cmd_check(const lg_cli_options_t *o)
     int status = lor_program_load(o, true, &lp, &d);
     lg_linkcheck_t check;
     lg_linkcheck_init(&check);
-    if (status == 0 && lp.lor.nfns == 0)
+    if (status == 0 && lp.lor.nfns == 0 && lp.lor.nregions == 0)
         status = check_nothing(&lp);
     else if (status == 0) {
         /* The writers' notes about pinned functions were given when the scripts were written;
@@ -147,6 +186,11 @@ int lg_cli_cmd_check(const lg_cli_options_t *o)
                check.in_order, check.nrows, check.failed, phases, check.pinned);
         if (check.failed > 0)
             status = LG_EXIT_NOT_IN_ORDER;
+    }
+    if (status != LG_EXIT_BAD_INPUT && lp.lor.nregions > 0) {
+        int regions = check_regions(&lp, &d);
+        if (regions != 0 && status != LG_EXIT_NOT_IN_ORDER)
+            status = regions;
     }
     lg_linkcheck_destroy(&check);
     lor_program_destroy(&lp);

@@ -102,6 +102,11 @@ int lg_cli_cmd_optimize(const lg_cli_options_t *o)
             err = lg_lor_add_input(&p.lor, "profile", in.profiles[i].path, in.profiles[i].format);
         for (size_t i = 0; i < in.nelf && err == LG_OK; i++)
             err = lg_lor_add_input(&p.lor, "elf", in.elf_paths[i], NULL);
+        for (size_t i = 0; i < p.nregions && err == LG_OK; i++)
+            err = lg_lor_add_region(&p.lor, &p.prog, p.regions[i].spec->name,
+                                    p.regions[i].spec->size, p.regions[i].choice.budget,
+                                    p.regions[i].choice.used, p.regions[i].fns,
+                                    p.regions[i].nfns);
         /* The selection, so that lorgen script keeps it (lor-format.md, select). */
         for (size_t i = 0; i < o->nselect && err == LG_OK; i++)
             err = lg_lor_add_input(&p.lor, o->select[i].include ? "include" : "exclude",
@@ -121,6 +126,8 @@ int lg_cli_cmd_optimize(const lg_cli_options_t *o)
         lg_write_input_t written = {.lor = &p.lor, .report = &report, .prog = &p.prog};
         if (status == 0) {
             status = lg_cli_write_outputs(o, OPTIMIZE_OUTPUTS, LG_OUTPUT_LOR, &written, &d);
+            if (status == 0 && o->nfast_includes > 0)
+                status = lg_cli_write_regions(&p.lor, o, &p.prog, &d);
             lg_cli_verbose("%zu cliques, %zu functions placed", p.layout.ncliques, p.lor.nfns);
         }
     }

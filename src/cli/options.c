@@ -191,8 +191,7 @@ static whole_t parse_whole(const char *text, unsigned long long *v, char **end)
 }
 
 /* A byte count: digits with an optional K/M (KiB/MiB) suffix, from 1 to UINT32_MAX bytes. */
-static lg_cli_status_t set_size(parser_t *p, const option_t *opt, const char *name,
-                                const char *value)
+static lg_cli_status_t parse_bytes(parser_t *p, const char *name, const char *value, uint32_t *out)
 {
     char *end;
     unsigned long long v;
@@ -214,8 +213,113 @@ static lg_cli_status_t set_size(parser_t *p, const option_t *opt, const char *na
     if (found == WHOLE_TOO_BIG || v == 0 || v > UINT32_MAX / unit)
         return usage(p->o, "%s: %s is out of range: expected 1 to %" PRIu32 " bytes", name, value,
                      UINT32_MAX);
-    *(uint32_t *)field(p, opt) = (uint32_t)(v * unit);
-    p->o->geometry_given = true;
+    *out = (uint32_t)(v * unit);
+    return LG_CLI_RUN;
+}
+
+static lg_cli_status_t set_size(parser_t *p, const option_t *opt, const char *name,
+                                const char *value)
+{
+    lg_cli_status_t s = parse_bytes(p, name, value, (uint32_t *)field(p, opt));
+    if (s == LG_CLI_RUN)
+        p->o->geometry_given = true;
+    return s;
+}
+
+/* Longest headroom, in percent: a region kept entirely free holds nothing. */
+#define LG_FAST_HEADROOM_MAX 99.0
+
+/* --fast-region NAME=SIZE[,headroom=P%]: one more region, filled after those before it. */
+static lg_cli_status_t add_fast_region(parser_t *p, const option_t *opt, const char *name,
+                                       const char *value)
+{
+    (void)opt;
+    const char *eq = strchr(value, '=');
+    if (eq == NULL || eq == value)
+        return usage(p->o, "%s: expected NAME=SIZE[,headroom=P%%], found '%s'", name, value);
+    for (size_t i = 0; i < p->o->nfast; i++)
+        if (strlen(p->o->fast[i].name) == (size_t)(eq - value) &&
+            strncmp(p->o->fast[i].name, value, (size_t)(eq - value)) == 0)
+            return usage(p->o, "%s: region '%s' is given twice", name, p->o->fast[i].name);
+    char size_text[32];
+    const char *comma = strchr(eq + 1, ',');
+    size_t size_len = comma ? (size_t)(comma - eq - 1) : strlen(eq + 1);
+    if (size_len == 0 || size_len >= sizeof size_text)
+        return usage(p->o, "%s: expected a number of bytes after '=', found '%s'", name, eq + 1);
+    memcpy(size_text, eq + 1, size_len);
+    size_text[size_len] = '\0';
+    uint32_t size;
+    lg_cli_status_t s = parse_bytes(p, name, size_text, &size);
+    if (s != LG_CLI_RUN)
+        return s;
+    double headroom = 0.0;
+    if (comma != NULL) {
+        const char *h = comma + 1;
+        char *end;
+        if (strncmp(h, "headroom=", 9) != 0)
+            return usage(p->o, "%s: expected 'headroom=P%%' after the size, found '%s'", name, h);
+        errno = 0;
+        headroom = strtod(h + 9, &end);
+        if (end == h + 9 || errno != 0 || strcmp(end, "%") != 0 || !(headroom >= 0.0) ||
+            headroom > LG_FAST_HEADROOM_MAX)
+            return usage(p->o, "%s: expected headroom=P%% with P from 0 to %g, found '%s'", name,
+                         LG_FAST_HEADROOM_MAX, h);
+    }
+    lg_cli_fast_region_t *grown = realloc(p->o->fast, (p->o->nfast + 1) * sizeof *p->o->fast);
+    if (grown == NULL)
+        return LG_CLI_NOMEM;
+    p->o->fast = grown;
+    char *region = strndup(value, (size_t)(eq - value));
+    if (region == NULL)
+        return LG_CLI_NOMEM;
+    p->o->fast[p->o->nfast++] = (lg_cli_fast_region_t){region, size, headroom, NULL};
+    return LG_CLI_RUN;
+}
+
+/* --fast-include FILE or NAME=FILE: matched to the regions once every option is read. */
+static lg_cli_status_t add_fast_include(parser_t *p, const option_t *opt, const char *name,
+                                        const char *value)
+{
+    (void)opt;
+    if (*value == '\0')
+        return usage(p->o, "%s: expected a file name, found an empty string", name);
+    const char **grown = realloc(p->o->fast_includes,
+                                 (p->o->nfast_includes + 1) * sizeof *p->o->fast_includes);
+    if (grown == NULL)
+        return LG_CLI_NOMEM;
+    p->o->fast_includes = grown;
+    p->o->fast_includes[p->o->nfast_includes++] = value;
+    return LG_CLI_RUN;
+}
+
+/* Gives each --fast-include to its region: FILE alone when there is one region, NAME=FILE for a
+ * region named so (a name holds no '='; a plain file name with '=' in it needs NAME=). */
+static lg_cli_status_t match_fast_includes(lg_cli_options_t *o)
+{
+    for (size_t i = 0; i < o->nfast_includes; i++) {
+        const char *v = o->fast_includes[i];
+        lg_cli_fast_region_t *r = NULL;
+        const char *file = v;
+        const char *eq = strchr(v, '=');
+        for (size_t k = 0; eq != NULL && k < o->nfast; k++)
+            if (strlen(o->fast[k].name) == (size_t)(eq - v) &&
+                strncmp(o->fast[k].name, v, (size_t)(eq - v)) == 0) {
+                r = &o->fast[k];
+                file = eq + 1;
+            }
+        if (r == NULL && o->nfast == 1 && (eq == NULL || o->nfast_includes == 1))
+            r = &o->fast[0];
+        if (r == NULL)
+            return usage(o,
+                         "--fast-include: '%s' names no --fast-region: expected FILE with one "
+                         "region, or NAME=FILE for a region NAME",
+                         v);
+        if (*file == '\0')
+            return usage(o, "--fast-include: expected a file name after '=', found nothing");
+        if (r->include != NULL)
+            return usage(o, "--fast-include: region '%s' is given two files", r->name);
+        r->include = file;
+    }
     return LG_CLI_RUN;
 }
 
@@ -364,6 +468,14 @@ static const option_t options[] = {
      .commands = LINKING_COMMANDS,
      .manual = "Input-section lines to `INCLUDE` inside the `.text` output section of a custom linker\n"
                "script, after the entry code."},
+    {.names = {"--fast-include"}, .value = "[NAME=]FILE",
+     .help = "input-section lines of --fast-region NAME's members, to INCLUDE\n"
+             "inside output section NAME of your script; may be repeated",
+     .apply = add_fast_include, .commands = LINKING_COMMANDS, .repeatable = true,
+     .manual = "The input-section lines of the functions `--fast-region` chose, to `INCLUDE` inside\n"
+               "the region's output section of your linker script (quoted and named with their\n"
+               "object files as `--ld-include` names them). <FILE> alone when there is one region;\n"
+               "<NAME>`=`<FILE> for the region <NAME>. May be repeated, once per region."},
     {.names = {"--section-ordering"}, .value = "FILE",
      .help = "GNU ld 2.43+: -Wl,--section-ordering-file,FILE",
      .apply = set_string, .field = OUTPUT(LG_OUTPUT_SECTION_ORDERING),
@@ -461,6 +573,21 @@ static const option_t options[] = {
                "input order. A fixed group, the functions of one input section, goes out whole when\n"
                "one member does. May be repeated. The report lists what was taken out, and the `.LOR`\n"
                "records the rules as `select` lines, which `lorgen script` keeps."},
+    {.names = {"--fast-region"}, .value = "NAME=SIZE[,headroom=P%]",
+     .help = "fill output section NAME (ITCM, on-chip RAM) of SIZE bytes\n"
+             "(K, M) with the code that saves most fetch cost; its\n"
+             "members leave the cache order; may be repeated",
+     .apply = add_fast_region, .commands = COMMAND(LG_CLI_OPTIMIZE), .orders = true,
+     .repeatable = true,
+     .manual = "Choose the functions and fixed groups for a fast memory region (ITCM, TCM, on-chip\n"
+               "RAM) that the user's linker script gives as output section <NAME>: those that save\n"
+               "the most fetch cost (self cost, else hits) within <SIZE> bytes (a `K` or `M` suffix\n"
+               "counts KiB or MiB) less `headroom=`<P>`%`, alignment padding included. Exact where\n"
+               "the problem is small, else greedy by cost per byte then improved (at least half\n"
+               "the best). Excluded functions, never-executed code and code that cannot move stay\n"
+               "out. The members leave the cache order the other outputs list; `--fast-include`\n"
+               "writes them. May be repeated: each region is filled from what the ones before\n"
+               "left."},
     {.names = {"--no-place"},
      .help = "cliques: skip the cache-aware placement that moves each clique\n"
              "to the cache sets where it conflicts least with hotter ones",
@@ -991,7 +1118,8 @@ lg_cli_status_t lg_cli_parse(int argc, char **argv, lg_cli_options_t *o)
     if (status != LG_CLI_RUN)
         return status;
     skip_unread_proximity(o);
-    return LG_CLI_RUN;
+    /* script matches them to the .LOR's regions once it is read. */
+    return o->command == LG_CLI_OPTIMIZE ? match_fast_includes(o) : LG_CLI_RUN;
 }
 
 void lg_cli_options_destroy(lg_cli_options_t *o)
@@ -999,6 +1127,14 @@ void lg_cli_options_destroy(lg_cli_options_t *o)
     free(o->inputs);
     free(o->error);
     free(o->select);
+    for (size_t i = 0; i < o->nfast; i++)
+        free(o->fast[i].name);
+    free(o->fast);
+    free(o->fast_includes);
+    o->fast = NULL;
+    o->nfast = 0;
+    o->fast_includes = NULL;
+    o->nfast_includes = 0;
     o->inputs = NULL;
     o->error = NULL;
     o->select = NULL;

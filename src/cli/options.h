@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* What lorgen is asked to do: the first word that names a command, else optimize. */
@@ -40,6 +41,14 @@ typedef struct lg_cli_input {
     double weight;      /* --weight given before it, or 1.0 */
 } lg_cli_input_t;
 
+/* --fast-region NAME=SIZE[,headroom=P%] and its --fast-include file. */
+typedef struct lg_cli_fast_region {
+    char *name;         /* the output section the user's script gives the region */
+    uint64_t size;      /* bytes */
+    double headroom;    /* percent of size kept free */
+    const char *include; /* --fast-include file for it, or NULL */
+} lg_cli_fast_region_t;
+
 typedef struct lg_cli_options {
     lg_cli_command_t command;
     lg_cli_input_t *inputs; /* the positional arguments, in order */
@@ -60,6 +69,11 @@ typedef struct lg_cli_options {
     const char *lor;        /* eval: the order to estimate (default: the one lorgen computes) */
     lg_select_rule_t *select; /* --include and --exclude, in command-line order (select.h) */
     size_t nselect;
+    lg_cli_fast_region_t *fast; /* --fast-region, in command-line order: each is filled in turn */
+    size_t nfast;
+    const char **fast_includes; /* --fast-include values as given, matched to regions once
+                                   parsing ends */
+    size_t nfast_includes;
     char *error;            /* LG_CLI_USAGE: what is wrong, without "lorgen: " */
 } lg_cli_options_t;
 

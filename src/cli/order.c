@@ -22,11 +22,16 @@ void lg_cli_proposal_init(lg_cli_proposal_t *p)
     p->sg = (lg_safeguard_t){.verdict = LG_SAFEGUARD_UNCHECKED};
     p->algorithm = NULL;
     lg_lor_init(&p->lor);
+    p->regions = NULL;
+    p->nregions = 0;
 }
 
 void lg_cli_proposal_destroy(lg_cli_proposal_t *p)
 {
     lg_lor_destroy(&p->lor);
+    lg_cli_regions_destroy(p->regions, p->nregions);
+    p->regions = NULL;
+    p->nregions = 0;
     lg_layout_destroy(&p->layout);
     lg_program_destroy(&p->prog);
 }
@@ -102,6 +107,31 @@ static int try_second(const lg_cli_options_t *o, lg_cli_proposal_t *p, const cha
 
 static int propose_units(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_diag_t *d);
 
+/* The fast regions' members were taken out of the order as excluded: they are no code that
+ * cannot move, and the cache does not see them (they run from the region). */
+static void drop_region_members(lg_cli_proposal_t *p)
+{
+    if (p->nregions == 0)
+        return;
+    bool *member = calloc(p->prog.nfns ? p->prog.nfns : 1, sizeof *member);
+    if (member == NULL)
+        return; /* they stay listed as not movable: a report row, not an order */
+    for (size_t r = 0; r < p->nregions; r++)
+        for (size_t i = 0; i < p->regions[r].nfns; i++)
+            member[p->regions[r].fns[i]] = true;
+    size_t kept = 0;
+    for (size_t i = 0; i < p->layout.nexcluded; i++)
+        if (!member[p->layout.excluded[i]])
+            p->layout.excluded[kept++] = p->layout.excluded[i];
+    p->layout.nexcluded = kept;
+    kept = 0; /* a region's group may hold never-executed members */
+    for (size_t i = 0; i < p->layout.ncold; i++)
+        if (!member[p->layout.cold[i]])
+            p->layout.cold[kept++] = p->layout.cold[i];
+    p->layout.ncold = kept;
+    free(member);
+}
+
 /* The optimizer places units (optimizer/groups.h): a fixed group, the functions of one input
  * section, is one. It runs on the program of units in p->prog's place, and its layout is then
  * expanded to the program's functions. */
@@ -118,20 +148,36 @@ int lg_cli_propose_order(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_dia
         lg_groups_destroy(&g);
         return LG_EXIT_BAD_INPUT;
     }
+    /* The fast regions take their units first: the cache order is made of what they leave. */
+    lg_program_t *units = g.ngroups ? &g.units : &p->prog;
+    if (o->nfast > 0) {
+        p->nregions = o->nfast;
+        if (lg_cli_choose_regions(o, units, g.ngroups ? &g : NULL, &p->regions, d) != 0) {
+            lg_groups_destroy(&g);
+            return LG_EXIT_BAD_INPUT;
+        }
+    }
     if (g.ngroups == 0) {
         lg_groups_destroy(&g);
-        return propose_units(o, p, d);
+        int status = propose_units(o, p, d);
+        lg_cli_regions_release(&p->prog, p->regions, p->nregions);
+        if (status == 0)
+            drop_region_members(p);
+        return status;
     }
     lg_program_t program = p->prog;
     p->prog = g.units;
     int status = propose_units(o, p, d);
     g.units = p->prog;
     p->prog = program;
+    lg_cli_regions_release(&g.units, p->regions, p->nregions);
     if (status == 0 && lg_groups_expand(&g, &p->prog, &p->layout) != LG_OK) {
         lg_cli_message(LG_ERROR, "", "out of memory");
         status = LG_EXIT_BAD_INPUT;
     }
     lg_groups_destroy(&g);
+    if (status == 0)
+        drop_region_members(p);
     return status;
 }
 

@@ -14,6 +14,7 @@
 
 #include "diag.h"
 #include "estimate.h"
+#include "fast.h"
 #include "inputs.h"
 #include "layout.h"
 #include "lor.h"
@@ -32,6 +33,8 @@ typedef struct lg_cli_proposal {
     const char *algorithm;  /* static name of the algorithm whose layout was proposed last (the
                                input order may have been kept since: sg); NULL before */
     lg_lor_t lor;
+    lg_cli_region_t *regions; /* --fast-region, chosen before the order (fast.h) */
+    size_t nregions;
 } lg_cli_proposal_t;
 
 void lg_cli_proposal_init(lg_cli_proposal_t *p);

@@ -211,6 +211,18 @@ lg_err_t lg_emit_ld_include(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
     return ferror(out) ? LG_EIO : LG_OK;
 }
 
+lg_err_t lg_emit_ld_region(const lg_lor_t *lor, const char *region, FILE *out, lg_diag_t *d)
+{
+    fputs("/* Fast region members chosen by lorgen. INCLUDE this file inside the output section ",
+          out);
+    for (const char *c = region; *c; c++) /* no comment end inside the comment */
+        fputc(*c == '*' && c[1] == '/' ? '?' : *c, out);
+    fputs("\n * of your linker script, before any wildcard that could take these sections. */\n",
+          out);
+    LG_CHECK(write_body(lor, "", out, d));
+    return ferror(out) ? LG_EIO : LG_OK;
+}
+
 lg_err_t lg_emit_ld_ordering(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
 {
     fputs("/* Link order written by lorgen, for GNU ld 2.43 or later:\n"

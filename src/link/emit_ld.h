@@ -45,6 +45,9 @@
 lg_err_t lg_emit_ld_script(const lg_lor_t *lor, FILE *out, lg_diag_t *d);
 lg_err_t lg_emit_ld_include(const lg_lor_t *lor, FILE *out, lg_diag_t *d);
 lg_err_t lg_emit_ld_ordering(const lg_lor_t *lor, FILE *out, lg_diag_t *d);
+/* The include form for a fast region's members (--fast-include): the same lines, under a comment
+ * naming the output section region they are for. */
+lg_err_t lg_emit_ld_region(const lg_lor_t *lor, const char *region, FILE *out, lg_diag_t *d);
 
 /* Writes the input-section description of one function (no indentation, no newline);
  * qualify: name its object file, to take it apart from same-named sections of other objects.

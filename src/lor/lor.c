@@ -34,6 +34,13 @@ void lg_lor_destroy(lg_lor_t *lor)
         free(lor->inputs[i].path);
         free(lor->inputs[i].format);
     }
+    for (size_t r = 0; r < lor->nregions; r++) {
+        for (size_t i = 0; i < lor->regions[r].nfns; i++)
+            lg_lor_fn_free(&lor->regions[r].fns[i]);
+        free(lor->regions[r].fns);
+        free(lor->regions[r].name);
+    }
+    free(lor->regions);
     free(lor->fns);
     free(lor->cliques);
     free(lor->inputs);
@@ -59,6 +66,53 @@ lg_err_t lg_lor_add_input(lg_lor_t *lor, const char *kind, const char *path, con
     return LG_OK;
 }
 
+/* The .LOR's record of a program function. */
+static lg_err_t lor_fn_of(const lg_fn_t *fn, uint32_t clique, lg_lor_fn_t *out)
+{
+    bool ok = true;
+    lg_lor_fn_t f = {
+        .symbol = lg_strdup_opt(fn->symbol, &ok),
+        .section = lg_strdup_opt(fn->section, &ok),
+        .object = lg_strdup_opt(fn->object, &ok),
+        .source = (fn->flags & LG_FN_LOCAL) ? lg_strdup_opt(fn->source_file, &ok) : NULL,
+        .size = fn->size,
+        .hits = fn->hits,
+        .align = fn->align,
+        .lead = (fn->flags & LG_FN_PHASED) ? fn->lead : 0,
+        .flags = fn->flags,
+        .clique = clique,
+    };
+    if (!ok) {
+        lg_lor_fn_free(&f);
+        return LG_ENOMEM;
+    }
+    *out = f;
+    return LG_OK;
+}
+
+lg_err_t lg_lor_add_region(lg_lor_t *lor, const lg_program_t *prog, const char *name,
+                           uint64_t size, uint64_t budget, uint64_t bytes, const uint32_t *fns,
+                           size_t n)
+{
+    size_t cap = lor->nregions; /* exact-size array: regions are few */
+    if (!lg_grow((void **)&lor->regions, &cap, lor->nregions + 1, sizeof *lor->regions))
+        return LG_ENOMEM;
+    lg_lor_region_t *r = &lor->regions[lor->nregions];
+    *r = (lg_lor_region_t){.name = strdup(name), .size = size, .budget = budget, .bytes = bytes};
+    r->fns = calloc(n ? n : 1, sizeof *r->fns);
+    lor->nregions++; /* freed with lor from here on */
+    if (r->name == NULL || r->fns == NULL)
+        return LG_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        LG_CHECK(lor_fn_of(&prog->fns[fns[i]], 0, &r->fns[i]));
+        /* A region's members are not phased: the fragment lists them packed. */
+        r->fns[i].flags &= ~(uint32_t)LG_FN_PHASED;
+        r->fns[i].lead = 0;
+        r->nfns++;
+    }
+    return LG_OK;
+}
+
 lg_err_t lg_lor_from_layout(const lg_program_t *prog, const lg_layout_t *layout, lg_lor_t *lor)
 {
     size_t total = 0;
@@ -76,25 +130,8 @@ lg_err_t lg_lor_from_layout(const lg_program_t *prog, const lg_layout_t *layout,
                                             cl->flags, cl->pad_before, 0, LG_LOR_NOT_STATED};
         lor->ncliques++;
         for (size_t i = 0; i < cl->nfns; i++) {
-            const lg_fn_t *fn = &prog->fns[cl->fns[i]];
-            bool ok = true;
-            lg_lor_fn_t f = {
-                .symbol = lg_strdup_opt(fn->symbol, &ok),
-                .section = lg_strdup_opt(fn->section, &ok),
-                .object = lg_strdup_opt(fn->object, &ok),
-                .source = (fn->flags & LG_FN_LOCAL) ? lg_strdup_opt(fn->source_file, &ok) : NULL,
-                .size = fn->size,
-                .hits = fn->hits,
-                .align = fn->align,
-                .lead = (fn->flags & LG_FN_PHASED) ? fn->lead : 0,
-                .flags = fn->flags,
-                .clique = (uint32_t)c,
-            };
-            if (!ok) {
-                lg_lor_fn_free(&f);
-                return LG_ENOMEM;
-            }
-            lor->fns[lor->nfns++] = f;
+            LG_CHECK(lor_fn_of(&prog->fns[cl->fns[i]], (uint32_t)c, &lor->fns[lor->nfns]));
+            lor->nfns++;
         }
     }
     lor->ncold = layout->ncold;

@@ -92,6 +92,21 @@ typedef enum lg_lor_kept {
     LG_LOR_KEPT_NO_CONFLICTS, /* an associative cache, and no conflict misses predicted */
 } lg_lor_kept_t;
 
+/* A fast memory region (--fast-region): the output section the user's script gives it, and its
+ * members, which no clique lists. In the file:
+ *   region .itcm_text size=16384 budget=15564 bytes=15480 functions=2
+ *     fn filter_median size=212 hits=600 section=.text.filter_median object=filter.o
+ * Its fn lines follow it up to the next region or clique. */
+typedef struct lg_lor_region {
+    char *name;
+    uint64_t size;   /* bytes of the region */
+    uint64_t budget; /* bytes the choice could take (size less the headroom) */
+    uint64_t bytes;  /* bytes the members take, alignment included */
+    lg_lor_fn_t *fns; /* its members, in the fragment's order */
+    size_t nfns;
+    size_t line; /* in the file it was read from; 0 when computed */
+} lg_lor_region_t;
+
 typedef struct lg_lor {
     unsigned version;
     lg_geometry_t geometry;
@@ -105,6 +120,8 @@ typedef struct lg_lor {
     uint64_t ncold; /* never-executed functions left in input order (informational) */
     uint64_t section_align; /* the ordered code starts at this alignment (bytes); 0: none */
     lg_lor_kept_t kept;     /* why the input order was kept, when algorithm says it was */
+    lg_lor_region_t *regions; /* fast regions, in the order they were filled */
+    size_t nregions;
 } lg_lor_t;
 
 void lg_lor_init(lg_lor_t *lor);
@@ -116,6 +133,11 @@ lg_err_t lg_lor_add_input(lg_lor_t *lor, const char *kind, const char *path, con
 
 /* Fills lor (initialised, no cliques yet) from an optimizer result. */
 lg_err_t lg_lor_from_layout(const lg_program_t *prog, const lg_layout_t *layout, lg_lor_t *lor);
+
+/* Adds a region (name copied) whose members are prog's functions fns[0 .. n), in that order. */
+lg_err_t lg_lor_add_region(lg_lor_t *lor, const lg_program_t *prog, const char *name,
+                           uint64_t size, uint64_t budget, uint64_t bytes, const uint32_t *fns,
+                           size_t n);
 
 /* Builds the layout a checked .LOR describes (lg_lor_check first): its cliques with their
  * flags and padding, then every function it does not list in input order as cold. Fills out

@@ -22,6 +22,7 @@ typedef struct line_ctx {
     const char *path;
     size_t line;
     lg_diag_t *d;
+    bool in_region; /* fn lines go to the last region until the next clique */
     char where[4096];
 } line_ctx_t;
 
@@ -364,6 +365,84 @@ static lg_err_t parse_select(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
     return lg_lor_add_input(lor, tok[1], value, NULL);
 }
 
+/* 'region NAME size=S budget=B [bytes=N functions=N]': a fast region; its fn lines follow. */
+static lg_err_t parse_region(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
+{
+    if (n < 2 || split_key(tok[1]) != NULL || *tok[1] == '\0')
+        return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                            "expected 'region NAME size=BYTES budget=BYTES', found %s",
+                            n < 2 ? "no name" : "a key=value word for the name");
+    for (size_t r = 0; r < lor->nregions; r++)
+        if (strcmp(lor->regions[r].name, tok[1]) == 0)
+            return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                                "region '%s' is given twice (first on line %zu)", tok[1],
+                                lor->regions[r].line);
+    uint64_t size = 0, budget = 0, bytes = 0, unused;
+    bool have_size = false, have_budget = false;
+    for (int i = 2; i < n; i++) {
+        char *value = split_key(tok[i]);
+        uint64_t *slot = value == NULL                  ? NULL
+                         : strcmp(tok[i], "size") == 0   ? &size
+                         : strcmp(tok[i], "budget") == 0 ? &budget
+                         : strcmp(tok[i], "bytes") == 0  ? &bytes
+                         : strcmp(tok[i], "functions") == 0 ? &unused
+                                                             : NULL;
+        if (slot == NULL) {
+            lg_diag_add(ctx->d, LG_WARNING, where_of(ctx), "ignoring unknown region key '%s'",
+                        tok[i]);
+            continue;
+        }
+        if (!parse_u64(value, slot))
+            return bad_number(ctx, tok[i], value);
+        have_size |= slot == &size;
+        have_budget |= slot == &budget;
+    }
+    if (!have_size || !have_budget)
+        return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                            "expected size= and budget= on region '%s', found no %s", tok[1],
+                            have_size ? "budget=" : "size=");
+    if (budget > size)
+        return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                            "expected budget= at most size= (%" PRIu64 ") on region '%s', found %" PRIu64,
+                            size, tok[1], budget);
+    LG_CHECK(lg_lor_add_region(lor, NULL, tok[1], size, budget, bytes, NULL, 0));
+    lor->regions[lor->nregions - 1].line = ctx->line;
+    ctx->in_region = true;
+    return LG_OK;
+}
+
+/* A fn line of the last region: read as a clique's would be, then moved to the region. */
+static lg_err_t parse_region_fn(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
+{
+    lg_lor_t one;
+    lg_lor_init(&one);
+    lg_lor_clique_t clique = {0};
+    one.cliques = &clique;
+    one.ncliques = 1;
+    size_t cap = 0;
+    lg_strmap_t seen;
+    lg_strmap_init(&seen);
+    lg_err_t err = parse_fn(&one, &cap, &seen, tok, n, ctx);
+    lg_strmap_destroy(&seen);
+    lg_lor_region_t *r = &lor->regions[lor->nregions - 1];
+    if (err == LG_OK && (one.fns[0].flags & LG_FN_PHASED))
+        err = lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                           "expected no phase= on a member of region '%s': its members are "
+                           "packed",
+                           r->name);
+    size_t rcap = r->nfns;
+    if (err == LG_OK && !lg_grow((void **)&r->fns, &rcap, r->nfns + 1, sizeof *r->fns))
+        err = LG_ENOMEM;
+    if (err == LG_OK) {
+        r->fns[r->nfns++] = one.fns[0];
+        one.nfns = 0;
+    }
+    for (size_t i = 0; i < one.nfns; i++)
+        lg_lor_fn_free(&one.fns[i]);
+    free(one.fns);
+    return err;
+}
+
 static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, size_t *caps,
                            lg_strmap_t *seen, bool *have_version)
 {
@@ -387,9 +466,14 @@ static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, si
         return LG_OK;
     }
     if (strcmp(kw, "fn") == 0)
-        return parse_fn(lor, &caps[1], seen, tok, n, ctx);
-    if (strcmp(kw, "clique") == 0)
+        return ctx->in_region ? parse_region_fn(lor, tok, n, ctx)
+                              : parse_fn(lor, &caps[1], seen, tok, n, ctx);
+    if (strcmp(kw, "region") == 0)
+        return parse_region(lor, tok, n, ctx);
+    if (strcmp(kw, "clique") == 0) {
+        ctx->in_region = false;
         return parse_clique(lor, &caps[0], tok, n, ctx);
+    }
     if (strcmp(kw, "cache") == 0)
         return parse_cache(lor, tok, n, ctx);
     if (strcmp(kw, "algorithm") == 0) {
@@ -430,7 +514,7 @@ static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, si
      * warning would change the order the file asks for. */
     return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
                         "expected a statement (lorgen-lor, cache, algorithm, input, select, "
-                        "section, clique, fn, cold), found '%s'",
+                        "section, region, clique, fn, cold), found '%s'",
                         kw);
 }
 

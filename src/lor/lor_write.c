@@ -78,6 +78,29 @@ static void write_key(FILE *out, const char *key, const char *value)
     write_token(out, value);
 }
 
+/* One fn line; group: its fixed group's number, 0 for none. */
+static void write_fn(const lg_lor_fn_t *f, size_t group, FILE *out)
+{
+    fputs("  fn ", out);
+    write_token(out, f->symbol);
+    fprintf(out, " size=%" PRIu64 " hits=%" PRIu64, f->size, f->hits);
+    if (group > 0)
+        fprintf(out, " group=%zu", group);
+    /* Written at 0 too: the key itself says "aligned to the line". */
+    if (f->flags & LG_FN_PHASED)
+        fprintf(out, " phase=%" PRIu64, f->lead);
+    if (f->section != NULL)
+        write_key(out, "section", f->section);
+    if (f->object != NULL)
+        write_key(out, "object", f->object);
+    if (f->source != NULL)
+        write_key(out, "source", f->source);
+    for (size_t k = 0; k < COUNT_OF(fn_flag_words); k++)
+        if (f->flags & fn_flag_words[k].bit)
+            fprintf(out, " %s", fn_flag_words[k].word);
+    fputc('\n', out);
+}
+
 lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out)
 {
     fputs("# lorgen link-order file. Functions are linked in the order listed, clique by clique.\n"
@@ -101,6 +124,20 @@ lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out)
     }
     if (lor->section_align > 1)
         fprintf(out, "section align=%" PRIu64 "\n", lor->section_align);
+    for (size_t r = 0; r < lor->nregions; r++) {
+        const lg_lor_region_t *rg = &lor->regions[r];
+        fprintf(out,
+                "\n# fast region: %" PRIu64 " of %" PRIu64 " bytes (size %" PRIu64
+                "), --fast-include writes its lines\n",
+                rg->bytes, rg->budget, rg->size);
+        fputs("region", out);
+        fputc(' ', out);
+        write_token(out, rg->name);
+        fprintf(out, " size=%" PRIu64 " budget=%" PRIu64 " bytes=%" PRIu64 " functions=%zu\n",
+                rg->size, rg->budget, rg->bytes, rg->nfns);
+        for (size_t i = 0; i < rg->nfns; i++)
+            write_fn(&rg->fns[i], 0, out);
+    }
     size_t group = 0; /* fixed groups numbered so far */
     for (size_t c = 0; c < lor->ncliques; c++) {
         const lg_lor_clique_t *cl = &lor->cliques[c];
@@ -119,28 +156,12 @@ lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out)
         fputc('\n', out);
         for (size_t i = cl->first; i < cl->first + cl->count; i++) {
             const lg_lor_fn_t *f = &lor->fns[i];
-            fputs("  fn ", out);
-            write_token(out, f->symbol);
-            fprintf(out, " size=%" PRIu64 " hits=%" PRIu64, f->size, f->hits);
             if (in_group(f)) {
                 /* A fixed group's members stand together: its number, for the reader. */
                 if (i == 0 || !same_group(&lor->fns[i - 1], f))
                     group++;
-                fprintf(out, " group=%zu", group);
             }
-            /* Written at 0 too: the key itself says "aligned to the line". */
-            if (f->flags & LG_FN_PHASED)
-                fprintf(out, " phase=%" PRIu64, f->lead);
-            if (f->section != NULL)
-                write_key(out, "section", f->section);
-            if (f->object != NULL)
-                write_key(out, "object", f->object);
-            if (f->source != NULL)
-                write_key(out, "source", f->source);
-            for (size_t k = 0; k < COUNT_OF(fn_flag_words); k++)
-                if (f->flags & fn_flag_words[k].bit)
-                    fprintf(out, " %s", fn_flag_words[k].word);
-            fputc('\n', out);
+            write_fn(f, in_group(f) ? group : 0, out);
         }
     }
     if (lor->algorithm != NULL && strcmp(lor->algorithm, LG_ALGORITHM_KEPT) == 0) {

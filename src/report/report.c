@@ -1,12 +1,14 @@
 /* report.c - the clique report; see report.h. */
 #include "report.h"
 
+#include "fast_region.h"
 #include "linkname.h"
 #include "mem.h"
 
 #include "prf.h"
 #include "report_calls.h"
 #include "report_model.h"
+#include "strmap.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -458,6 +460,92 @@ static lg_err_t write_left_out(const lg_report_input_t *in, FILE *out)
     return LG_OK;
 }
 
+/* Why an executed function is in no fast region. */
+static const char *region_left_out_reason(const lg_fn_t *fn, uint64_t budget)
+{
+    if (fn->flags & LG_FN_EXCLUDED)
+        return "excluded (--include, --exclude)";
+    if (!lg_fn_movable(fn))
+        return lg_fn_unmovable_reason(fn);
+    if (lg_fast_region_weight(fn) > budget)
+        return "too big for the region";
+    return "no room: the members save more per byte";
+}
+
+/* The fast regions (--fast-region): their bytes, the share of the profile's cost they took, and
+ * the hottest executed code left out of them, with why. */
+static lg_err_t write_regions(const lg_report_input_t *in, FILE *out)
+{
+    const lg_lor_t *lor = in->lor;
+    const lg_program_t *prog = in->prog;
+    if (lor == NULL || lor->nregions == 0)
+        return LG_OK;
+    bool counters = lg_fast_region_counters(prog);
+    lg_strmap_t members;
+    lg_strmap_init(&members);
+    uint64_t total = 0, largest_budget = 0;
+    for (size_t i = 0; i < prog->nfns; i++)
+        total = lg_sat_add(total, counters ? prog->fns[i].counter1_self : prog->fns[i].hits);
+    lg_err_t err = LG_OK;
+    for (size_t r = 0; r < lor->nregions && err == LG_OK; r++)
+        for (size_t i = 0; i < lor->regions[r].nfns && err == LG_OK; i++) {
+            uint32_t first;
+            if (!lg_strmap_put(&members, lor->regions[r].fns[i].symbol, (uint32_t)r, &first))
+                err = LG_ENOMEM;
+        }
+    lg_report_key_t *left = malloc((prog->nfns ? prog->nfns : 1) * sizeof *left);
+    if (err != LG_OK || left == NULL) {
+        lg_strmap_destroy(&members);
+        free(left);
+        return LG_ENOMEM;
+    }
+    fputs("Fast regions\n", out);
+    for (size_t r = 0; r < lor->nregions; r++) {
+        const lg_lor_region_t *rg = &lor->regions[r];
+        uint64_t value = 0;
+        for (size_t i = 0; i < prog->nfns; i++) {
+            uint32_t at;
+            const lg_fn_t *fn = &prog->fns[i];
+            if (lg_strmap_get(&members, fn->symbol, &at) && at == (uint32_t)r)
+                value = lg_sat_add(value, counters ? fn->counter1_self : fn->hits);
+        }
+        if (rg->budget > largest_budget)
+            largest_budget = rg->budget;
+        fputs("  ", out);
+        put_name(out, rg->name, 0);
+        fprintf(out,
+                ": %zu functions, %" PRIu64 " of %" PRIu64 " bytes used, %" PRIu64
+                " left (size %" PRIu64 "), %.1f%% of the profile's %s\n",
+                rg->nfns, rg->bytes, rg->budget, rg->budget - rg->bytes, rg->size,
+                total ? 100.0 * (double)value / (double)total : 0.0,
+                counters ? "self cost" : "hits");
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < prog->nfns; i++) {
+        const lg_fn_t *fn = &prog->fns[i];
+        uint64_t v = counters ? fn->counter1_self : fn->hits;
+        uint32_t at;
+        if (v > 0 && !lg_strmap_get(&members, fn->symbol, &at))
+            left[n++] = (lg_report_key_t){v, fn->hits, i};
+    }
+    qsort(left, n, sizeof *left, lg_report_key_cmp);
+    size_t shown = rows_shown(in, n);
+    for (size_t i = 0; i < shown; i++) {
+        const lg_fn_t *fn = &prog->fns[left[i].index];
+        fputs("  left out     ", out);
+        put_name(out, fn->symbol, 32);
+        fprintf(out, " %12" PRIu64 " %s  %" PRIu64 " bytes: %s\n", left[i].weight,
+                counters ? "cost" : "hits", lg_fast_region_weight(fn),
+                region_left_out_reason(fn, largest_budget));
+    }
+    if (shown < n)
+        fprintf(out, "  [%zu more executed functions left out]\n", n - shown);
+    fputc('\n', out);
+    free(left);
+    lg_strmap_destroy(&members);
+    return LG_OK;
+}
+
 lg_err_t lg_report_write(const lg_report_input_t *in, FILE *out)
 {
     lg_report_model_t m;
@@ -485,6 +573,8 @@ lg_err_t lg_report_write(const lg_report_input_t *in, FILE *out)
         err = write_cliques(in, &m, out);
     if (err == LG_OK) {
         err = write_groups(in, out);
+    if (err == LG_OK)
+        err = write_regions(in, out);
     if (err == LG_OK)
         err = write_left_out(in, out);
     }

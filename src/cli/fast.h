@@ -1,0 +1,48 @@
+/* fast.h - --fast-region and --fast-include: the code chosen for fast memory regions
+ * (optimizer/fast_region.h), taken out of the cache order, and the GNU ld fragments that place it.
+ */
+#ifndef LG_CLI_FAST_H
+#define LG_CLI_FAST_H
+
+#include "diag.h"
+#include "fast_region.h"
+#include "groups.h"
+#include "lor.h"
+#include "options.h"
+#include "program.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct lg_cli_region {
+    const lg_cli_fast_region_t *spec; /* its option */
+    lg_fast_region_t choice;          /* members are units of the program it was chosen on */
+    uint32_t *fns;                    /* the program's functions, in the region's order */
+    size_t nfns;
+} lg_cli_region_t;
+
+/* Chooses every region of o in turn on units (g's program of units, whose functions are
+ * prog's when g is NULL), from what the regions before left, and flags the chosen units
+ * LG_FN_EXCLUDED so that the cache order leaves them out. Tells what each region took.
+ * *regions (o->nfast of them) is freed with lg_cli_regions_destroy, also after an error.
+ * Returns 0 or LG_EXIT_BAD_INPUT. */
+int lg_cli_choose_regions(const lg_cli_options_t *o, lg_program_t *units, const lg_groups_t *g,
+                          lg_cli_region_t **regions, lg_diag_t *d);
+
+/* Clears the LG_FN_EXCLUDED flags lg_cli_choose_regions set on the chosen units. */
+void lg_cli_regions_release(lg_program_t *units, const lg_cli_region_t *regions, size_t n);
+
+void lg_cli_regions_destroy(lg_cli_region_t *regions, size_t n);
+
+/* Checks the regions of a .LOR read back against prog as lg_lor_check checks cliques, and that
+ * no function is listed in two places (a region and a clique, or two regions). */
+lg_err_t lg_cli_check_regions(lg_lor_t *lor, const lg_program_t *prog, const char *path,
+                              lg_diag_t *d);
+
+/* Writes each --fast-include of o, the fragment of the region of lor it names (FILE alone with one
+ * region, NAME=FILE), named as the other GNU ld outputs name functions (lg_linkname_resolve).
+ * Every file or none (outfile.h). Returns 0 or LG_EXIT_BAD_INPUT. */
+int lg_cli_write_regions(lg_lor_t *lor, const lg_cli_options_t *o, const lg_program_t *prog,
+                         lg_diag_t *d);
+
+#endif

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# End to end: a Cortex-M7 firmware whose script has a fast code region, .itcm_text, run from ITCM
+# but loaded in FLASH and copied by the reset handler (tests/e2e/fast_region/). The profile comes
+# from a host build of the same sources, as in cortex_m.sh. lorgen chooses the code for a 1 KiB
+# region (--fast-region), writes its input-section lines (--fast-include) and leaves those
+# functions out of the .LOR; the firmware is relinked with the fragment INCLUDEd inside
+# .itcm_text: the chosen code must lie in ITCM and nothing else there, the region must not
+# overflow, and under qemu-system-arm (mps2-an500, semihosting) the image must print what the
+# host build prints. Without qemu that step alone is skipped (exit 77 after every other check).
+set -euo pipefail
+lorgen=$1 src=$2 work=$3
+. "$src/tests/e2e/lib.bash"
+fw=$src/tests/e2e/fast_region
+have arm-none-eabi-gcc || { echo "SKIP: arm-none-eabi-gcc is not installed" >&2; exit 77; }
+ARCH="-mcpu=cortex-m7 -mthumb -mfloat-abi=soft"
+# shellcheck disable=SC2086 # ARCH is words on purpose
+libc=$(arm-none-eabi-gcc $ARCH -print-file-name=libc_nano.a)
+# shellcheck disable=SC2086
+libgcc=$(arm-none-eabi-gcc $ARCH -print-libgcc-file-name)
+[ -f "$libc" ] || { echo "SKIP: newlib's libc_nano.a is not installed ($libc)" >&2; exit 77; }
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+CFLAGS="-O2 -ffunction-sections -fno-builtin -fno-tree-loop-distribute-patterns -I$fw"
+APP="app filter frames"
+ITCM_START=0x00100000 ITCM_END=0x00104000 # fast_region.ld's ITCM
+
+step "profile on the host"
+tracer=$(build_tracer gcc tracer "$src")
+mkdir -p prof host
+for f in $APP host_board host_libc; do
+  # shellcheck disable=SC2086 # CFLAGS is words on purpose
+  gcc $CFLAGS -finstrument-functions -c "$fw/$f.c" -o "prof/$f.o"
+  # shellcheck disable=SC2086
+  gcc $CFLAGS -c "$fw/$f.c" -o "host/$f.o"
+done
+# shellcheck disable=SC2086 # $tracer is two objects
+gcc prof/*.o $tracer -o fw-prof
+gcc host/*.o -o fw-host
+./fw-host >host.out
+LGTRACE_OUT=fw.prf ./fw-prof >prof.out
+cmp -s host.out prof.out || fail "the instrumented and plain host builds print different results"
+
+# link_fw DIR ELF: links the arm objects from DIR, where fast_region.ld finds the itcm.ld and
+# order.ld it INCLUDEs (GNU ld looks in the current directory first).
+link_fw() {
+  # shellcheck disable=SC2086
+  (cd "$1" && arm-none-eabi-gcc $ARCH --specs=nano.specs -nostartfiles -T "$fw/fast_region.ld" \
+    -L. -Wl,--gc-sections -Wl,--build-id=none ../arm/*.o -o "../$2")
+}
+
+# itcm_functions ELF: the function symbols whose address lies in ITCM, one a line.
+itcm_functions() {
+  arm-none-eabi-nm -t d "$1" | awk -v lo=$((ITCM_START)) -v hi=$((ITCM_END)) '
+    $2 ~ /^[tT]$/ && $1 + 0 >= lo && $1 + 0 < hi { print $3 }' | sort
+}
+
+# clique_functions LOR: the functions of the cache order, not of a region.
+clique_functions() {
+  awk '$1 == "region" { r = 1 } $1 == "clique" { r = 0 } $1 == "fn" && !r { print $2 }' "$1"
+}
+
+step "arm-none-eabi build with an empty fast region"
+mkdir -p arm plain
+for f in $APP startup semihost syscalls; do
+  # shellcheck disable=SC2086
+  arm-none-eabi-gcc $CFLAGS $ARCH -fdata-sections -c "$fw/$f.c" -o "arm/$f.o"
+done
+: >plain/itcm.ld
+: >plain/order.ld
+link_fw plain fw.elf
+[ -z "$(itcm_functions fw.elf)" ] || fail "the plain build has code in ITCM"
+
+step "lorgen chooses the code for a 1 KiB .itcm_text"
+"$lorgen" fw.prf fw.elf arm/*.o "$libc" "$libgcc" --cache-size 4K --ways 2 --line-size 32 \
+  --fast-region .itcm_text=1K --fast-include itcm.ld --ld-include order.ld -o fw.lor \
+  --report fw.txt 2>err.txt ||
+  { cat err.txt >&2; fail "lorgen failed"; }
+grep -q "^lorgen: note: --fast-region .itcm_text: [0-9]* functions, [0-9]* of 1024 bytes" err.txt ||
+  { cat err.txt >&2; fail "lorgen did not tell what the region took"; }
+grep -q '^/\* Fast region members chosen by lorgen.*\.itcm_text$' itcm.ld ||
+  { cat itcm.ld >&2; fail "itcm.ld does not say which region it is for"; }
+# The report's section: the bytes, the share of the cost, and qsort (1544 bytes, the hottest
+# function) left out as too big.
+grep -q '^  \.itcm_text: [0-9]* functions, [0-9]* of 1024 bytes used, [0-9]* left (size 1024), [0-9.]*% of the profile' fw.txt ||
+  { cat fw.txt >&2; fail "the report has no fast region section"; }
+grep -q '^  left out     qsort  .* bytes: too big for the region$' fw.txt ||
+  { cat fw.txt >&2; fail "the report does not say qsort was too big for the region"; }
+patterns=$(grep -c '(\.text' itcm.ld || true)
+[ "$patterns" -ge 2 ] || { cat itcm.ld >&2; fail "the region took fewer than two sections"; }
+# The budget is too small for everything that ran: some executed code stays in the .LOR.
+[ "$(clique_functions fw.lor | wc -l)" -ge 1 ] || fail "the region took all the executed code"
+
+step "relink with the fragment: the chosen code, and nothing else, lies in ITCM"
+mkdir -p fast && cp itcm.ld order.ld fast/
+link_fw fast fw-fast.elf
+itcm_functions fw-fast.elf >in-itcm.txt
+[ -s in-itcm.txt ] || fail "nothing landed in ITCM"
+# Every function in ITCM was chosen: the .LOR, which lists the rest of the executed code, names
+# none of them.
+while read -r f; do
+  if clique_functions fw.lor | grep -qx "$f"; then fail "$f lies in ITCM and in the cache order"; fi
+done <in-itcm.txt
+# Each input-section line of the fragment took its section into ITCM.
+size=$(arm-none-eabi-size -A fw-fast.elf | awk '$1 == ".itcm_text" { print $2 }')
+[ -n "$size" ] && [ "$size" -gt 0 ] && [ "$size" -le 1024 ] ||
+  fail ".itcm_text holds ${size:-no} bytes, expected 1 to 1024"
+[ "$(wc -l <in-itcm.txt)" -ge "$patterns" ] ||
+  fail "$(wc -l <in-itcm.txt) functions in ITCM for $patterns input-section lines"
+
+step "lorgen check: every member in .itcm_text, nothing else there"
+n=$(awk '$1 == "region" { print substr($6, 11) }' fw.lor)
+"$lorgen" check fw.lor fw-fast.elf arm/*.o "$libc" "$libgcc" >check.txt 2>&1 ||
+  { cat check.txt >&2; fail "lorgen check failed on the fast link"; }
+grep -q "^lorgen check: $n of $n region members lie in their region, 0 other functions lie in one$" check.txt ||
+  { cat check.txt >&2; fail "lorgen check did not find the $n members in .itcm_text"; }
+# A fragment that lost app_main's line and gained sensor_sample's (what a wildcard would take):
+# app_main lies outside, sensor_sample is an intruder, and check exits 3.
+mkdir -p wild
+grep -v '(\.text\.app_main)' itcm.ld >wild/itcm.ld
+cp order.ld wild/
+echo '*(.text.sensor_sample)' >>wild/itcm.ld
+link_fw wild fw-wild.elf
+status=0
+"$lorgen" check fw.lor fw-wild.elf arm/*.o "$libc" "$libgcc" >check-wild.txt 2>&1 || status=$?
+[ "$status" -eq 3 ] || { cat check-wild.txt >&2; fail "check exited $status on the wildcard link, expected 3"; }
+grep -q '^outside .* \.text  *app_main: a member of \.itcm_text$' check-wild.txt ||
+  { cat check-wild.txt >&2; fail "check did not find app_main outside the region"; }
+grep -q '^intruder .* \.itcm_text  *sensor_sample: in \.itcm_text but not its member' check-wild.txt ||
+  { cat check-wild.txt >&2; fail "check did not find sensor_sample in the region"; }
+
+step "same inputs, byte-identical outputs"
+"$lorgen" -q fw.prf fw.elf arm/*.o "$libc" "$libgcc" --cache-size 4K --ways 2 --line-size 32 \
+  --fast-region .itcm_text=1K --fast-include again.ld -o again.lor
+cmp fw.lor again.lor && cmp itcm.ld again.ld
+
+step "the .LOR records the region; lorgen script writes the same fragment"
+grep -q '^region \.itcm_text size=1024 budget=1024 bytes=[0-9]* functions=[0-9]*$' fw.lor ||
+  { grep -n region fw.lor >&2; fail "fw.lor does not record the region"; }
+"$lorgen" script fw.lor fw.elf arm/*.o "$libc" "$libgcc" --fast-include .itcm_text=script.ld \
+  -o script.lor 2>script.txt || { cat script.txt >&2; fail "lorgen script failed"; }
+cmp itcm.ld script.ld || fail "lorgen script wrote another fragment"
+cmp fw.lor script.lor || fail "lorgen script rewrote the .LOR differently"
+# A function listed in the region and in a clique is refused, naming both places.
+member=$(awk '$1 == "region" { r = 1; next } r && $1 == "fn" { print $2; exit }' fw.lor)
+awk -v m="$member" '{ print } $1 == "clique" && !done { print "  fn " m; done = 1 }' fw.lor >twice.lor
+expect 1 "lorgen: twice.lor: error: function '$member' of region '.itcm_text' is also listed in a clique" \
+  "$lorgen" script twice.lor fw.elf arm/*.o "$libc" "$libgcc" --fast-include twice.ld
+
+step "a region too small for any executed code is told, with bytes"
+"$lorgen" fw.prf fw.elf arm/*.o "$libc" "$libgcc" --fast-region .itcm_text=2 \
+  --fast-include tiny.ld -o tiny.lor 2>tiny.txt || { cat tiny.txt >&2; fail "lorgen failed"; }
+grep -q "^lorgen: warning: --fast-region .itcm_text holds nothing: its budget is 2 bytes, and the smallest executed unit that can move takes [0-9]* bytes" tiny.txt ||
+  { cat tiny.txt >&2; fail "the empty region was not told"; }
+
+step "run the plain and the fast images on qemu's MPS2 AN500 (Cortex-M7)"
+if ! have qemu-system-arm || ! qemu-system-arm -M help | grep -q '^mps2-an500 '; then
+  echo "SKIP: qemu-system-arm with the mps2-an500 machine is not installed: the images were linked and checked, not run" >&2
+  exit 77
+fi
+for elf in fw.elf fw-fast.elf; do
+  status=0
+  timeout 30 qemu-system-arm -M mps2-an500 -nographic -monitor none -serial none \
+    -chardev "file,id=semihosting,path=$elf.out" \
+    -semihosting-config enable=on,target=native,chardev=semihosting -kernel "$elf" \
+    >"$elf.qemu" 2>&1 || status=$?
+  [ "$status" -eq 0 ] || { cat "$elf.qemu" >&2; fail "$elf exited $status under qemu"; }
+  cmp -s host.out "$elf.out" || fail "$elf printed '$(cat "$elf.out")', the host build '$(cat host.out)'"
+done
+echo "fast_region: ok" >&2
