@@ -21,6 +21,7 @@
 #include "report_model.h"
 #include "utf8.h"
 
+#include <elf.h>
 #include <igraph.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -427,6 +428,65 @@ static void test_weight_beside_hits(void **state)
     fixture_destroy(&f);
 }
 
+/* Issue 30: a fast region in every report form: its bytes used and left, budget, share of the
+ * cost moved in and members, the hottest code left out with why, and the calls that cross
+ * between the region and the rest with their counts; on Arm, what a far crossing call needs. */
+static void test_fast_regions_in_reports(void **state)
+{
+    (void)state;
+    fixture_t f;
+    fixture_build(&f, true);
+    f.prog.machine = EM_ARM;
+    lg_lor_t lor;
+    lg_lor_init(&lor);
+    uint32_t members[] = {2}; /* "callee": 800 of the 1851 hits */
+    assert_int_equal(lg_lor_add_region(&lor, &f.prog, ".itcm", 80, 64, 48, members, 1), LG_OK);
+    f.in.lor = &lor;
+    lg_diag_t d;
+    lg_diag_init(&d);
+    memout_t m;
+    assert_int_equal(lg_report_write(&f.in, mem_open(&m)), LG_OK);
+    char *text = mem_close(&m);
+    assert_non_null(strstr(text, "  .itcm: 1 functions, 48 of 64 bytes used, 16 left (size 80), "
+                                 "43.2% of the profile's hits\n"));
+    assert_non_null(strstr(text, " bytes: too big for the region\n"));
+    assert_non_null(strstr(text, "main                                        1 hits  64 bytes: "
+                                 "no room: the members save more per byte\n"));
+    assert_non_null(strstr(text, "] -> callee [.itcm] 800\n"));
+    assert_non_null(strstr(text, "needs a veneer from the linker"));
+    free(text);
+    assert_int_equal(lg_report_write_json(&f.in, mem_open(&m), &d), LG_OK);
+    text = mem_close(&m);
+    assert_non_null(strstr(text, "\"name\": \".itcm\",\n"));
+    assert_non_null(strstr(text, "\"bytes_used\": 48,\n"));
+    assert_non_null(strstr(text, "\"bytes_left\": 16,\n"));
+    assert_non_null(strstr(text, "\"moved_percent\": 43.22,\n"));
+    assert_non_null(strstr(text, "{\"name\": \"callee\", \"size\": 48, \"hits\": 800}"));
+    assert_non_null(strstr(text, "{\"name\": \"main\", \"value\": 1, \"bytes\": 64, "
+                                 "\"reason\": \"no room: the members save more per byte\"}"));
+    assert_non_null(strstr(text, "\"caller_side\": \"the rest\", \"callee\": \"callee\", "
+                                 "\"callee_side\": \".itcm\", \"weight\": 800}"));
+    assert_non_null(strstr(text, "\"crossing_note\": \"Arm: "));
+    free(text);
+    assert_int_equal(lg_report_write_html(&f.in, mem_open(&m), &d), LG_OK);
+    text = mem_close(&m);
+    assert_non_null(strstr(text, "<h2>Fast regions</h2>"));
+    assert_non_null(strstr(text, "<tr><td>.itcm</td><td data-v=\"1\">1</td><td data-v=\"48\">48"
+                                 "</td><td data-v=\"16\">16</td><td data-v=\"64\">64</td>"));
+    assert_non_null(strstr(text, "<td>callee</td><td>.itcm</td><td data-v=\"800\">800</td>"));
+    assert_non_null(strstr(text, "<td>no room: the members save more per byte</td>"));
+    free(text);
+    /* Without a region the JSON says so, and the text report has no section. */
+    f.in.lor = NULL;
+    assert_int_equal(lg_report_write_json(&f.in, mem_open(&m), &d), LG_OK);
+    text = mem_close(&m);
+    assert_non_null(strstr(text, "\"fast_regions\": null"));
+    free(text);
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+    fixture_destroy(&f);
+}
+
 /* Issue 13 item 14: the estimate comes with what it leaves out and what it cannot tell, and
  * without a ratio that reads as a measured cut. Issue 31 item 2: no figure or date of one past
  * benchmark run goes into the reports; the model's limit is stated, the figures stay on
@@ -744,6 +804,7 @@ int main(void)
         cmocka_unit_test(test_graph_from_profiles),
         cmocka_unit_test(test_weight_beside_hits),
         cmocka_unit_test(test_estimate_caveats),
+        cmocka_unit_test(test_fast_regions_in_reports),
         cmocka_unit_test(test_text_report_hostile_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -586,6 +586,8 @@ static lg_err_t collect_functions(binder_t *b)
     p->sections_inferred = !have_objects;
     for (size_t i = 0; i < elf->nfiles; i++)
         p->shared_libraries |= elf->files[i].needs_shared_libraries;
+    if (elf->nfiles > 0)
+        p->machine = elf->files[0].machine;
     if (err == LG_OK)
         err = list_aliases(b, have_linked);
     return err == LG_OK ? list_objects(p, elf) : err;

@@ -138,6 +138,9 @@ typedef struct lg_program {
     /* A linked input needs shared libraries (DT_NEEDED): their code runs at addresses the
      * loader picks, outside anything lorgen models or places. */
     bool shared_libraries;
+    /* e_machine of the ELF inputs (EM_ARM, EM_RISCV, ...); 0 without ELF inputs. The reports
+     * say what a call between far apart regions needs on it (a veneer on Arm). */
+    uint16_t machine;
 } lg_program_t;
 
 /* True when the linker can place the function on its own: it has bytes and a known input

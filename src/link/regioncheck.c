@@ -50,6 +50,18 @@ static int by_address(const void *pa, const void *pb)
     return strcmp(a->symbol, b->symbol);
 }
 
+/* A stub the linker made for a call out of range (GNU ld: __callee_veneer; lld:
+ * __ARMv7ABSLongThunk_callee and its kin). It lies beside the calls it serves, in the region
+ * when they leave it: the region's own code, taken by no wildcard. */
+static bool linker_stub(const char *name)
+{
+    static const char veneer[] = "_veneer";
+    size_t n = strlen(name), tail = sizeof veneer - 1;
+    if (strncmp(name, "__", 2) != 0)
+        return false;
+    return (n > 2 + tail && strcmp(name + n - tail, veneer) == 0) || strstr(name, "Thunk_") != NULL;
+}
+
 /* Another name of a member (snprintf beside _snprintf_r): it lies at a member's address. */
 static bool alias_of_member(const lg_region_row_t *members, size_t n, uint64_t address)
 {
@@ -95,7 +107,7 @@ lg_err_t lg_regioncheck_run(const lg_lor_t *lor, const lg_elfsyms_t *elf, lg_reg
             const lg_elfsym_t *sym = &elf->syms[s];
             uint32_t unused;
             if (!linked_function(elf, sym) || strcmp(sym->section, rg->name) != 0 ||
-                lg_strmap_get(&members, sym->name, &unused) ||
+                lg_strmap_get(&members, sym->name, &unused) || linker_stub(sym->name) ||
                 alias_of_member(c->rows + first_member, first_intruder - first_member,
                                 address_of(elf, sym)))
                 continue;

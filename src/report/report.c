@@ -8,7 +8,7 @@
 #include "prf.h"
 #include "report_calls.h"
 #include "report_model.h"
-#include "strmap.h"
+#include "report_regions.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -460,89 +460,67 @@ static lg_err_t write_left_out(const lg_report_input_t *in, FILE *out)
     return LG_OK;
 }
 
-/* Why an executed function is in no fast region. */
-static const char *region_left_out_reason(const lg_fn_t *fn, uint64_t budget)
-{
-    if (fn->flags & LG_FN_EXCLUDED)
-        return "excluded (--include, --exclude)";
-    if (!lg_fn_movable(fn))
-        return lg_fn_unmovable_reason(fn);
-    if (lg_fast_region_weight(fn) > budget)
-        return "too big for the region";
-    return "no room: the members save more per byte";
-}
-
-/* The fast regions (--fast-region): their bytes, the share of the profile's cost they took, and
- * the hottest executed code left out of them, with why. */
+/* The fast regions (--fast-region): their bytes, the share of the profile's cost they took, the
+ * hottest executed code left out of them with why, and the calls that cross between a region and
+ * the rest (report_regions.h). */
 static lg_err_t write_regions(const lg_report_input_t *in, FILE *out)
 {
     const lg_lor_t *lor = in->lor;
     const lg_program_t *prog = in->prog;
     if (lor == NULL || lor->nregions == 0)
         return LG_OK;
-    bool counters = lg_fast_region_counters(prog);
-    lg_strmap_t members;
-    lg_strmap_init(&members);
-    uint64_t total = 0, largest_budget = 0;
-    for (size_t i = 0; i < prog->nfns; i++)
-        total = lg_sat_add(total, counters ? prog->fns[i].counter1_self : prog->fns[i].hits);
-    lg_err_t err = LG_OK;
-    for (size_t r = 0; r < lor->nregions && err == LG_OK; r++)
-        for (size_t i = 0; i < lor->regions[r].nfns && err == LG_OK; i++) {
-            uint32_t first;
-            if (!lg_strmap_put(&members, lor->regions[r].fns[i].symbol, (uint32_t)r, &first))
-                err = LG_ENOMEM;
-        }
-    lg_report_key_t *left = malloc((prog->nfns ? prog->nfns : 1) * sizeof *left);
-    if (err != LG_OK || left == NULL) {
-        lg_strmap_destroy(&members);
-        free(left);
+    lg_report_regions_t rs;
+    if (lg_report_regions_build(in, &rs) != LG_OK) {
+        lg_report_regions_destroy(&rs);
         return LG_ENOMEM;
     }
     fputs("Fast regions\n", out);
     for (size_t r = 0; r < lor->nregions; r++) {
         const lg_lor_region_t *rg = &lor->regions[r];
-        uint64_t value = 0;
-        for (size_t i = 0; i < prog->nfns; i++) {
-            uint32_t at;
-            const lg_fn_t *fn = &prog->fns[i];
-            if (lg_strmap_get(&members, fn->symbol, &at) && at == (uint32_t)r)
-                value = lg_sat_add(value, counters ? fn->counter1_self : fn->hits);
-        }
-        if (rg->budget > largest_budget)
-            largest_budget = rg->budget;
         fputs("  ", out);
         put_name(out, rg->name, 0);
         fprintf(out,
                 ": %zu functions, %" PRIu64 " of %" PRIu64 " bytes used, %" PRIu64
                 " left (size %" PRIu64 "), %.1f%% of the profile's %s\n",
                 rg->nfns, rg->bytes, rg->budget, rg->budget - rg->bytes, rg->size,
-                total ? 100.0 * (double)value / (double)total : 0.0,
-                counters ? "self cost" : "hits");
+                lg_report_pct(rs.value[r], rs.total_value), rs.counters ? "self cost" : "hits");
     }
-    size_t n = 0;
-    for (size_t i = 0; i < prog->nfns; i++) {
-        const lg_fn_t *fn = &prog->fns[i];
-        uint64_t v = counters ? fn->counter1_self : fn->hits;
-        uint32_t at;
-        if (v > 0 && !lg_strmap_get(&members, fn->symbol, &at))
-            left[n++] = (lg_report_key_t){v, fn->hits, i};
-    }
-    qsort(left, n, sizeof *left, lg_report_key_cmp);
-    size_t shown = rows_shown(in, n);
+    size_t shown = rows_shown(in, rs.nleft);
     for (size_t i = 0; i < shown; i++) {
-        const lg_fn_t *fn = &prog->fns[left[i].index];
+        const lg_fn_t *fn = &prog->fns[rs.left[i].index];
         fputs("  left out     ", out);
         put_name(out, fn->symbol, 32);
-        fprintf(out, " %12" PRIu64 " %s  %" PRIu64 " bytes: %s\n", left[i].weight,
-                counters ? "cost" : "hits", lg_fast_region_weight(fn),
-                region_left_out_reason(fn, largest_budget));
+        fprintf(out, " %12" PRIu64 " %s  %" PRIu64 " bytes: %s\n", rs.left[i].weight,
+                rs.counters ? "cost" : "hits", lg_fast_region_weight(fn),
+                lg_report_region_left_reason(&rs, fn));
     }
-    if (shown < n)
-        fprintf(out, "  [%zu more executed functions left out]\n", n - shown);
+    if (shown < rs.nleft)
+        fprintf(out, "  [%zu more executed functions left out]\n", rs.nleft - shown);
+    if (rs.ncrossing > 0) {
+        fputs("  calls between a region and the rest (caller [side] -> callee [side], calls)\n",
+              out);
+        shown = rows_shown(in, rs.ncrossing);
+        for (size_t i = 0; i < shown; i++) {
+            const lg_arc_t *a = rs.crossing[i].arc;
+            fputs("  crossing     ", out);
+            put_name(out, prog->fns[a->caller].symbol, 0);
+            fputs(" [", out);
+            put_name(out, lg_report_region_side(in, &rs, a->caller), 0);
+            fputs("] -> ", out);
+            put_name(out, prog->fns[a->callee].symbol, 0);
+            fputs(" [", out);
+            put_name(out, lg_report_region_side(in, &rs, a->callee), 0);
+            fprintf(out, "] %" PRIu64 "\n", a->weight);
+        }
+        if (shown < rs.ncrossing)
+            fprintf(out, "  [%zu more crossing calls, %" PRIu64 " calls]\n", rs.ncrossing - shown,
+                    lg_report_rows_weight(rs.crossing + shown, rs.ncrossing - shown));
+        const char *note = lg_report_region_crossing_note(&rs);
+        if (note != NULL)
+            fprintf(out, "  %s\n", note);
+    }
     fputc('\n', out);
-    free(left);
-    lg_strmap_destroy(&members);
+    lg_report_regions_destroy(&rs);
     return LG_OK;
 }
 

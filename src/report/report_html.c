@@ -8,9 +8,11 @@
 #include "report_html.h"
 
 #include "estimate.h"
+#include "fast_region.h"
 #include "mem.h"
 #include "report_calls.h"
 #include "report_model.h"
+#include "report_regions.h"
 #include "utf8.h"
 
 #include <inttypes.h>
@@ -910,6 +912,103 @@ static lg_err_t write_groups(const lg_report_input_t *in, FILE *out)
     return LG_OK;
 }
 
+/* The fast regions (report_regions.h): one row a region with its bytes, share of the cost and
+ * members, then the hottest executed code left out with why, and the calls between a region and
+ * the rest; the same rows as the text report, cut at its row cap. */
+static lg_err_t write_regions(const lg_report_input_t *in, FILE *out)
+{
+    const lg_program_t *prog = in->prog;
+    lg_report_regions_t rs;
+    if (lg_report_regions_build(in, &rs) != LG_OK) {
+        lg_report_regions_destroy(&rs);
+        return LG_ENOMEM;
+    }
+    if (rs.nregions == 0)
+        return LG_OK;
+    size_t rows = in->max_rows ? in->max_rows : SIZE_MAX;
+    fputs("<section id=\"fast-regions\">\n<h2>Fast regions</h2>\n"
+          "<table class=\"calls\"><thead><tr><th>region</th><th>functions</th>"
+          "<th>bytes used</th><th>bytes left</th><th>budget</th><th>size</th>",
+          out);
+    fprintf(out, "<th>%% of the profile's %s</th><th>members</th></tr></thead><tbody>\n",
+            rs.counters ? "self cost" : "hits");
+    for (size_t r = 0; r < rs.nregions; r++) {
+        const lg_lor_region_t *rg = &in->lor->regions[r];
+        fputs("<tr><td>", out);
+        put_text(out, rg->name);
+        fputs("</td>", out);
+        num_cell(out, rg->nfns);
+        num_cell(out, rg->bytes);
+        num_cell(out, rg->budget - rg->bytes);
+        num_cell(out, rg->budget);
+        num_cell(out, rg->size);
+        pct_cell(out, lg_report_pct(rs.value[r], rs.total_value));
+        fputs("<td>", out);
+        for (size_t k = 0; k < rg->nfns; k++) {
+            fputs(k ? ", " : "", out);
+            put_text(out, rg->fns[k].symbol);
+        }
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+    if (rs.nleft > 0) {
+        fprintf(out,
+                "<table class=\"calls\"><thead><tr><th>left out</th><th>%s</th><th>bytes</th>"
+                "<th>why</th></tr></thead><tbody>\n",
+                rs.counters ? "self cost" : "hits");
+        for (size_t i = 0; i < rs.nleft && i < rows; i++) {
+            const lg_fn_t *fn = &prog->fns[rs.left[i].index];
+            fputs("<tr><td>", out);
+            put_text(out, fn->symbol);
+            fputs("</td>", out);
+            num_cell(out, rs.left[i].weight);
+            num_cell(out, lg_fast_region_weight(fn));
+            fputs("<td>", out);
+            put_text(out, lg_report_region_left_reason(&rs, fn));
+            fputs("</td></tr>\n", out);
+        }
+        if (rs.nleft > rows)
+            fprintf(out, "<tr><td>[%zu more]</td><td></td><td></td><td></td></tr>\n",
+                    rs.nleft - rows);
+        fputs("</tbody></table>\n", out);
+    }
+    if (rs.ncrossing > 0) {
+        fputs("<table class=\"calls\"><thead><tr><th>caller</th><th>in</th><th>callee</th>"
+              "<th>in</th><th>calls</th></tr></thead><tbody>\n",
+              out);
+        for (size_t i = 0; i < rs.ncrossing && i < rows; i++) {
+            const lg_arc_t *a = rs.crossing[i].arc;
+            fputs("<tr><td>", out);
+            put_text(out, prog->fns[a->caller].symbol);
+            fputs("</td><td>", out);
+            put_text(out, lg_report_region_side(in, &rs, a->caller));
+            fputs("</td><td>", out);
+            put_text(out, prog->fns[a->callee].symbol);
+            fputs("</td><td>", out);
+            put_text(out, lg_report_region_side(in, &rs, a->callee));
+            fputs("</td>", out);
+            num_cell(out, a->weight);
+            fputs("</tr>\n", out);
+        }
+        if (rs.ncrossing > rows)
+            fprintf(out,
+                    "<tr><td>[%zu more]</td><td></td><td></td><td></td><td>%" PRIu64
+                    "</td></tr>\n",
+                    rs.ncrossing - rows,
+                    lg_report_rows_weight(rs.crossing + rows, rs.ncrossing - rows));
+        fputs("</tbody></table>\n", out);
+        const char *note = lg_report_region_crossing_note(&rs);
+        if (note != NULL) {
+            fputs("<p>", out);
+            put_text(out, note);
+            fputs("</p>\n", out);
+        }
+    }
+    fputs("</section>\n", out);
+    lg_report_regions_destroy(&rs);
+    return LG_OK;
+}
+
 /* One table of what was left out, unbound and not movable alike, hottest first: the function
  * that matters most is the first row, never behind a "[N more]". */
 static lg_err_t write_left_out(const lg_report_input_t *in, FILE *out)
@@ -1083,6 +1182,8 @@ static lg_err_t write_page(const lg_report_input_t *in, lg_report_model_t *m,
         err = write_graph(in, m, out);
     if (err == LG_OK)
         err = write_groups(in, out);
+    if (err == LG_OK)
+        err = write_regions(in, out);
     if (err == LG_OK)
         err = write_left_out(in, out);
     if (err == LG_OK) {

@@ -6,7 +6,9 @@
  */
 #include "report_json.h"
 
+#include "fast_region.h"
 #include "report_model.h"
+#include "report_regions.h"
 #include "utf8.h"
 
 #include <inttypes.h>
@@ -387,6 +389,77 @@ static lg_err_t write_groups(json_t *j, const lg_report_input_t *in)
     return LG_OK;
 }
 
+/* The fast regions (report_regions.h): each region's bytes, members and share of the cost, the
+ * executed code left out with why, and the calls between a region and the rest; null without
+ * one. */
+static lg_err_t write_regions(json_t *j, const lg_report_input_t *in)
+{
+    const lg_program_t *prog = in->prog;
+    lg_report_regions_t rs;
+    if (lg_report_regions_build(in, &rs) != LG_OK) {
+        lg_report_regions_destroy(&rs);
+        return LG_ENOMEM;
+    }
+    if (rs.nregions == 0) {
+        put_null(j, "fast_regions");
+        return LG_OK;
+    }
+    json_open(j, "fast_regions", '{', false);
+    put_str(j, "unit", rs.counters ? "self_cost" : "hits");
+    put_uint(j, "total", rs.total_value);
+    json_open(j, "regions", '[', false);
+    for (size_t r = 0; r < rs.nregions; r++) {
+        const lg_lor_region_t *rg = &in->lor->regions[r];
+        json_open(j, NULL, '{', false);
+        put_str(j, "name", rg->name);
+        put_uint(j, "size", rg->size);
+        put_uint(j, "budget", rg->budget);
+        put_uint(j, "bytes_used", rg->bytes);
+        put_uint(j, "bytes_left", rg->budget - rg->bytes);
+        put_uint(j, "moved", rs.value[r]);
+        key(j, "moved_percent");
+        fprintf(j->out, "%.2f", lg_report_pct(rs.value[r], rs.total_value));
+        json_open(j, "members", '[', false);
+        for (size_t k = 0; k < rg->nfns; k++) {
+            json_open(j, NULL, '{', true);
+            put_str(j, "name", rg->fns[k].symbol);
+            put_uint(j, "size", rg->fns[k].size);
+            put_uint(j, "hits", rg->fns[k].hits);
+            json_close(j, '}');
+        }
+        json_close(j, ']');
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+    json_open(j, "left_out", '[', false);
+    for (size_t i = 0; i < rs.nleft; i++) {
+        const lg_fn_t *fn = &prog->fns[rs.left[i].index];
+        json_open(j, NULL, '{', true);
+        put_str(j, "name", fn->symbol);
+        put_uint(j, "value", rs.left[i].weight);
+        put_uint(j, "bytes", lg_fast_region_weight(fn));
+        put_str(j, "reason", lg_report_region_left_reason(&rs, fn));
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+    json_open(j, "crossing_calls", '[', false);
+    for (size_t i = 0; i < rs.ncrossing; i++) {
+        const lg_arc_t *a = rs.crossing[i].arc;
+        json_open(j, NULL, '{', true);
+        put_str(j, "caller", prog->fns[a->caller].symbol);
+        put_str(j, "caller_side", lg_report_region_side(in, &rs, a->caller));
+        put_str(j, "callee", prog->fns[a->callee].symbol);
+        put_str(j, "callee_side", lg_report_region_side(in, &rs, a->callee));
+        put_uint(j, "weight", a->weight);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+    put_str(j, "crossing_note", lg_report_region_crossing_note(&rs));
+    json_close(j, '}');
+    lg_report_regions_destroy(&rs);
+    return LG_OK;
+}
+
 /* The document, once the model and the addresses are there (lg_report_writer_t). */
 static lg_err_t write_document(const lg_report_input_t *in, lg_report_model_t *m,
                                const uint64_t *before, const uint64_t *after, FILE *out,
@@ -402,6 +475,8 @@ static lg_err_t write_document(const lg_report_input_t *in, lg_report_model_t *m
     lg_err_t err = write_cliques(&j, in, m, before, after);
     if (err == LG_OK)
         err = write_groups(&j, in);
+    if (err == LG_OK)
+        err = write_regions(&j, in);
     if (err == LG_OK) {
         write_left_out(&j, in);
         json_close(&j, '}');
