@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End to end: a Cortex-M7 firmware whose script has a fast code region, .itcm_text, run from ITCM
-# but loaded in FLASH and copied by the reset handler (tests/e2e/fast_region/). The profile comes
-# from a host build of the same sources, as in cortex_m.sh. lorgen chooses the code for a 1 KiB
+# but loaded in FLASH and copied by the reset handler: cortex_m.sh's firmware (tests/e2e/cortex_m/)
+# with the script and start-up code of tests/e2e/fast_region/. The profile comes from a host
+# build of the same sources, as in cortex_m.sh. lorgen chooses the code for a 1 KiB
 # region (--fast-region), writes its input-section lines (--fast-include) and leaves those
 # functions out of the .LOR; the firmware is relinked with the fragment INCLUDEd inside
 # .itcm_text: the chosen code must lie in ITCM and nothing else there, the region must not
@@ -10,7 +11,8 @@
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
-fw=$src/tests/e2e/fast_region
+fw=$src/tests/e2e/cortex_m       # the firmware, shared with cortex_m.sh
+board=$src/tests/e2e/fast_region # its ITCM script and the start-up code that fills ITCM
 have arm-none-eabi-gcc || { echo "SKIP: arm-none-eabi-gcc is not installed" >&2; exit 77; }
 ARCH="-mcpu=cortex-m7 -mthumb -mfloat-abi=soft"
 # shellcheck disable=SC2086 # ARCH is words on purpose
@@ -43,7 +45,7 @@ cmp -s host.out prof.out || fail "the instrumented and plain host builds print d
 # order.ld it INCLUDEs (GNU ld looks in the current directory first).
 link_fw() {
   # shellcheck disable=SC2086
-  (cd "$1" && arm-none-eabi-gcc $ARCH --specs=nano.specs -nostartfiles -T "$fw/fast_region.ld" \
+  (cd "$1" && arm-none-eabi-gcc $ARCH --specs=nano.specs -nostartfiles -T "$board/fast_region.ld" \
     -L. -Wl,--gc-sections -Wl,--build-id=none ../arm/*.o -o "../$2")
 }
 
@@ -60,10 +62,12 @@ clique_functions() {
 
 step "arm-none-eabi build with an empty fast region"
 mkdir -p arm plain
-for f in $APP startup semihost syscalls; do
+for f in $APP semihost syscalls; do
   # shellcheck disable=SC2086
   arm-none-eabi-gcc $CFLAGS $ARCH -fdata-sections -c "$fw/$f.c" -o "arm/$f.o"
 done
+# shellcheck disable=SC2086
+arm-none-eabi-gcc $CFLAGS $ARCH -fdata-sections -c "$board/startup.c" -o arm/startup.o
 : >plain/itcm.ld
 : >plain/order.ld
 link_fw plain fw.elf

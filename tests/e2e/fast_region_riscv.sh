@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # End to end: a fast region on a second architecture, riscv64 under qemu-user. The sources of
-# fast_region.sh's firmware, built for the host and traced there for the profile, then built
-# for riscv64 (static, glibc) with a script that adds an output section .fast_text before .text
-# and INCLUDEs lorgen's fragment in it: the chosen code lies in .fast_text and nothing else
-# there (lorgen check), and the relinked program prints what the plain one prints. Without the
-# cross compiler or qemu-riscv64 the test is skipped (exit 77).
+# cortex_m.sh's and fast_region.sh's firmware (tests/e2e/cortex_m/), built for the host and
+# traced there for the profile, then built for riscv64 (static, glibc) with a script that adds
+# an output section .fast_text before .text and INCLUDEs lorgen's fragment in it: the chosen
+# code lies in .fast_text and nothing else there (lorgen check), and the relinked program prints
+# what the plain one prints. Without the cross compiler or qemu-riscv64 the test is skipped
+# (exit 77).
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
-fw=$src/tests/e2e/fast_region
+fw=$src/tests/e2e/cortex_m
 have riscv64-linux-gnu-gcc || { echo "SKIP: riscv64-linux-gnu-gcc is not installed" >&2; exit 77; }
 have qemu-riscv64 || { echo "SKIP: qemu-riscv64 is not installed" >&2; exit 77; }
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
