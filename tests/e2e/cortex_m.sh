@@ -27,21 +27,10 @@ CFLAGS="-O2 -ffunction-sections -fno-builtin -fno-tree-loop-distribute-patterns 
 APP="app filter frames"
 
 step "profile on the host"
-tracer=$(build_tracer gcc tracer "$src")
-mkdir -p prof host
-for f in $APP host_board host_libc; do
-  # shellcheck disable=SC2086 # CFLAGS is words on purpose
-  gcc $CFLAGS -finstrument-functions -c "$fw/$f.c" -o "prof/$f.o"
-  # shellcheck disable=SC2086
-  gcc $CFLAGS -c "$fw/$f.c" -o "host/$f.o"
-done
-# shellcheck disable=SC2086 # $tracer is two objects
-gcc prof/*.o $tracer -o fw-prof
-gcc host/*.o -o fw-host
-./fw-host >host.out
-LGTRACE_OUT=fw.prf ./fw-prof >prof.out
-cmp -s host.out prof.out || fail "the instrumented and plain host builds print different results"
-grep -q '^frames=600 ' host.out || fail "unexpected host output: $(cat host.out)"
+# shellcheck disable=SC2086 # APP is words on purpose
+build_and_trace "$fw" fw-host fw.prf "$CFLAGS" $APP host_board host_libc
+cmp -s base.out prof.out || fail "the instrumented and plain host builds print different results"
+grep -q '^frames=600 ' base.out || fail "unexpected host output: $(cat base.out)"
 
 # link_fw DIR ELF [FLAGS...]: links the arm objects from DIR, where cortex_m.ld finds the
 # order.ld it INCLUDEs (GNU ld looks in the current directory first).
@@ -167,6 +156,6 @@ for elf in fw.elf fw-ordered.elf fw-g.elf; do
     -semihosting-config enable=on,target=native,chardev=semihosting -kernel "$elf" \
     >"$elf.qemu" 2>&1 || status=$?
   [ "$status" -eq 0 ] || { cat "$elf.qemu" >&2; fail "$elf exited $status under qemu"; }
-  cmp -s host.out "$elf.out" || fail "$elf printed '$(cat "$elf.out")', the host build '$(cat host.out)'"
+  cmp -s base.out "$elf.out" || fail "$elf printed '$(cat "$elf.out")', the host build '$(cat base.out)'"
 done
 echo "cortex_m: ok" >&2

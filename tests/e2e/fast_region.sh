@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End to end: a Cortex-M7 firmware whose script has a fast code region, .itcm_text, run from ITCM
-# but loaded in FLASH and copied by the reset handler: cortex_m.sh's firmware (tests/e2e/cortex_m/)
-# with the script and start-up code of tests/e2e/fast_region/. The profile comes from a host
+# but loaded in FLASH and copied by the reset handler: cortex_m.sh's firmware (tests/e2e/cortex_m/,
+# its start-up code built with -DFW_ITCM) linked with the script of tests/e2e/fast_region/. The profile comes from a host
 # build of the same sources, as in cortex_m.sh. lorgen chooses the code for a 1 KiB
 # region (--fast-region), writes its input-section lines (--fast-include) and leaves those
 # functions out of the .LOR; the firmware is relinked with the fragment INCLUDEd inside
@@ -11,8 +11,8 @@
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
-fw=$src/tests/e2e/cortex_m       # the firmware, shared with cortex_m.sh
-board=$src/tests/e2e/fast_region # its ITCM script and the start-up code that fills ITCM
+fw=$src/tests/e2e/cortex_m       # the firmware, shared with cortex_m.sh (startup.c: -DFW_ITCM)
+board=$src/tests/e2e/fast_region # its board script with ITCM
 have arm-none-eabi-gcc || { echo "SKIP: arm-none-eabi-gcc is not installed" >&2; exit 77; }
 ARCH="-mcpu=cortex-m7 -mthumb -mfloat-abi=soft"
 # shellcheck disable=SC2086 # ARCH is words on purpose
@@ -26,20 +26,9 @@ APP="app filter frames"
 ITCM_START=0x20010000 ITCM_END=0x20014000 # fast_region.ld's ITCM
 
 step "profile on the host"
-tracer=$(build_tracer gcc tracer "$src")
-mkdir -p prof host
-for f in $APP host_board host_libc; do
-  # shellcheck disable=SC2086 # CFLAGS is words on purpose
-  gcc $CFLAGS -finstrument-functions -c "$fw/$f.c" -o "prof/$f.o"
-  # shellcheck disable=SC2086
-  gcc $CFLAGS -c "$fw/$f.c" -o "host/$f.o"
-done
-# shellcheck disable=SC2086 # $tracer is two objects
-gcc prof/*.o $tracer -o fw-prof
-gcc host/*.o -o fw-host
-./fw-host >host.out
-LGTRACE_OUT=fw.prf ./fw-prof >prof.out
-cmp -s host.out prof.out || fail "the instrumented and plain host builds print different results"
+# shellcheck disable=SC2086 # APP is words on purpose
+build_and_trace "$fw" fw-host fw.prf "$CFLAGS" $APP host_board host_libc
+cmp -s base.out prof.out || fail "the instrumented and plain host builds print different results"
 
 # link_fw DIR ELF: links the arm objects from DIR, where fast_region.ld finds the itcm.ld and
 # order.ld it INCLUDEs (GNU ld looks in the current directory first).
@@ -62,12 +51,10 @@ clique_functions() {
 
 step "arm-none-eabi build with an empty fast region"
 mkdir -p arm plain
-for f in $APP semihost syscalls; do
+for f in $APP startup semihost syscalls; do
   # shellcheck disable=SC2086
-  arm-none-eabi-gcc $CFLAGS $ARCH -fdata-sections -c "$fw/$f.c" -o "arm/$f.o"
+  arm-none-eabi-gcc $CFLAGS $ARCH -DFW_ITCM -fdata-sections -c "$fw/$f.c" -o "arm/$f.o"
 done
-# shellcheck disable=SC2086
-arm-none-eabi-gcc $CFLAGS $ARCH -fdata-sections -c "$board/startup.c" -o arm/startup.o
 : >plain/itcm.ld
 : >plain/order.ld
 link_fw plain fw.elf
@@ -185,6 +172,6 @@ for elf in fw.elf fw-fast.elf; do
     -semihosting-config enable=on,target=native,chardev=semihosting -kernel "$elf" \
     >"$elf.qemu" 2>&1 || status=$?
   [ "$status" -eq 0 ] || { cat "$elf.qemu" >&2; fail "$elf exited $status under qemu"; }
-  cmp -s host.out "$elf.out" || fail "$elf printed '$(cat "$elf.out")', the host build '$(cat host.out)'"
+  cmp -s base.out "$elf.out" || fail "$elf printed '$(cat "$elf.out")', the host build '$(cat base.out)'"
 done
 echo "fast_region: ok" >&2

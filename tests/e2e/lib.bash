@@ -76,7 +76,8 @@ build_tracer() {
 # build_and_trace SRC_DIR PROGRAM PROFILE CFLAGS FILE...: compiles each SRC_DIR/FILE.c twice in
 # the current directory, plain into obj/ and with -finstrument-functions into prof/, links
 # PROGRAM (its output into base.out) and PROGRAM-prof with the example tracer, and runs that
-# to write PROFILE. Uses the calling script's $src (the source tree) for the tracer.
+# to write PROFILE (its output into prof.out). Uses the calling script's $src (the source tree)
+# for the tracer.
 build_and_trace() {
   local dir=$1 program=$2 profile=$3 cflags=$4 f tracer
   shift 4
@@ -92,5 +93,5 @@ build_and_trace() {
   tracer=$(build_tracer gcc tracer "$src")
   # shellcheck disable=SC2086 # $tracer is two objects
   gcc prof/*.o $tracer -o "$program-prof"
-  LGTRACE_OUT=$profile "./$program-prof" >/dev/null
+  LGTRACE_OUT=$profile "./$program-prof" >prof.out
 }

@@ -1,12 +1,16 @@
-/* startup.c - the vector table and the reset handler: copy .data from flash, clear .bss, run
- * the firmware, report its exit status through semihosting. cortex_m.ld keeps the table at the
- * start of FLASH and the reset handler right after it. */
+/* startup.c - the vector table and the reset handler: copy .data (and, built with FW_ITCM, the
+ * fast code of .itcm_text) from flash, clear .bss, run the firmware, report its exit status
+ * through semihosting. The board script (cortex_m.ld, or fast_region.ld with FW_ITCM) keeps the
+ * table at the start of FLASH and the reset handler right after it, outside any fast region. */
 #include "fw.h"
 
 void semihost_exit(int status);
 
-/* Symbols of cortex_m.ld. */
+/* Symbols of the board script. */
 extern uint32_t _sidata[], _sdata[], _edata[], _sbss[], _ebss[], _estack[];
+#ifdef FW_ITCM
+extern uint32_t _siitcm[], _sitcm[], _eitcm[];
+#endif
 
 void Reset_Handler(void);
 
@@ -28,12 +32,22 @@ __attribute__((section(".isr_vector"), used)) const vector_t vectors[16] = {
     Fault_Handler, /* UsageFault */
 };
 
+/* Copies the words of [dst, end) from src: no C library call before the copies, since memcpy
+ * itself may be in .itcm_text. */
+static void copy_words(const uint32_t *src, uint32_t *dst, const uint32_t *end)
+{
+    while (dst < end)
+        *dst++ = *src++;
+}
+
 void Reset_Handler(void)
 {
-    uint32_t *src = _sidata, *dst = _sdata;
-    while (dst < _edata)
-        *dst++ = *src++;
-    for (dst = _sbss; dst < _ebss;)
+#ifdef FW_ITCM
+    copy_words(_siitcm, _sitcm, _eitcm);
+    __asm__ volatile("dsb\n\tisb" ::: "memory"); /* the copied code is what runs next */
+#endif
+    copy_words(_sidata, _sdata, _edata);
+    for (uint32_t *dst = _sbss; dst < _ebss;)
         *dst++ = 0;
     semihost_exit(app_main());
 }
