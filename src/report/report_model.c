@@ -353,13 +353,8 @@ static void weigh(const lg_report_input_t *in, lg_report_model_t *m)
             m->profile_weight = lg_sat_add(m->profile_weight, prog->unbound[i].hits);
         return;
     }
-    for (size_t i = 0; i < in->nprofiles; i++) {
-        const lg_profile_t *p = in->profiles[i].profile;
-        for (size_t k = 0; k < p->nfuncs; k++)
-            m->profile_weight =
-                lg_sat_add(m->profile_weight,
-                           lg_scale_count(p->funcs[k].counter1_self, in->profiles[i].scale));
-    }
+    /* Binding summed the profiles' scaled self cost, bound or not (program.h). */
+    m->profile_weight = prog->profile_cost;
 }
 
 lg_err_t lg_report_model_build(const lg_report_input_t *in, lg_report_model_t *m)
