@@ -51,12 +51,19 @@ memcpy=$(sed -n 's/^main \(__mem[a-z_0-9]*\) 300$/\1/p' cg.txt)
 awk '$1 == "cold" { exit } $1 == "fn" { print }' a.lor | grep -q "^  fn $memcpy .* group=[0-9]* " ||
   { grep -n "$memcpy" a.lor >&2; fail "$memcpy is not ordered in its fixed group"; }
 
+# runs_and_checks LOR ELF WHAT: ELF prints what the plain program printed (base.out), and lorgen
+# check finds every function of LOR where it was asked.
+runs_and_checks() {
+  local lor=$1 elf=$2 what=$3
+  "./$elf" >"$elf.out"
+  cmp -s base.out "$elf.out" || fail "$what prints a different result"
+  "$lorgen" check "$lor" "$elf" obj/main.o "$libc" >"check-$elf.txt" 2>&1 ||
+    { grep -v '^in order' "check-$elf.txt" >&2; fail "lorgen check of $what"; }
+}
+
 step "the relinked program runs, and lorgen check finds every function where it was asked"
 gcc -static obj/main.o -Wl,-T,a.ld -o app-ordered
-./app-ordered >ordered.out
-cmp -s base.out ordered.out || fail "the relinked program prints a different result"
-"$lorgen" check a.lor app-ordered obj/main.o "$libc" >check.txt 2>&1 ||
-  { grep -v '^in order' check.txt >&2; fail "lorgen check"; }
+runs_and_checks a.lor app-ordered "the relinked program"
 
 # gap ELF CALLER NAME...: bytes between CALLER's code and the code the NAMEs span (0 when they
 # overlap); -1 when one is missing.
@@ -114,10 +121,7 @@ if have ld.lld; then
   gcc -static -fuse-ld=lld obj/main.o -Wl,--symbol-ordering-file,a.lld -o app-lld 2>lld.err ||
     { cat lld.err >&2; fail "lld failed"; }
   [ ! -s lld.err ] || { cat lld.err >&2; fail "lld warned about the list (a name it does not know?)"; }
-  ./app-lld >lld.out
-  cmp -s base.out lld.out || fail "the program linked by lld prints a different result"
-  "$lorgen" check a.lor app-lld obj/main.o "$libc" >check-lld.txt 2>&1 ||
-    { grep -v '^in order' check-lld.txt >&2; fail "lorgen check after lld"; }
+  runs_and_checks a.lor app-lld "the program linked by lld"
   beside app-lld
 
   step "ordered from an lld link: statics keep their members, _dl_relocate_static_pie is crt1.o's"
@@ -142,10 +146,7 @@ if have ld.lld; then
   gcc -static -fuse-ld=lld obj/main.o -Wl,--symbol-ordering-file,p.lld -o p-lld 2>p-lld.err ||
     { cat p-lld.err >&2; fail "lld failed on the order made from the lld link"; }
   [ ! -s p-lld.err ] || { cat p-lld.err >&2; fail "lld warned about the list made from the lld link"; }
-  ./p-lld >p-lld.out
-  cmp -s base.out p-lld.out || fail "the program ordered from the lld link prints a different result"
-  "$lorgen" check p.lor p-lld obj/main.o "$libc" >check-p.txt 2>&1 ||
-    { grep -v '^in order' check-p.txt >&2; fail "lorgen check of the order made from the lld link"; }
+  runs_and_checks p.lor p-lld "the program ordered from the lld link"
 else
   echo "   lld is not installed: its links are not checked" >&2
 fi
@@ -168,10 +169,7 @@ if have ld.gold; then
   cmp -s base.out gold.out || fail "the program linked by gold prints a different result"
   "$lorgen" -q cg.out app obj/main.o "$libc" --include main.o -o g.lor --gold g.gold
   gcc -static -fuse-ld=gold obj/main.o -Wl,--section-ordering-file,g.gold -o g-gold
-  ./g-gold >g-gold.out
-  cmp -s base.out g-gold.out || fail "the program linked by gold from g.gold prints a different result"
-  "$lorgen" check g.lor g-gold obj/main.o "$libc" >check-gold.txt 2>&1 ||
-    { grep -v '^in order' check-gold.txt >&2; fail "lorgen check after gold"; }
+  runs_and_checks g.lor g-gold "the program linked by gold from g.gold"
 else
   echo "   gold is not installed: its links are not checked" >&2
 fi
@@ -188,9 +186,7 @@ grep -q "not movable  $memcpy .* excluded by --exclude or --include" x.txt ||
 "$lorgen" script x.lor app obj/main.o "$libc" --ld-script x2.ld 2>/dev/null || fail "lorgen script on x.lor"
 cmp -s x.ld x2.ld || fail "lorgen script did not reproduce the selection's script"
 gcc -static obj/main.o -Wl,-T,x.ld -o app-x
-./app-x >x.out
-cmp -s base.out x.out || fail "the program linked with the selection prints a different result"
-"$lorgen" check x.lor app-x obj/main.o "$libc" >check-x.txt 2>&1 || { grep -v '^in order' check-x.txt >&2; fail "lorgen check after --exclude"; }
+runs_and_checks x.lor app-x "the program linked with the selection"
 
 step "--include keeps only what it names; a select line that takes out a listed function is an error"
 "$lorgen" -q cg.out app obj/main.o "$libc" --include main.o -o i.lor
