@@ -420,6 +420,16 @@ static void names_program(lg_program_t *prog, const char *const (*fns)[3], size_
                                  .input_order = (uint32_t)i};
 }
 
+/* Fails, showing text, unless each of the n strings of expect is in it. */
+static void assert_all_in(const char *text, const char *const *expect, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strstr(text, expect[i]) == NULL) {
+            print_message("expected %s in:\n%s\n", expect[i], text);
+            fail();
+        }
+}
+
 /* Section names that would close the pattern, add script commands or comments, or match other
  * sections, are quoted and their wildcard bytes escaped as one-byte classes; a name holding '"'
  * cannot be quoted and is left out with a warning. */
@@ -524,11 +534,7 @@ static void test_ld_c_library_patterns(void **state)
         "\n*mylibc.a:u.o(.text)\n",
         "\n*libc.a.old:scan.o(.text)\n",
     };
-    for (size_t i = 0; i < NELEMS(expect); i++)
-        if (strstr(text, expect[i]) == NULL) {
-            print_message("expected %s in:\n%s\n", expect[i], text);
-            fail();
-        }
+    assert_all_in(text, expect, NELEMS(expect));
     free(m.text);
     char *pattern = NULL;
     assert_int_equal(lg_linkname_ld_object("libc_nano.a(lib_a-qsort.o)", &pattern), LG_OK);
@@ -591,11 +597,7 @@ static void test_ld_object_patterns(void **state)
         /* z.o is enough: the '"' in the directory need not be written. */
         "\n:*z.o(.text)\n",
     };
-    for (size_t i = 0; i < NELEMS(expect); i++)
-        if (strstr(text, expect[i]) == NULL) {
-            print_message("expected %s in:\n%s\n", expect[i], text);
-            fail();
-        }
+    assert_all_in(text, expect, NELEMS(expect));
     /* v.o needs its directory, which holds '"'; libw.a needs its own, which holds ':'. */
     assert_null(strstr(text, "v.o"));
     assert_null(strstr(text, "libw.a"));
