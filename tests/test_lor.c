@@ -620,7 +620,7 @@ static void test_wrong_edits_are_errors(void **state)
     assert_int_equal(lg_lor_parse(typo, strlen(typo), "t.lor", &lor, &d), LG_EFORMAT);
     assert_true(lg_test_diag_has(&d, LG_ERROR,
                                  "t.lor:4: expected a statement (lorgen-lor, cache, algorithm, "
-                                 "input, select, section, region, clique, fn, cold), found 'fnn'"));
+                                 "input, select, section, region, pinned, clique, fn, cold), found 'fnn'"));
     lg_lor_destroy(&lor);
 
     /* The static lives in eval.o: a pattern for io.o would match nothing. */
@@ -938,6 +938,40 @@ static void test_regions_round_trip(void **state)
     lg_diag_destroy(&d);
 }
 
+/* What the link keeps in a region besides its members (held=, pinned) is read and written back;
+ * pinned outside a region is an error. */
+static void test_region_held_and_pinned(void **state)
+{
+    (void)state;
+    static const char text[] = "lorgen-lor 1\n"
+                               "region .fast size=512 budget=100 bytes=64 functions=1 held=400\n"
+                               "  pinned isr_entry\n"
+                               "  pinned \"odd name\"\n"
+                               "  fn hot size=64 hits=9\n";
+    lg_lor_t lor;
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_lor_init(&lor);
+    assert_int_equal(lg_lor_parse(text, strlen(text), "h.lor", &lor, &d), LG_OK);
+    assert_int_equal(lor.regions[0].held, 400);
+    assert_int_equal(lor.regions[0].npinned, 2);
+    assert_string_equal(lor.regions[0].pinned[1], "odd name");
+    size_t len;
+    char *written = write_to_string(&lor, &len);
+    assert_non_null(strstr(written, "region .fast size=512 budget=100 bytes=64 functions=1 "
+                                    "held=400\n  pinned isr_entry\n  pinned \"odd name\"\n  fn hot"));
+    free(written);
+    lg_lor_destroy(&lor);
+    static const char outside[] = "lorgen-lor 1\nclique 1\n  pinned isr_entry\n";
+    lg_lor_init(&lor);
+    assert_int_equal(lg_lor_parse(outside, strlen(outside), "p.lor", &lor, &d), LG_EFORMAT);
+    assert_true(lg_test_diag_has(&d, LG_ERROR,
+                                 "p.lor:3: expected 'pinned NAME' after a region statement, "
+                                 "found it in a clique"));
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -959,6 +993,7 @@ int main(void)
         cmocka_unit_test(test_phase_on_a_function_that_cannot_move),
         cmocka_unit_test(test_kept_input_order_says_why),
         cmocka_unit_test(test_regions_round_trip),
+        cmocka_unit_test(test_region_held_and_pinned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

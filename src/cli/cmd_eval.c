@@ -47,6 +47,7 @@ int lg_cli_cmd_eval(const lg_cli_options_t *o)
     lg_bind_input_t *binds = status == 0 ? lg_cli_bind_inputs(&in, o->normalize) : NULL;
     lg_cli_proposal_t p;
     lg_cli_proposal_init(&p);
+    p.elf = &in.elf;
     if (status == 0 && lg_bind(binds, in.nprofiles, &in.elf, &p.prog, &d) != LG_OK)
         status = LG_EXIT_BAD_INPUT;
     const char *proposed = o->algorithm;

@@ -73,7 +73,8 @@ int lg_cli_cmd_script(const lg_cli_options_t *o)
     lor_program_t lp;
     int status = lor_program_load(o, false, &lp, &d);
     if (status == 0 && (lg_lor_check(&lp.lor, &lp.prog, lp.lor_path, &d) != LG_OK ||
-                        lg_cli_check_regions(&lp.lor, &lp.prog, lp.lor_path, &d) != LG_OK))
+                        lg_cli_check_regions(&lp.lor, &lp.prog, lp.lor_path, &d) != LG_OK ||
+                        lg_lor_check_region_fit(&lp.lor, lp.lor_path, &d) != LG_OK))
         status = LG_EXIT_BAD_INPUT;
     lg_cli_flush_diag(&d);
     if (status == 0) {
@@ -123,10 +124,15 @@ static int check_regions(const lor_program_t *lp, lg_diag_t *d)
         char addr[24] = "-";
         if (row->address != UINT64_MAX)
             snprintf(addr, sizeof addr, "0x%" PRIx64, row->address);
-        const char *verdict = row->ok ? "in region" : row->member ? "outside" : "intruder";
+        const char *verdict = row->pinned  ? "pinned"
+                              : row->ok    ? "in region"
+                              : row->member ? "outside"
+                                            : "intruder";
         printf("%-10s %-18s %-14s %s", verdict, addr, row->section ? row->section : "-",
                row->symbol);
-        if (!row->member)
+        if (row->pinned)
+            printf(": kept in %s by the link's own lines, as the .LOR says", region);
+        else if (!row->member)
             printf(": in %s but not its member (a wildcard or attribute took it)", region);
         else if (!row->ok)
             printf(": a member of %s%s", region, row->section ? "" : ", not found in the ELF");

@@ -71,6 +71,7 @@ int lg_cli_cmd_optimize(const lg_cli_options_t *o)
         "no ELF given: expected the program's ELF file (and optionally its objects)", &in, &d);
     lg_cli_proposal_t p;
     lg_cli_proposal_init(&p);
+    p.elf = &in.elf;
     lg_bind_input_t *binds = status == 0 ? lg_cli_bind_inputs(&in, o->normalize) : NULL;
     if (status == 0 && binds == NULL)
         status = LG_EXIT_BAD_INPUT;
@@ -107,6 +108,12 @@ int lg_cli_cmd_optimize(const lg_cli_options_t *o)
                                     p.regions[i].spec->size, p.regions[i].choice.budget,
                                     p.regions[i].choice.used, p.regions[i].fns,
                                     p.regions[i].nfns);
+        for (size_t i = 0; i < p.nregions && err == LG_OK; i++) {
+            p.lor.regions[i].held = p.regions[i].reserved;
+            for (size_t k = 0; k < p.regions[i].npinned && err == LG_OK; k++)
+                err = lg_lor_region_add_pinned(&p.lor.regions[i],
+                                               p.prog.fns[p.regions[i].pinned[k]].symbol);
+        }
         /* The selection, so that lorgen script keeps it (lor-format.md, select). */
         for (size_t i = 0; i < o->nselect && err == LG_OK; i++)
             err = lg_lor_add_input(&p.lor, o->select[i].include ? "include" : "exclude",

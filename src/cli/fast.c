@@ -18,15 +18,20 @@ void lg_cli_regions_destroy(lg_cli_region_t *regions, size_t n)
     for (size_t i = 0; regions != NULL && i < n; i++) {
         lg_fast_region_destroy(&regions[i].choice);
         free(regions[i].fns);
+        free(regions[i].pinned);
+        free(regions[i].pinned_units);
     }
     free(regions);
 }
 
 void lg_cli_regions_release(lg_program_t *units, const lg_cli_region_t *regions, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < regions[i].choice.nmembers; k++)
             units->fns[regions[i].choice.members[k]].flags &= ~(uint32_t)LG_FN_EXCLUDED;
+        for (size_t k = 0; k < regions[i].npinned_units; k++)
+            units->fns[regions[i].pinned_units[k]].flags &= ~(uint32_t)LG_FN_EXCLUDED;
+    }
 }
 
 /* The region's functions: every member unit's, in section order within a group. */
@@ -50,6 +55,39 @@ static lg_err_t expand_members(lg_cli_region_t *r, const lg_groups_t *g)
             r->fns[r->nfns++] = g->members[m];
     }
     return LG_OK;
+}
+
+/* What the linked program's section holds besides lorgen's code, when it holds some: the bytes
+ * it leaves, or how far it alone overflows the region. */
+static void tell_held(const lg_cli_region_t *r, const lg_program_t *prog, uint64_t budget)
+{
+    const lg_region_held_t *h = &r->held;
+    if (h->held == 0)
+        return;
+    char padded[96] = "";
+    if (r->reserved != h->held)
+        snprintf(padded, sizeof padded, ", %" PRIu64 " with the padding that aligns what follows",
+                 r->reserved);
+    char largest[LG_LINKNAME_SHOW_BYTES + 64] = "", shown[LG_LINKNAME_SHOW_BYTES];
+    if (h->largest != UINT32_MAX)
+        snprintf(largest, sizeof largest, "; the largest %s, %" PRIu64 " bytes",
+                 lg_linkname_show(prog->fns[h->largest].symbol, shown),
+                 prog->fns[h->largest].size);
+    char what[sizeof largest + 256];
+    snprintf(what, sizeof what,
+             "the linked program's %s already holds %" PRIu64 " bytes lorgen does not place "
+             "there (%zu function(s) its script or a section attribute put there%s, and "
+             "padding or data%s)",
+             r->spec->name, h->held, h->npinned, largest, padded);
+    if (r->reserved > budget)
+        lg_cli_message(LG_WARNING, "",
+                       "--fast-region %s overflows before lorgen adds anything: %s, more than "
+                       "its %" PRIu64 " bytes: %" PRIu64 " bytes over",
+                       r->spec->name, what, budget, r->reserved - budget);
+    else
+        lg_cli_message(LG_NOTE, "", "--fast-region %s: %s: %" PRIu64 " of its %" PRIu64
+                       " bytes are left for lorgen's choice",
+                       r->spec->name, what, budget - r->reserved, budget);
 }
 
 /* What a region took, or why it took nothing. */
@@ -88,7 +126,60 @@ static void tell(const lg_cli_region_t *r, const lg_program_t *units, const bool
                    c->exact ? "exactly" : "greedily (at least half the best)");
 }
 
-int lg_cli_choose_regions(const lg_cli_options_t *o, lg_program_t *units, const lg_groups_t *g,
+/* The largest alignment of the units that could be chosen: the first member may need that
+ * much padding after what the link holds before the fragment. */
+static uint64_t largest_alignment(const lg_program_t *units, const bool *taken)
+{
+    uint64_t largest = 1;
+    for (size_t u = 0; u < units->nfns; u++) {
+        const lg_fn_t *f = &units->fns[u];
+        if (!taken[u] && lg_fn_movable(f) && (f->hits > 0 || f->counter1_self > 0) &&
+            f->align > largest)
+            largest = f->align;
+    }
+    return largest;
+}
+
+static uint64_t round_up(uint64_t bytes, uint64_t align)
+{
+    uint64_t rest = bytes % align;
+    return rest == 0 ? bytes : lg_sat_add(bytes, align - rest);
+}
+
+/* Measures what the linked program's section of r already holds (regionheld.h) and records its
+ * pinned functions, and their units, in r. */
+static lg_err_t measure_held(lg_cli_region_t *r, const lg_program_t *prog,
+                             const lg_elfsyms_t *elf, const lg_groups_t *g)
+{
+    bool *pinned = calloc(prog->nfns ? prog->nfns : 1, sizeof *pinned);
+    if (pinned == NULL)
+        return LG_ENOMEM;
+    if (lg_region_held_measure(elf, prog, r->spec->name, &r->held, pinned) != LG_OK) {
+        free(pinned);
+        return LG_ENOMEM;
+    }
+    size_t n = r->held.npinned ? r->held.npinned : 1;
+    r->pinned = malloc(n * sizeof *r->pinned);
+    r->pinned_units = malloc(n * sizeof *r->pinned_units);
+    if (r->pinned == NULL || r->pinned_units == NULL) {
+        free(pinned);
+        return LG_ENOMEM;
+    }
+    for (size_t i = 0; i < prog->nfns; i++) {
+        if (!pinned[i])
+            continue;
+        r->pinned[r->npinned++] = (uint32_t)i;
+        uint32_t u = g ? g->unit_of[i] : (uint32_t)i;
+        /* A group's members share one unit: list it once (they are adjacent). */
+        if (r->npinned_units == 0 || r->pinned_units[r->npinned_units - 1] != u)
+            r->pinned_units[r->npinned_units++] = u;
+    }
+    free(pinned);
+    return LG_OK;
+}
+
+int lg_cli_choose_regions(const lg_cli_options_t *o, const lg_program_t *prog,
+                          const lg_elfsyms_t *elf, lg_program_t *units, const lg_groups_t *g,
                           lg_cli_region_t **regions, lg_diag_t *d)
 {
     *regions = calloc(o->nfast ? o->nfast : 1, sizeof **regions);
@@ -103,9 +194,18 @@ int lg_cli_choose_regions(const lg_cli_options_t *o, lg_program_t *units, const 
         lg_cli_region_t *r = &(*regions)[i];
         r->spec = &o->fast[i];
         uint64_t budget = lg_fast_region_budget(r->spec->size, r->spec->headroom);
-        if (lg_fast_region_choose(units, taken, budget, LG_FAST_REGION_EXACT_CELLS, &r->choice,
-                                  d) != LG_OK ||
-            expand_members(r, g) != LG_OK) {
+        lg_err_t err = elf != NULL ? measure_held(r, prog, elf, g) : LG_OK;
+        if (err == LG_OK) {
+            r->reserved = round_up(r->held.held, largest_alignment(units, taken));
+            tell_held(r, prog, budget);
+            budget = r->reserved < budget ? budget - r->reserved : 0;
+            /* What the link keeps there is no candidate, here or in a later region. */
+            for (size_t k = 0; k < r->npinned_units; k++)
+                taken[r->pinned_units[k]] = true;
+            err = lg_fast_region_choose(units, taken, budget, LG_FAST_REGION_EXACT_CELLS,
+                                        &r->choice, d);
+        }
+        if (err != LG_OK || expand_members(r, g) != LG_OK) {
             lg_cli_flush_diag(d);
             lg_cli_message(LG_ERROR, "", "out of memory choosing --fast-region %s", r->spec->name);
             status = LG_EXIT_BAD_INPUT;
@@ -139,10 +239,12 @@ static void lend(const lg_lor_t *lor, lg_lor_region_t *r, lg_lor_clique_t *cliqu
     one->nfns = r->nfns;
 }
 
+/* Gives the members back, with their bytes as a check recomputed them from the ELF. */
 static void lend_end(lg_lor_region_t *r, lg_lor_t *one)
 {
     r->fns = one->fns;
     r->nfns = one->nfns;
+    r->bytes = one->cliques[0].bytes;
 }
 
 lg_err_t lg_cli_check_regions(lg_lor_t *lor, const lg_program_t *prog, const char *path,

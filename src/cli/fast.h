@@ -10,6 +10,7 @@
 #include "lor.h"
 #include "options.h"
 #include "program.h"
+#include "regionheld.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -19,17 +20,29 @@ typedef struct lg_cli_region {
     lg_fast_region_t choice;          /* members are units of the program it was chosen on */
     uint32_t *fns;                    /* the program's functions, in the region's order */
     size_t nfns;
+    lg_region_held_t held; /* what the linked program's section holds besides lorgen's code */
+    uint64_t reserved;     /* held.held rounded up to the candidates' largest alignment: the
+                              bytes before the fragment's first member, off the budget */
+    uint32_t *pinned;      /* the program's functions the link keeps in it (regionheld.h) */
+    size_t npinned;
+    uint32_t *pinned_units; /* their units: no candidates, and out of the cache order */
+    size_t npinned_units;
 } lg_cli_region_t;
 
 /* Chooses every region of o in turn on units (g's program of units, whose functions are
  * prog's when g is NULL), from what the regions before left, and flags the chosen units
- * LG_FN_EXCLUDED so that the cache order leaves them out. Tells what each region took.
- * *regions (o->nfast of them) is freed with lg_cli_regions_destroy, also after an error.
- * Returns 0 or LG_EXIT_BAD_INPUT. */
-int lg_cli_choose_regions(const lg_cli_options_t *o, lg_program_t *units, const lg_groups_t *g,
+ * LG_FN_EXCLUDED so that the cache order leaves them out. With elf (the ELF inputs prog was
+ * bound to; NULL: none), what the linked program's section of that name already holds besides
+ * lorgen's code comes off the region's budget first (regionheld.h), and its pinned functions
+ * are no candidates and leave the cache order too. Tells what each region took, and warns of a
+ * region that overflows before anything is chosen, with the bytes over. *regions (o->nfast of
+ * them) is freed with lg_cli_regions_destroy, also after an error. Returns 0 or
+ * LG_EXIT_BAD_INPUT. */
+int lg_cli_choose_regions(const lg_cli_options_t *o, const lg_program_t *prog,
+                          const lg_elfsyms_t *elf, lg_program_t *units, const lg_groups_t *g,
                           lg_cli_region_t **regions, lg_diag_t *d);
 
-/* Clears the LG_FN_EXCLUDED flags lg_cli_choose_regions set on the chosen units. */
+/* Clears the LG_FN_EXCLUDED flags lg_cli_choose_regions set on the chosen and pinned units. */
 void lg_cli_regions_release(lg_program_t *units, const lg_cli_region_t *regions, size_t n);
 
 void lg_cli_regions_destroy(lg_cli_region_t *regions, size_t n);

@@ -116,9 +116,13 @@ static void drop_region_members(lg_cli_proposal_t *p)
     bool *member = calloc(p->prog.nfns ? p->prog.nfns : 1, sizeof *member);
     if (member == NULL)
         return; /* they stay listed as not movable: a report row, not an order */
-    for (size_t r = 0; r < p->nregions; r++)
+    for (size_t r = 0; r < p->nregions; r++) {
         for (size_t i = 0; i < p->regions[r].nfns; i++)
             member[p->regions[r].fns[i]] = true;
+        /* The link keeps its pinned code in the region as well (regionheld.h). */
+        for (size_t i = 0; i < p->regions[r].npinned; i++)
+            member[p->regions[r].pinned[i]] = true;
+    }
     size_t kept = 0;
     for (size_t i = 0; i < p->layout.nexcluded; i++)
         if (!member[p->layout.excluded[i]])
@@ -152,7 +156,8 @@ int lg_cli_propose_order(const lg_cli_options_t *o, lg_cli_proposal_t *p, lg_dia
     lg_program_t *units = g.ngroups ? &g.units : &p->prog;
     if (o->nfast > 0) {
         p->nregions = o->nfast;
-        if (lg_cli_choose_regions(o, units, g.ngroups ? &g : NULL, &p->regions, d) != 0) {
+        if (lg_cli_choose_regions(o, &p->prog, p->elf, units, g.ngroups ? &g : NULL,
+                                  &p->regions, d) != 0) {
             lg_groups_destroy(&g);
             return LG_EXIT_BAD_INPUT;
         }

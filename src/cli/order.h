@@ -35,6 +35,7 @@ typedef struct lg_cli_proposal {
     lg_lor_t lor;
     lg_cli_region_t *regions; /* --fast-region, chosen before the order (fast.h) */
     size_t nregions;
+    const lg_elfsyms_t *elf; /* the ELF inputs prog was bound to (borrowed); NULL: unknown */
 } lg_cli_proposal_t;
 
 void lg_cli_proposal_init(lg_cli_proposal_t *p);

@@ -78,14 +78,19 @@ lg_err_t lg_regioncheck_run(const lg_lor_t *lor, const lg_elfsyms_t *elf, lg_reg
     size_t cap = 0;
     for (size_t r = 0; r < lor->nregions; r++) {
         const lg_lor_region_t *rg = &lor->regions[r];
-        lg_strmap_t members;
+        lg_strmap_t members, pinned_names;
         lg_strmap_init(&members);
+        lg_strmap_init(&pinned_names);
         bool ok = true;
+        for (size_t i = 0; i < rg->npinned && ok; i++) {
+            uint32_t first;
+            ok = lg_strmap_put(&pinned_names, rg->pinned[i], (uint32_t)i, &first);
+        }
         size_t first_member = c->nrows;
         for (size_t i = 0; i < rg->nfns && ok; i++) {
             uint32_t first;
             ok = lg_strmap_put(&members, rg->fns[i].symbol, (uint32_t)i, &first);
-            lg_region_row_t row = {r, rg->fns[i].symbol, NULL, UINT64_MAX, true, false};
+            lg_region_row_t row = {r, rg->fns[i].symbol, NULL, UINT64_MAX, true, false, false};
             for (uint32_t s = lg_elfsyms_first(elf, row.symbol); s != UINT32_MAX && !row.ok;
                  s = elf->next_same_name[s]) {
                 const lg_elfsym_t *sym = &elf->syms[s];
@@ -111,12 +116,14 @@ lg_err_t lg_regioncheck_run(const lg_lor_t *lor, const lg_elfsyms_t *elf, lg_reg
                 alias_of_member(c->rows + first_member, first_intruder - first_member,
                                 address_of(elf, sym)))
                 continue;
-            ok = push(
-                c, &cap,
-                (lg_region_row_t){r, sym->name, sym->section, address_of(elf, sym), false, false});
-            c->intruders++;
+            bool pinned = lg_strmap_get(&pinned_names, sym->name, &unused);
+            ok = push(c, &cap,
+                      (lg_region_row_t){r, sym->name, sym->section, address_of(elf, sym), false,
+                                        pinned, pinned});
+            c->intruders += !pinned;
         }
         lg_strmap_destroy(&members);
+        lg_strmap_destroy(&pinned_names);
         if (!ok) {
             lg_diag_add(d, LG_ERROR, "", "out of memory checking the fast regions");
             return LG_ENOMEM;

@@ -2,7 +2,9 @@
  * regions of its .LOR (lor.h, region statements).
  *
  * For every region, each member must lie in the linked output section the region names, and no
- * other function may lie there (another name at a member's address is that member): a wildcard
+ * other function may lie there (another name at a member's address is that member, and the
+ * region's pinned functions, which the link keeps there by the board's own lines, are expected
+ * there): a wildcard
  * earlier in the script (or a section attribute) that takes a member elsewhere, or another function
  * into the region, is what this finds. Members are found by symbol name in the linked program (a
  * same-named static counts when one of them lies inside).
@@ -24,7 +26,9 @@ typedef struct lg_region_row {
     const char *section; /* output section it lies in (borrowed from the ELF); NULL: not found */
     uint64_t address;    /* UINT64_MAX when not found */
     bool member;         /* a member of the region; else a function that lies in it uninvited */
-    bool ok;             /* a member inside the region */
+    bool ok;             /* a member inside the region, or a function the .LOR says the link
+                            keeps there (pinned) */
+    bool pinned;         /* no member, but one of the region's pinned functions */
 } lg_region_row_t;
 
 typedef struct lg_regioncheck {

@@ -39,6 +39,9 @@ void lg_lor_destroy(lg_lor_t *lor)
             lg_lor_fn_free(&lor->regions[r].fns[i]);
         free(lor->regions[r].fns);
         free(lor->regions[r].name);
+        for (size_t i = 0; i < lor->regions[r].npinned; i++)
+            free(lor->regions[r].pinned[i]);
+        free(lor->regions[r].pinned);
     }
     free(lor->regions);
     free(lor->fns);
@@ -110,6 +113,18 @@ lg_err_t lg_lor_add_region(lg_lor_t *lor, const lg_program_t *prog, const char *
         r->fns[i].lead = 0;
         r->nfns++;
     }
+    return LG_OK;
+}
+
+lg_err_t lg_lor_region_add_pinned(lg_lor_region_t *r, const char *name)
+{
+    size_t cap = r->npinned; /* exact-size array: pinned functions are few */
+    char *copy = strdup(name);
+    if (copy == NULL || !lg_grow((void **)&r->pinned, &cap, r->npinned + 1, sizeof *r->pinned)) {
+        free(copy);
+        return LG_ENOMEM;
+    }
+    r->pinned[r->npinned++] = copy;
     return LG_OK;
 }
 

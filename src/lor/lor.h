@@ -94,16 +94,22 @@ typedef enum lg_lor_kept {
 
 /* A fast memory region (--fast-region): the output section the user's script gives it, and its
  * members, which no clique lists. In the file:
- *   region .itcm_text size=16384 budget=15564 bytes=15480 functions=2
+ *   region .itcm_text size=16384 budget=15564 bytes=15480 functions=2 [held=120]
+ *     pinned isr_fast
  *     fn filter_median size=212 hits=600 section=.text.filter_median object=filter.o
- * Its fn lines follow it up to the next region or clique. */
+ * Its pinned and fn lines follow it up to the next region or clique. */
 typedef struct lg_lor_region {
     char *name;
     uint64_t size;   /* bytes of the region */
     uint64_t budget; /* bytes the choice could take (size less the headroom) */
     uint64_t bytes;  /* bytes the members take, alignment included */
+    uint64_t held;   /* bytes the link puts in it besides the members (regionheld.h): not
+                        lorgen's to move, and part of its size all the same */
     lg_lor_fn_t *fns; /* its members, in the fragment's order */
     size_t nfns;
+    char **pinned; /* the functions the link keeps in it besides (regionheld.h), by name: no
+                      intruders to lorgen check */
+    size_t npinned;
     size_t line; /* in the file it was read from; 0 when computed */
 } lg_lor_region_t;
 
@@ -160,6 +166,9 @@ lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out);
 lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *lor,
                       lg_diag_t *d);
 
+/* Adds name to r's pinned functions. */
+lg_err_t lg_lor_region_add_pinned(lg_lor_region_t *r, const char *name);
+
 /* Checks a .LOR against the program it is applied to and completes it: every function must exist
  * (unknown names are errors) in the object and source file the .LOR names (another file, or an
  * object that is not among the object files given, is an error). object= is matched to the
@@ -176,5 +185,11 @@ lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *
  * its number of fn lines is a warning; the first one that no longer starts at the cache offset
  * placement chose (section align=, pad=, bytes=) gets a note. */
 lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path, lg_diag_t *d);
+
+/* Whether each region of lor still fits: its members' bytes (as lg_lor_check recomputed them)
+ * and what the link holds there besides (held=) against its size. One that does not is an
+ * error, before anything is linked, with the bytes over; one that fits its size but not its
+ * budget (the headroom taken) is a warning. */
+lg_err_t lg_lor_check_region_fit(const lg_lor_t *lor, const char *path, lg_diag_t *d);
 
 #endif

@@ -648,3 +648,29 @@ lg_err_t lg_lor_to_layout(const lg_lor_t *lor, lg_program_t *prog, lg_layout_t *
     }
     return err;
 }
+
+lg_err_t lg_lor_check_region_fit(const lg_lor_t *lor, const char *path, lg_diag_t *d)
+{
+    lg_err_t err = LG_OK;
+    for (size_t r = 0; r < lor->nregions; r++) {
+        const lg_lor_region_t *rg = &lor->regions[r];
+        uint64_t total = lg_sat_add(rg->bytes, rg->held);
+        char where[4096], held[96] = "";
+        snprintf(where, sizeof where, "%s:%zu", path, rg->line);
+        if (rg->held > 0)
+            snprintf(held, sizeof held, ", and the link keeps %" PRIu64 " bytes more there (held=)",
+                     rg->held);
+        if (total > rg->size)
+            err = lg_diag_fail(d, LG_EFORMAT, rg->line ? where : path,
+                               "region '%s' overflows: its %zu members take %" PRIu64
+                               " bytes%s, %" PRIu64 " bytes over its size=%" PRIu64,
+                               rg->name, rg->nfns, rg->bytes, held, total - rg->size, rg->size);
+        else if (rg->bytes > rg->budget)
+            lg_diag_add(d, LG_WARNING, rg->line ? where : path,
+                        "region '%s': its %zu members take %" PRIu64 " bytes, more than its "
+                        "budget=%" PRIu64 "%s: it fits its size=%" PRIu64
+                        " only by taking the headroom",
+                        rg->name, rg->nfns, rg->bytes, rg->budget, held, rg->size);
+    }
+    return err;
+}

@@ -365,7 +365,8 @@ static lg_err_t parse_select(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
     return lg_lor_add_input(lor, tok[1], value, NULL);
 }
 
-/* 'region NAME size=S budget=B [bytes=N functions=N]': a fast region; its fn lines follow. */
+/* 'region NAME size=S budget=B [bytes=N functions=N held=H]': a fast region; its fn lines
+ * follow. */
 static lg_err_t parse_region(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
 {
     if (n < 2 || split_key(tok[1]) != NULL || *tok[1] == '\0')
@@ -377,7 +378,7 @@ static lg_err_t parse_region(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
             return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
                                 "region '%s' is given twice (first on line %zu)", tok[1],
                                 lor->regions[r].line);
-    uint64_t size = 0, budget = 0, bytes = 0, unused;
+    uint64_t size = 0, budget = 0, bytes = 0, held = 0, unused;
     bool have_size = false, have_budget = false;
     for (int i = 2; i < n; i++) {
         char *value = split_key(tok[i]);
@@ -385,6 +386,7 @@ static lg_err_t parse_region(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
                          : strcmp(tok[i], "size") == 0   ? &size
                          : strcmp(tok[i], "budget") == 0 ? &budget
                          : strcmp(tok[i], "bytes") == 0  ? &bytes
+                         : strcmp(tok[i], "held") == 0   ? &held
                          : strcmp(tok[i], "functions") == 0 ? &unused
                                                              : NULL;
         if (slot == NULL) {
@@ -407,8 +409,22 @@ static lg_err_t parse_region(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
                             size, tok[1], budget);
     LG_CHECK(lg_lor_add_region(lor, NULL, tok[1], size, budget, bytes, NULL, 0));
     lor->regions[lor->nregions - 1].line = ctx->line;
+    lor->regions[lor->nregions - 1].held = held;
     ctx->in_region = true;
     return LG_OK;
+}
+
+/* 'pinned NAME' inside a region: a function the link keeps there besides its members. */
+static lg_err_t parse_pinned(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
+{
+    if (!ctx->in_region)
+        return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                            "expected 'pinned NAME' after a region statement, found it %s",
+                            lor->ncliques ? "in a clique" : "before any region");
+    if (n != 2 || *tok[1] == '\0')
+        return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                            "expected 'pinned NAME', found %d word(s) after 'pinned'", n - 1);
+    return lg_lor_region_add_pinned(&lor->regions[lor->nregions - 1], tok[1]);
 }
 
 /* A fn line of the last region: read as a clique's would be, then moved to the region. */
@@ -470,6 +486,8 @@ static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, si
                               : parse_fn(lor, &caps[1], seen, tok, n, ctx);
     if (strcmp(kw, "region") == 0)
         return parse_region(lor, tok, n, ctx);
+    if (strcmp(kw, "pinned") == 0)
+        return parse_pinned(lor, tok, n, ctx);
     if (strcmp(kw, "clique") == 0) {
         ctx->in_region = false;
         return parse_clique(lor, &caps[0], tok, n, ctx);
@@ -514,7 +532,7 @@ static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, si
      * warning would change the order the file asks for. */
     return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
                         "expected a statement (lorgen-lor, cache, algorithm, input, select, "
-                        "section, region, clique, fn, cold), found '%s'",
+                        "section, region, pinned, clique, fn, cold), found '%s'",
                         kw);
 }
 

@@ -133,8 +133,18 @@ lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out)
         fputs("region", out);
         fputc(' ', out);
         write_token(out, rg->name);
-        fprintf(out, " size=%" PRIu64 " budget=%" PRIu64 " bytes=%" PRIu64 " functions=%zu\n",
+        fprintf(out, " size=%" PRIu64 " budget=%" PRIu64 " bytes=%" PRIu64 " functions=%zu",
                 rg->size, rg->budget, rg->bytes, rg->nfns);
+        /* Only when there is some: the line of a region the link shares with nobody stays as
+         * it was. */
+        if (rg->held > 0)
+            fprintf(out, " held=%" PRIu64, rg->held);
+        fputc('\n', out);
+        for (size_t i = 0; i < rg->npinned; i++) {
+            fputs("  pinned ", out);
+            write_token(out, rg->pinned[i]);
+            fputc('\n', out);
+        }
         for (size_t i = 0; i < rg->nfns; i++)
             write_fn(&rg->fns[i], 0, out);
     }

@@ -63,7 +63,7 @@ lorgen: gone.lor: error: 1 function(s) named in the .LOR are not in the ELF inpu
 step "a typo in a keyword drops no function: an error"
 sed 's/^  fn comms_crc /  fnn comms_crc /' fw.lor >typo.lor
 n=$(line_of '^  fnn ' typo.lor)
-expect 1 "lorgen: typo.lor:$n: error: expected a statement (lorgen-lor, cache, algorithm, input, select, section, region, clique, fn, cold), found 'fnn'" \
+expect 1 "lorgen: typo.lor:$n: error: expected a statement (lorgen-lor, cache, algorithm, input, select, section, region, pinned, clique, fn, cold), found 'fnn'" \
   -- script typo.lor fw $objs --ld-script typo.ld
 [ ! -e typo.ld ] || fail "a script was written for a .LOR with a typo"
 
