@@ -484,6 +484,16 @@ static lg_err_t write_regions(const lg_report_input_t *in, FILE *out)
                 " left (size %" PRIu64 "), %.1f%% of the profile's %s\n",
                 rg->nfns, rg->bytes, rg->budget, rg->budget - rg->bytes, rg->size,
                 lg_report_pct(rs.value[r], rs.total_value), rs.counters ? "self cost" : "hits");
+        if (rg->held > 0)
+            fprintf(out,
+                    "  held         %" PRIu64 " bytes the link keeps there besides (its own "
+                    "lines, padding, data), off the budget\n",
+                    rg->held);
+        for (size_t k = 0; k < rg->npinned; k++) {
+            fputs("  pinned       ", out);
+            put_name(out, rg->pinned[k], 0);
+            fputs(": kept there by the link's own lines, not lorgen's to move\n", out);
+        }
     }
     size_t shown = rows_shown(in, rs.nleft);
     for (size_t i = 0; i < shown; i++) {

@@ -416,6 +416,11 @@ static lg_err_t write_regions(json_t *j, const lg_report_input_t *in)
         put_uint(j, "budget", rg->budget);
         put_uint(j, "bytes_used", rg->bytes);
         put_uint(j, "bytes_left", rg->budget - rg->bytes);
+        put_uint(j, "held", rg->held);
+        json_open(j, "pinned", '[', true);
+        for (size_t k = 0; k < rg->npinned; k++)
+            put_str(j, NULL, rg->pinned[k]);
+        json_close(j, ']');
         put_uint(j, "moved", rs.value[r]);
         key(j, "moved_percent");
         fprintf(j->out, "%.2f", lg_report_pct(rs.value[r], rs.total_value));

@@ -14,8 +14,9 @@ uint64_t lg_report_region_value(const lg_report_regions_t *r, const lg_fn_t *fn)
     return r->counters ? fn->counter1_self : fn->hits;
 }
 
-/* Marks each function a region of in->lor lists with that region's index. */
-static lg_err_t mark_members(const lg_report_input_t *in, uint32_t *region_of)
+/* Marks each function a region of in->lor lists, as a member or pinned, with that region's
+ * index, and flags the pinned ones. */
+static lg_err_t mark_members(const lg_report_input_t *in, uint32_t *region_of, bool *pinned)
 {
     const lg_program_t *prog = in->prog;
     lg_strmap_t index;
@@ -27,12 +28,23 @@ static lg_err_t mark_members(const lg_report_input_t *in, uint32_t *region_of)
         if (!lg_strmap_put(&index, prog->fns[i].symbol, (uint32_t)i, &first))
             err = LG_ENOMEM;
     }
-    for (size_t r = 0; r < in->lor->nregions && err == LG_OK; r++)
-        for (size_t k = 0; k < in->lor->regions[r].nfns; k++) {
+    for (size_t r = 0; r < in->lor->nregions && err == LG_OK; r++) {
+        const lg_lor_region_t *rg = &in->lor->regions[r];
+        for (size_t k = 0; k < rg->nfns; k++) {
             uint32_t f;
-            if (lg_strmap_get(&index, in->lor->regions[r].fns[k].symbol, &f))
+            if (lg_strmap_get(&index, rg->fns[k].symbol, &f))
                 region_of[f] = (uint32_t)r;
         }
+        /* Pinned code runs from the region too: no call to it crosses, and it is not left
+         * out; but lorgen did not move it, so it adds nothing to the region's value. */
+        for (size_t k = 0; k < rg->npinned; k++) {
+            uint32_t f;
+            if (lg_strmap_get(&index, rg->pinned[k], &f)) {
+                region_of[f] = (uint32_t)r;
+                pinned[f] = true;
+            }
+        }
+    }
     lg_strmap_destroy(&index);
     return err;
 }
@@ -50,9 +62,13 @@ lg_err_t lg_report_regions_build(const lg_report_input_t *in, lg_report_regions_
     out->region_of = malloc((prog->nfns ? prog->nfns : 1) * sizeof *out->region_of);
     out->left = malloc((prog->nfns ? prog->nfns : 1) * sizeof *out->left);
     out->crossing = malloc((prog->narcs ? prog->narcs : 1) * sizeof *out->crossing);
+    bool *pinned = calloc(prog->nfns ? prog->nfns : 1, sizeof *pinned);
     if (out->value == NULL || out->region_of == NULL || out->left == NULL ||
-        out->crossing == NULL || mark_members(in, out->region_of) != LG_OK)
+        out->crossing == NULL || pinned == NULL ||
+        mark_members(in, out->region_of, pinned) != LG_OK) {
+        free(pinned);
         return LG_ENOMEM;
+    }
     for (size_t r = 0; r < out->nregions; r++)
         if (in->lor->regions[r].budget > out->largest_budget)
             out->largest_budget = in->lor->regions[r].budget;
@@ -61,11 +77,14 @@ lg_err_t lg_report_regions_build(const lg_report_input_t *in, lg_report_regions_
         uint64_t v = lg_report_region_value(out, fn);
         out->total_value = lg_sat_add(out->total_value, v);
         uint32_t r = out->region_of[i];
-        if (r != LG_REPORT_NO_REGION)
+        if (r != LG_REPORT_NO_REGION && !pinned[i])
             out->value[r] = lg_sat_add(out->value[r], v);
+        else if (r != LG_REPORT_NO_REGION)
+            continue;
         else if (v > 0)
             out->left[out->nleft++] = (lg_report_key_t){v, fn->hits, i};
     }
+    free(pinned);
     qsort(out->left, out->nleft, sizeof *out->left, lg_report_key_cmp);
     for (size_t a = 0; a < prog->narcs; a++) {
         const lg_arc_t *arc = &prog->arcs[a];

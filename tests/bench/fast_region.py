@@ -12,6 +12,7 @@ its input section's alignment (read from the objects; 16, gcc's -O2 function ali
 the section is not found). Prints one line per size and method: the share of the EVAL Ir.
 """
 import argparse
+import math
 import bisect
 import re
 import subprocess
@@ -148,6 +149,32 @@ def knapsack_best(items, budget):
     return best[budget]
 
 
+def knapsack_set(items, budget):
+    """The indexes of a set of (bytes, value) items of most value that fits in BUDGET bytes:
+    exact dynamic programming over bytes counted in granules (the weights' greatest common
+    divisor), keeping each item's decisions to walk back."""
+    live = [k for k, (w, v) in enumerate(items) if w <= budget and v > 0]
+    g = 0
+    for k in live:
+        g = math.gcd(g, items[k][0])
+    if not live:
+        return []
+    cells = budget // g
+    best = [0] * (cells + 1)
+    took = []
+    for k in live:
+        w, v = items[k][0] // g, items[k][1]
+        new = best[:w] + [x if x >= y + v else y + v for x, y in zip(best[w:], best)]
+        took.append(bytes(1 if a != b else 0 for a, b in zip(new, best)))
+        best = new
+    chosen, b = [], cells
+    for j in range(len(live) - 1, -1, -1):
+        if took[j][b]:
+            chosen.append(live[j])
+            b -= items[live[j]][0] // g
+    return chosen
+
+
 def lor_members(path):
     """(name, size) of the fn lines of the region statement of a .LOR file."""
     out, inside = [], False
@@ -182,10 +209,14 @@ def main():
     starts = [s[0] for s in syms]
     n = len(syms)
     train_ir, train_calls, eval_ir = [0] * n, [0] * n, [0] * n
+    train_share = [0.0] * n  # each TRAIN process's Ir as a share of its own, summed
     for path in a.train:
         c, k = parse_callgrind(path)
-        for i, x in enumerate(per_function(c, starts, n)):
+        mine = per_function(c, starts, n)
+        whole = sum(mine) or 1
+        for i, x in enumerate(mine):
             train_ir[i] += x
+            train_share[i] += x / whole
         for i, x in enumerate(per_function(k, starts, n)):
             train_calls[i] += x
     eval_total = 0
@@ -277,6 +308,24 @@ def main():
             left -= take * w
             if left <= 0:
                 break
+        # Diagnostics of the loss from TRAIN to EVAL (what no choice made from TRAIN can see):
+        # the exact best set for TRAIN, for TRAIN with every process weighed alike, and for
+        # TRAIN's values shrunk by a square root (a prior that TRAIN's extremes overstate);
+        # the best set knowing EVAL among the units TRAIN ran; EVAL's share in units TRAIN
+        # never ran.
+        def exact_by(values, among):
+            items = [(w, values(fs)) for w, fs in among]
+            picked = knapsack_set(items, size)
+            return [i for k in picked for i in among[k][1]], sum(among[k][0] for k in picked)
+        ran = [u for u in units if total(train_ir, u[1]) > 0]
+        rows.append(('train-exact', *exact_by(lambda fs: total(train_ir, fs), ran)))
+        rows.append(('train-per-process-exact',
+                     *exact_by(lambda fs: int(1e9 * sum(train_share[i] for i in fs)), ran)))
+        rows.append(('train-sqrt-exact',
+                     *exact_by(lambda fs: int(1e3 * math.sqrt(total(train_ir, fs))), ran)))
+        rows.append(('bound-among-ran', *exact_by(lambda fs: total(eval_ir, fs), ran)))
+        unseen = [i for u in units if total(train_ir, u[1]) == 0 for i in u[1]]
+        rows.append(('eval-in-never-ran', unseen, 0))
         for label, taken, used in rows:
             print(f'{a.program}\t{size}\t{label}\t{share(taken):.1f}\t{used}\t{len(taken)}')
         exact = knapsack_best([(w, total(eval_ir, fs)) for w, fs in border], size)

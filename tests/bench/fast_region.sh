@@ -84,6 +84,10 @@ RUNNER
         "${archives[@]}" --fast-region .fast="$size" -o "$o/lorgen-$kind-$size.lor"
       lors+=("$size=lorgen-$kind=$o/lorgen-$kind-$size.lor")
     done
+    # lorgen's default: each TRAIN profile scaled to the same total before they are summed.
+    "$lorgen" -q "$work"/train-*.callgrind "$work/layouts/probe-link" "$work"/obj/*.o \
+      "${archives[@]}" --fast-region .fast="$size" -o "$o/lorgen-callgrind-normalized-$size.lor"
+    lors+=("$size=lorgen-callgrind-normalized=$o/lorgen-callgrind-normalized-$size.lor")
   done
   python3 "$root/tests/bench/fast_region.py" --program "$name" --elf "$work/layouts/probe-link" \
     --objects "$work"/obj/*.o --archives "${archives[@]}" --train "$work"/train-*.callgrind \

@@ -47,6 +47,9 @@ grep -q "^lorgen: note: --fast-region \.fast_text: the linked program's \.fast_t
 grep -q '^region \.fast_text size=560 budget=160 bytes=[0-9]* functions=[1-9][0-9]* held=400$' app.lor ||
   { grep -n -A3 '^region' app.lor >&2; fail "app.lor does not record the held bytes"; }
 grep -q '^  pinned pinned_step$' app.lor || fail "app.lor does not name the pinned function"
+grep -q '^  held         400 bytes the link keeps there besides' app.txt &&
+  grep -q '^  pinned       pinned_step: kept there by the link' app.txt ||
+  { cat app.txt >&2; fail "the report does not show what the link keeps in the region"; }
 bytes=$(awk '$1 == "region" { print substr($5, 7) }' app.lor)
 [ "$bytes" -le 160 ] || fail "the region's members take $bytes bytes, more than the 160 left"
 # The pinned function is in no clique and in no fragment line of lorgen's.
