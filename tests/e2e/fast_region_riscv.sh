@@ -115,13 +115,15 @@ both=$(comm -12 fast2.sections warm2.sections)
 # to .fast_text; app_main (274 bytes) cannot fit in 256 and goes to .warm_text.
 grep -qx '\.text\.cmp_sample' fast2.sections || fail "cmp_sample is not in .fast_text"
 grep -qx '\.text\.app_main' warm2.sections || fail "app_main is not in .warm_text"
-for r in fast warm; do
-  moved=$(json_region_field two.json .${r}_text moved)
-  used=$(json_region_field two.json .${r}_text bytes_used)
-  [ -n "$moved" ] && [ -n "$used" ] && [ "$used" -gt 0 ] || fail "two.json has no .${r}_text"
-  eval "${r}_per_byte=\$((moved / used))"
-done
-# shellcheck disable=SC2154 # set by the eval above
+# per_byte NAME: the self cost region NAME of two.json moved, per byte it used.
+per_byte() {
+  local moved used
+  moved=$(json_region_field two.json "$1" moved)
+  used=$(json_region_field two.json "$1" bytes_used)
+  [ -n "$moved" ] && [ -n "$used" ] && [ "$used" -gt 0 ] || fail "two.json has no $1"
+  echo $((moved / used))
+}
+fast_per_byte=$(per_byte .fast_text) warm_per_byte=$(per_byte .warm_text)
 [ "$fast_per_byte" -gt "$warm_per_byte" ] ||
   fail ".fast_text saves $fast_per_byte per byte, .warm_text $warm_per_byte: the first region is not the hotter"
 # Given the other way round, the 1 KiB region, filled first, takes all the executed code and
