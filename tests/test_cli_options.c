@@ -694,6 +694,15 @@ static void test_fast_regions(void **state)
                  "or NAME=FILE for a region NAME");
     expect_usage("--fast-region a=1K --fast-include a=x.ld --fast-include a=y.ld p e",
                  "--fast-include: region 'a' is given two files");
+    /* Every fragment stays open until all outputs are renamed into place: a bounded number. */
+    char line[2048] = "";
+    for (unsigned i = 0; i <= LG_CLI_FAST_INCLUDES_MAX; i++) {
+        char one[64];
+        snprintf(one, sizeof one, "--fast-region r%u=1K --fast-include r%u=r%u.ld ", i, i, i);
+        strcat(line, one);
+    }
+    strcat(line, "p e");
+    expect_usage(line, "--fast-include: more than 16 files (LG_CLI_FAST_INCLUDES_MAX)");
 }
 
 int main(void)

@@ -67,7 +67,8 @@ static void test_writes_the_kinds_asked(void **state)
     lg_diag_init(&d);
     /* Only -o among the kinds: --ld-script is not written. */
     assert_int_equal(
-        lg_cli_write_outputs(&o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR), LG_OUTPUT_LOR, &in, &d), 0);
+        lg_cli_write_outputs(&o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR), LG_OUTPUT_LOR, &in, NULL, &d),
+        0);
     size_t size;
     uint8_t *text = lg_test_read_file(lor_path, &size);
     assert_non_null(text);
@@ -91,8 +92,8 @@ static void test_one_failure_writes_none(void **state)
     lg_diag_t d;
     lg_diag_init(&d);
     lg_test_stderr_begin();
-    int status = lg_cli_write_outputs(
-        &o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR) | LG_CLI_LINKER_OUTPUTS, LG_OUTPUT_LOR, &in, &d);
+    int status = lg_cli_write_outputs(&o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR) | LG_CLI_LINKER_OUTPUTS,
+                                      LG_OUTPUT_LOR, &in, NULL, &d);
     const char *said = lg_test_stderr_end();
     assert_int_equal(status, LG_EXIT_BAD_INPUT);
     assert_non_null(strstr(said, "x.ld: error: cannot create output: No such file or directory"));

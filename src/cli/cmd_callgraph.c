@@ -33,7 +33,7 @@ int lg_cli_cmd_callgraph(const lg_cli_options_t *o)
         lg_write_input_t written = {
             .prog = bound ? &prog : NULL, .profiles = binds, .nprofiles = in.nprofiles};
         status = lg_cli_write_outputs(o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR) | LG_CLI_GRAPH_OUTPUTS,
-                                      LG_OUTPUT_CALLGRAPH, &written, &d);
+                                      LG_OUTPUT_CALLGRAPH, &written, NULL, &d);
     }
     free(binds);
     lg_program_destroy(&prog);

@@ -81,10 +81,13 @@ int lg_cli_cmd_script(const lg_cli_options_t *o)
         if (lg_cli_wants(o, LG_CLI_LINKER_OUTPUTS))
             lg_linkname_resolve(&lp.lor, &lp.prog, &d);
         lg_write_input_t written = {.lor = &lp.lor, .prog = &lp.prog};
-        status = lg_cli_write_outputs(o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR) | LG_CLI_LINKER_OUTPUTS,
-                                      LG_OUTPUT_LOR, &written, &d);
-        if (status == 0 && o->nfast_includes > 0)
-            status = lg_cli_write_regions(&lp.lor, o, &lp.prog, &d);
+        /* The fragments first, so that they and the outputs are renamed into place together. */
+        lg_outfile_t files[LG_OUTFILE_MAX_OPEN] = {0};
+        status = lg_cli_write_regions(&lp.lor, o, &lp.prog, files + LG_CLI_OUTPUTS, &d);
+        if (status == 0)
+            status =
+                lg_cli_write_outputs(o, LG_CLI_OUTPUT_BIT(LG_OUTPUT_LOR) | LG_CLI_LINKER_OUTPUTS,
+                                     LG_OUTPUT_LOR, &written, files, &d);
     }
     lor_program_destroy(&lp);
     lg_diag_destroy(&d);

@@ -132,9 +132,12 @@ int lg_cli_cmd_optimize(const lg_cli_options_t *o)
             lg_linkname_resolve(&p.lor, &p.prog, &d);
         lg_write_input_t written = {.lor = &p.lor, .report = &report, .prog = &p.prog};
         if (status == 0) {
-            status = lg_cli_write_outputs(o, OPTIMIZE_OUTPUTS, LG_OUTPUT_LOR, &written, &d);
-            if (status == 0 && o->nfast_includes > 0)
-                status = lg_cli_write_regions(&p.lor, o, &p.prog, &d);
+            /* The fragments first, so that they and the outputs are renamed into place together. */
+            lg_outfile_t files[LG_OUTFILE_MAX_OPEN] = {0};
+            status = lg_cli_write_regions(&p.lor, o, &p.prog, files + LG_CLI_OUTPUTS, &d);
+            if (status == 0)
+                status =
+                    lg_cli_write_outputs(o, OPTIMIZE_OUTPUTS, LG_OUTPUT_LOR, &written, files, &d);
             lg_cli_verbose("%zu cliques, %zu functions placed", p.layout.ncliques, p.lor.nfns);
         }
     }

@@ -284,39 +284,65 @@ lg_err_t lg_cli_check_regions(lg_lor_t *lor, const lg_program_t *prog, const cha
     return err;
 }
 
-int lg_cli_write_regions(lg_lor_t *lor, const lg_cli_options_t *o, const lg_program_t *prog,
-                         lg_diag_t *d)
+/* The region of lor each --fast-include of o names, and its file; refuses, before anything is
+ * written, a value that names none, an empty file name, two files for one region, and a file
+ * that is another output or an input (lg_cli_check_fast_files). */
+static lg_err_t match_regions(const lg_lor_t *lor, const lg_cli_options_t *o, size_t *region,
+                              const char **file, lg_diag_t *d)
 {
     size_t n = o->nfast_includes;
-    lg_outfile_t *files = calloc(n ? n : 1, sizeof *files);
-    if (files == NULL) {
-        lg_cli_message(LG_ERROR, "", "out of memory");
-        return LG_EXIT_BAD_INPUT;
-    }
-    lg_err_t err = LG_OK;
+    const char **names = malloc((lor->nregions ? lor->nregions : 1) * sizeof *names);
+    bool *given = calloc(lor->nregions ? lor->nregions : 1, sizeof *given);
+    lg_err_t err = names == NULL || given == NULL ? LG_ENOMEM : LG_OK;
+    for (size_t r = 0; err == LG_OK && r < lor->nregions; r++)
+        names[r] = lor->regions[r].name;
     for (size_t i = 0; i < n && err == LG_OK; i++) {
-        const char *v = o->fast_includes[i], *file = v, *eq = strchr(v, '=');
-        lg_lor_region_t *rg = NULL;
-        for (size_t r = 0; eq != NULL && r < lor->nregions; r++)
-            if (strlen(lor->regions[r].name) == (size_t)(eq - v) &&
-                strncmp(lor->regions[r].name, v, (size_t)(eq - v)) == 0) {
-                rg = &lor->regions[r];
-                file = eq + 1;
-            }
-        if (rg == NULL && lor->nregions == 1 && (eq == NULL || n == 1))
-            rg = &lor->regions[0];
-        if (rg == NULL) {
+        const char *v = o->fast_includes[i];
+        region[i] = lg_cli_fast_include_region(v, names, lor->nregions, n, &file[i]);
+        if (region[i] == SIZE_MAX)
             err = lg_diag_fail(d, LG_EINVAL, "",
                                "--fast-include %s names no region of the order (it has %zu): "
                                "expected FILE with one region, or NAME=FILE",
                                v, lor->nregions);
-            break;
-        }
+        else if (*file[i] == '\0')
+            err =
+                lg_diag_fail(d, LG_EINVAL, "",
+                             "--fast-include %s: expected a file name after '=', found nothing", v);
+        else if (given[region[i]])
+            err = lg_diag_fail(d, LG_EINVAL, "", "--fast-include: region '%s' is given two files",
+                               names[region[i]]);
+        else
+            given[region[i]] = true;
+    }
+    if (err == LG_OK) {
+        char *error = NULL;
+        lg_cli_status_t s = lg_cli_check_fast_files(o, file, &error);
+        if (s != LG_CLI_RUN)
+            err = error == NULL ? LG_ENOMEM : lg_diag_fail(d, LG_EINVAL, "", "%s", error);
+        free(error);
+    }
+    if (err == LG_ENOMEM)
+        lg_diag_fail(d, err, "", "out of memory");
+    free(names);
+    free(given);
+    return err;
+}
+
+int lg_cli_write_regions(lg_lor_t *lor, const lg_cli_options_t *o, const lg_program_t *prog,
+                         lg_outfile_t *files, lg_diag_t *d)
+{
+    size_t n = o->nfast_includes;
+    size_t *region = malloc((n ? n : 1) * sizeof *region);
+    const char **file = calloc(n ? n : 1, sizeof *file);
+    lg_err_t err = region == NULL || file == NULL ? lg_diag_fail(d, LG_ENOMEM, "", "out of memory")
+                                                  : match_regions(lor, o, region, file, d);
+    for (size_t i = 0; i < n && err == LG_OK; i++) {
+        lg_lor_region_t *rg = &lor->regions[region[i]];
         lg_lor_clique_t clique;
         lg_lor_t one;
         lend(lor, rg, &clique, &one);
         lg_linkname_resolve(&one, prog, d);
-        err = lg_outfile_open(&files[i], file, d);
+        err = lg_outfile_open(&files[i], file[i], d);
         if (err == LG_OK) {
             err = lg_emit_ld_region(&one, rg->name, files[i].f, d);
             if (err != LG_OK)
@@ -324,11 +350,11 @@ int lg_cli_write_regions(lg_lor_t *lor, const lg_cli_options_t *o, const lg_prog
         }
         lend_end(rg, &one);
     }
-    if (err == LG_OK)
-        err = lg_outfile_commit_all(files, n, d);
-    for (size_t i = 0; i < n; i++)
-        lg_outfile_abort(&files[i]);
-    free(files);
+    if (err != LG_OK)
+        for (size_t i = 0; i < n; i++)
+            lg_outfile_abort(&files[i]);
+    free(region);
+    free(file);
     lg_cli_flush_diag(d);
     return err == LG_OK ? 0 : LG_EXIT_BAD_INPUT;
 }

@@ -9,6 +9,7 @@
 #include "groups.h"
 #include "lor.h"
 #include "options.h"
+#include "outfile.h"
 #include "program.h"
 #include "regionheld.h"
 
@@ -53,9 +54,13 @@ lg_err_t lg_cli_check_regions(lg_lor_t *lor, const lg_program_t *prog, const cha
                               lg_diag_t *d);
 
 /* Writes each --fast-include of o, the fragment of the region of lor it names (FILE alone with one
- * region, NAME=FILE), named as the other GNU ld outputs name functions (lg_linkname_resolve).
- * Every file or none (outfile.h). Returns 0 or LG_EXIT_BAD_INPUT. */
+ * region, NAME=FILE: lg_cli_fast_include_region), named as the other GNU ld outputs name
+ * functions (lg_linkname_resolve), to a temporary file: files[i] for o->fast_includes[i], zeroed
+ * by the caller, which lg_cli_write_outputs renames into place with the other outputs. A value
+ * that names no region, two files for one region, or a file that is another output or an input
+ * is refused before anything is written. After an error no file is left open. Returns 0 or
+ * LG_EXIT_BAD_INPUT. */
 int lg_cli_write_regions(lg_lor_t *lor, const lg_cli_options_t *o, const lg_program_t *prog,
-                         lg_diag_t *d);
+                         lg_outfile_t *files, lg_diag_t *d);
 
 #endif

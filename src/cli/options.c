@@ -89,21 +89,40 @@ struct option {
 static lg_cli_status_t usage(lg_cli_options_t *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+static lg_cli_status_t record(char **error, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Records a usage error in *error; returns LG_CLI_USAGE (LG_CLI_NOMEM if it cannot). */
+static lg_cli_status_t vrecord(char **error, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    free(*error);
+    *error = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (*error != NULL)
+        vsnprintf(*error, (size_t)n + 1, fmt, again);
+    va_end(again);
+    return *error == NULL ? LG_CLI_NOMEM : LG_CLI_USAGE;
+}
+
+static lg_cli_status_t record(char **error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lg_cli_status_t s = vrecord(error, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
 /* Records a usage error in o->error; returns LG_CLI_USAGE (LG_CLI_NOMEM if it cannot). */
 static lg_cli_status_t usage(lg_cli_options_t *o, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    lg_cli_status_t s = vrecord(&o->error, fmt, ap);
     va_end(ap);
-    free(o->error);
-    o->error = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (o->error == NULL)
-        return LG_CLI_NOMEM;
-    va_start(ap, fmt);
-    vsnprintf(o->error, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return LG_CLI_USAGE;
+    return s;
 }
 
 /* ---- Handlers -------------------------------------------------------------------------------- */
@@ -283,6 +302,9 @@ static lg_cli_status_t add_fast_include(parser_t *p, const option_t *opt, const 
     (void)opt;
     if (*value == '\0')
         return usage(p->o, "%s: expected a file name, found an empty string", name);
+    if (p->o->nfast_includes == LG_CLI_FAST_INCLUDES_MAX)
+        return usage(p->o, "%s: more than %u files (LG_CLI_FAST_INCLUDES_MAX)", name,
+                     LG_CLI_FAST_INCLUDES_MAX);
     const char **grown = realloc(p->o->fast_includes,
                                  (p->o->nfast_includes + 1) * sizeof *p->o->fast_includes);
     if (grown == NULL)
@@ -292,35 +314,48 @@ static lg_cli_status_t add_fast_include(parser_t *p, const option_t *opt, const 
     return LG_CLI_RUN;
 }
 
-/* Gives each --fast-include to its region: FILE alone when there is one region, NAME=FILE for a
- * region named so (a name holds no '='; a plain file name with '=' in it needs NAME=). */
+size_t lg_cli_fast_include_region(const char *v, const char *const *names, size_t n,
+                                  size_t nincludes, const char **file)
+{
+    const char *eq = strchr(v, '=');
+    for (size_t k = 0; eq != NULL && k < n; k++)
+        if (strlen(names[k]) == (size_t)(eq - v) && strncmp(names[k], v, (size_t)(eq - v)) == 0) {
+            *file = eq + 1;
+            return k;
+        }
+    if (n == 1 && (eq == NULL || nincludes == 1)) {
+        *file = v;
+        return 0;
+    }
+    return SIZE_MAX;
+}
+
+/* Gives each --fast-include to its region (lg_cli_fast_include_region). */
 static lg_cli_status_t match_fast_includes(lg_cli_options_t *o)
 {
-    for (size_t i = 0; i < o->nfast_includes; i++) {
-        const char *v = o->fast_includes[i];
-        lg_cli_fast_region_t *r = NULL;
-        const char *file = v;
-        const char *eq = strchr(v, '=');
-        for (size_t k = 0; eq != NULL && k < o->nfast; k++)
-            if (strlen(o->fast[k].name) == (size_t)(eq - v) &&
-                strncmp(o->fast[k].name, v, (size_t)(eq - v)) == 0) {
-                r = &o->fast[k];
-                file = eq + 1;
-            }
-        if (r == NULL && o->nfast == 1 && (eq == NULL || o->nfast_includes == 1))
-            r = &o->fast[0];
-        if (r == NULL)
-            return usage(o,
-                         "--fast-include: '%s' names no --fast-region: expected FILE with one "
-                         "region, or NAME=FILE for a region NAME",
-                         v);
-        if (*file == '\0')
-            return usage(o, "--fast-include: expected a file name after '=', found nothing");
-        if (r->include != NULL)
-            return usage(o, "--fast-include: region '%s' is given two files", r->name);
-        r->include = file;
+    const char **names = malloc((o->nfast ? o->nfast : 1) * sizeof *names);
+    if (names == NULL)
+        return LG_CLI_NOMEM;
+    for (size_t k = 0; k < o->nfast; k++)
+        names[k] = o->fast[k].name;
+    lg_cli_status_t s = LG_CLI_RUN;
+    for (size_t i = 0; i < o->nfast_includes && s == LG_CLI_RUN; i++) {
+        const char *v = o->fast_includes[i], *file = NULL;
+        size_t k = lg_cli_fast_include_region(v, names, o->nfast, o->nfast_includes, &file);
+        if (k == SIZE_MAX)
+            s = usage(o,
+                      "--fast-include: '%s' names no --fast-region: expected FILE with one "
+                      "region, or NAME=FILE for a region NAME",
+                      v);
+        else if (*file == '\0')
+            s = usage(o, "--fast-include: expected a file name after '=', found nothing");
+        else if (o->fast[k].include != NULL)
+            s = usage(o, "--fast-include: region '%s' is given two files", o->fast[k].name);
+        else
+            o->fast[k].include = file;
     }
-    return LG_CLI_RUN;
+    free(names);
+    return s;
 }
 
 /* A whole number, no suffix, from min to max; unit follows the range in the error (" ways"). */
@@ -1143,37 +1178,64 @@ void lg_cli_options_destroy(lg_cli_options_t *o)
 
 /* ---- Files named twice ----------------------------------------------------------------------- */
 
-lg_cli_status_t lg_cli_check_files(lg_cli_options_t *o)
+/* An output file and the option that names it. */
+typedef struct written {
+    const char *option;
+    const char *path;
+    lg_file_id_t id;
+} written_t;
+
+/* lg_cli_check_files for the outputs and the nfrags --fast-include files frags. */
+static lg_cli_status_t check_written(const lg_cli_options_t *o, const char *const *frags,
+                                     size_t nfrags, char **error)
 {
-    lg_file_id_t ids[LG_CLI_OUTPUTS];
-    for (size_t i = 0; i < LG_CLI_OUTPUTS; i++) {
-        const char *path = o->outputs[i];
-        if (path == NULL)
-            continue;
+    written_t all[LG_CLI_OUTPUTS + LG_CLI_FAST_INCLUDES_MAX];
+    size_t n = 0;
+    for (size_t k = 0; k < LG_CLI_OUTPUTS; k++)
+        if (o->outputs[k] != NULL)
+            all[n++] = (written_t){lg_cli_output_option((lg_output_t)k), o->outputs[k], {0}};
+    for (size_t k = 0; k < nfrags && k < LG_CLI_FAST_INCLUDES_MAX; k++)
+        all[n++] = (written_t){"--fast-include", frags[k], {0}};
+    for (size_t i = 0; i < n; i++) {
+        const char *path = all[i].path;
         bool on_stdout = strcmp(path, "-") == 0;
-        ids[i] = on_stdout ? (lg_file_id_t){0} : lg_file_id(path);
+        all[i].id = on_stdout ? (lg_file_id_t){0} : lg_file_id(path);
         for (size_t j = 0; j < i; j++) {
-            if (o->outputs[j] == NULL)
-                continue;
-            bool both_stdout = on_stdout && strcmp(o->outputs[j], "-") == 0;
-            if (both_stdout || (!ids[i].device && lg_file_id_same(&ids[i], &ids[j])))
-                return usage(o, "%s %s and %s %s name one file: give each output its own",
-                             lg_cli_output_option((lg_output_t)j), o->outputs[j],
-                             lg_cli_output_option((lg_output_t)i), path);
+            bool both_stdout = on_stdout && strcmp(all[j].path, "-") == 0;
+            if (both_stdout || (!all[i].id.device && lg_file_id_same(&all[i].id, &all[j].id)))
+                return record(error, "%s %s and %s %s name one file: give each output its own",
+                              all[j].option, all[j].path, all[i].option, path);
         }
-        if (on_stdout || ids[i].device || ids[i].leaf != NULL)
+        if (on_stdout || all[i].id.device || all[i].id.leaf != NULL)
             continue; /* not a file that exists: no input can be it */
         for (size_t k = 0; k <= o->ninputs; k++) {
             const char *input = k < o->ninputs ? o->inputs[k].path : o->lor;
             if (input == NULL)
                 continue;
             lg_file_id_t in = lg_file_id(input);
-            if (in.leaf == NULL && lg_file_id_same(&ids[i], &in))
-                return usage(o,
-                             "%s %s is the input %s (one file, two names): lorgen does not "
-                             "write over its inputs",
-                             lg_cli_output_option((lg_output_t)i), path, input);
+            if (in.leaf == NULL && lg_file_id_same(&all[i].id, &in))
+                return record(error,
+                              "%s %s is the input %s (one file, two names): lorgen does not "
+                              "write over its inputs",
+                              all[i].option, path, input);
         }
     }
     return LG_CLI_RUN;
+}
+
+lg_cli_status_t lg_cli_check_files(lg_cli_options_t *o)
+{
+    /* optimize's fragments, matched to their regions by now; script's wait for the .LOR. */
+    const char *frags[LG_CLI_FAST_INCLUDES_MAX];
+    size_t nfrags = 0;
+    for (size_t k = 0; k < o->nfast && nfrags < LG_CLI_FAST_INCLUDES_MAX; k++)
+        if (o->fast[k].include != NULL)
+            frags[nfrags++] = o->fast[k].include;
+    return check_written(o, frags, nfrags, &o->error);
+}
+
+lg_cli_status_t lg_cli_check_fast_files(const lg_cli_options_t *o, const char *const *files,
+                                        char **error)
+{
+    return check_written(o, files, o->nfast_includes, error);
 }

@@ -41,6 +41,10 @@ typedef struct lg_cli_input {
     double weight;      /* --weight given before it, or 1.0 */
 } lg_cli_input_t;
 
+/* Most --fast-include files in one run: each stays open, a temporary file beside the other
+ * outputs, until all of them are renamed into place (LG_OUTFILE_MAX_OPEN, outfile.h). */
+#define LG_CLI_FAST_INCLUDES_MAX 16u
+
 /* --fast-region NAME=SIZE[,headroom=P%] and its --fast-include file. */
 typedef struct lg_cli_fast_region {
     char *name;         /* the output section the user's script gives the region */
@@ -101,6 +105,22 @@ void lg_cli_options_destroy(lg_cli_options_t *o);
  * Character devices (/dev/null) are written in place and may be named more than once. Returns
  * LG_CLI_RUN, or LG_CLI_USAGE with the message in o->error. */
 lg_cli_status_t lg_cli_check_files(lg_cli_options_t *o);
+
+/* The region a --fast-include value v names among the n regions names[], v being one of
+ * nincludes values: NAME=FILE names the region NAME; FILE alone the only region, when v has no
+ * '=' or is the only value (a region's name holds no '=', so with several values a file whose
+ * name holds '=' needs NAME=). Returns the region's index with *file pointing into v, or
+ * SIZE_MAX when v names none. optimize matches against the --fast-region options, script
+ * against the .LOR's regions. */
+size_t lg_cli_fast_include_region(const char *v, const char *const *names, size_t n,
+                                  size_t nincludes, const char **file);
+
+/* lg_cli_check_files for the --fast-include files too, files[i] being the file of
+ * o->fast_includes[i] (for script, whose values are matched once the .LOR is read): none may
+ * name one file with an output, another of them, or an input. Returns LG_CLI_RUN, or
+ * LG_CLI_USAGE (LG_CLI_NOMEM) with the message in *error, which the caller frees. */
+lg_cli_status_t lg_cli_check_fast_files(const lg_cli_options_t *o, const char *const *files,
+                                        char **error);
 
 /* The option that names output kind (its first name: "-o", "--ld-script"). */
 const char *lg_cli_output_option(lg_output_t kind);

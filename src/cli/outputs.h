@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "options.h"
+#include "outfile.h"
 #include "writers.h"
 
 #include <stdbool.h>
@@ -32,9 +33,12 @@ bool lg_cli_wants(const lg_cli_options_t *o, unsigned kinds);
 
 /* Writes the outputs o names among kinds, -o with the writer of main_kind, each to a temporary
  * file, then renames them all into place; if any write fails, none is renamed and existing
- * outputs stay as they were (outfile.h). Shows the messages of d. Returns 0 or
+ * outputs stay as they were (outfile.h). files (LG_OUTFILE_MAX_OPEN of them, or NULL for none)
+ * may hold outputs written already from LG_CLI_OUTPUTS on, the fast regions' fragments
+ * (fast.h), which are renamed or aborted with the others; the output of kind k is opened at
+ * files[k]. Every entry is closed and zeroed afterwards. Shows the messages of d. Returns 0 or
  * LG_EXIT_BAD_INPUT. */
 int lg_cli_write_outputs(const lg_cli_options_t *o, unsigned kinds, lg_output_t main_kind,
-                         const lg_write_input_t *in, lg_diag_t *d);
+                         const lg_write_input_t *in, lg_outfile_t *files, lg_diag_t *d);
 
 #endif

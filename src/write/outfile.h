@@ -24,8 +24,8 @@
 #include <sys/types.h>
 
 /* Most outputs open at once: the room in the table of temporary files a signal handler removes.
- * lorgen writes at most nine outputs in one run. */
-#define LG_OUTFILE_MAX_OPEN 16u
+ * lorgen writes at most eleven outputs and sixteen fast-region fragments in one run. */
+#define LG_OUTFILE_MAX_OPEN 32u
 
 typedef struct lg_outfile {
     char *path;   /* as given: messages name it */

@@ -7,7 +7,9 @@
 # functions out of the .LOR; the firmware is relinked with the fragment INCLUDEd inside
 # .itcm_text: the chosen code must lie in ITCM and nothing else there, the region must not
 # overflow, and under qemu-system-arm (mps2-an500, semihosting) the image must print what the
-# host build prints. Without qemu that step alone is skipped (exit 77 after every other check).
+# host build prints. The same with the 16 KiB region issue 30 asks for, the whole ITCM, which
+# takes every executed function that can move. Without qemu that step alone is skipped (exit 77
+# after every other check).
 set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
@@ -160,12 +162,44 @@ step "a region too small for any executed code is told, with bytes"
 grep -q "^lorgen: warning: --fast-region .itcm_text holds nothing: its budget is 2 bytes, and the smallest executed unit that can move takes [0-9]* bytes" tiny.txt ||
   { cat tiny.txt >&2; fail "the empty region was not told"; }
 
+step "the issue's 16 KiB .itcm_text: all the executed code that can move goes in"
+# fast_region.ld's ITCM is 16 KiB (0x20010000 to 0x20014000), the size issue 30 gives.
+[ $((ITCM_END - ITCM_START)) -eq 16384 ] || fail "the board's ITCM is not 16 KiB"
+grep -q 'ITCM  *(rwx) : ORIGIN = 0x20010000, LENGTH = 16K$' "$board/fast_region.ld" ||
+  fail "fast_region.ld's ITCM is not 0x20010000, 16K"
+mkdir -p 16k
+"$lorgen" fw.prf fw.elf arm/*.o "$libc" "$libgcc" --cache-size 4K --ways 2 --line-size 32 \
+  --fast-region .itcm_text=16K --fast-include 16k/itcm.ld --ld-include 16k/order.ld \
+  -o fw-16k.lor --report fw-16k.txt 2>err-16k.txt ||
+  { cat err-16k.txt >&2; fail "lorgen failed with a 16 KiB region"; }
+grep -q '^region \.itcm_text size=16384 budget=16384 bytes=[0-9]* functions=[1-9][0-9]*$' fw-16k.lor ||
+  { grep -n '^region' fw-16k.lor >&2; fail "fw-16k.lor does not record the 16 KiB region"; }
+# Nothing executed is left to the cache order, and the report leaves nothing out for room.
+left=$(clique_functions fw-16k.lor)
+[ -z "$left" ] || fail "executed code left out of the 16 KiB region: $left"
+if grep -q '^  left out  .*\(too big for the region\|no room\)' fw-16k.txt; then
+  cat fw-16k.txt >&2
+  fail "the report leaves code out of the 16 KiB region for its size"
+fi
+# qsort, too big for the 1 KiB region, fits in this one.
+grep -q '"\*lib\[cg\]_nano\.a:lib_a-qsort\.o"(\.text)' 16k/itcm.ld ||
+  { cat 16k/itcm.ld >&2; fail "qsort is not in the 16 KiB region"; }
+link_fw 16k fw-16k.elf
+size=$(arm-none-eabi-size -A fw-16k.elf | awk '$1 == ".itcm_text" { print $2 }')
+[ -n "$size" ] && [ "$size" -gt 1024 ] && [ "$size" -le 16384 ] ||
+  fail ".itcm_text holds ${size:-no} bytes, expected 1025 to 16384"
+n=$(awk '$1 == "region" { print substr($6, 11) }' fw-16k.lor)
+"$lorgen" check fw-16k.lor fw-16k.elf arm/*.o "$libc" "$libgcc" >check-16k.txt 2>&1 ||
+  { cat check-16k.txt >&2; fail "lorgen check failed on the 16 KiB link"; }
+grep -q "^lorgen check: $n of $n region members lie in their region, 0 other functions lie in one$" check-16k.txt ||
+  { cat check-16k.txt >&2; fail "lorgen check did not find the $n members in the 16 KiB .itcm_text"; }
+
 step "run the plain and the fast images on qemu's MPS2 AN500 (Cortex-M7)"
 if ! have qemu-system-arm || ! qemu-system-arm -M help | grep -q '^mps2-an500 '; then
   echo "SKIP: qemu-system-arm with the mps2-an500 machine is not installed: the images were linked and checked, not run" >&2
   exit 77
 fi
-for elf in fw.elf fw-fast.elf; do
+for elf in fw.elf fw-fast.elf fw-16k.elf; do
   status=0
   timeout 30 qemu-system-arm -M mps2-an500 -nographic -monitor none -serial none \
     -chardev "file,id=semihosting,path=$elf.out" \
