@@ -4,8 +4,10 @@
  * For every region, each member must lie in the linked output section the region names, and no
  * other function may lie there (another name at a member's address is that member): a wildcard
  * earlier in the script (or a section attribute) that takes a member elsewhere, or another function
- * into the region, is what this finds. Members are found by symbol name in the linked program (a
- * same-named static counts when one of them lies inside).
+ * into the region, is what this finds. Members are found in the linked program as the clique
+ * check finds its functions (linkfind.h): of same-named statics, the one of the object= or
+ * source= the member's line gives, so another static of that name is no member, and an intruder
+ * when it lies in the region. Of statics the line does not tell apart, one inside counts.
  */
 #ifndef LG_REGIONCHECK_H
 #define LG_REGIONCHECK_H
@@ -13,6 +15,7 @@
 #include "diag.h"
 #include "elfsym.h"
 #include "lor.h"
+#include "program.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,6 +28,8 @@ typedef struct lg_region_row {
     uint64_t address;    /* UINT64_MAX when not found */
     bool member;         /* a member of the region; else a function that lies in it uninvited */
     bool ok;             /* a member inside the region */
+    const char *source;  /* a static's source file (borrowed) when other functions of the linked
+                            program share its name; else NULL */
 } lg_region_row_t;
 
 typedef struct lg_regioncheck {
@@ -38,8 +43,9 @@ typedef struct lg_regioncheck {
 void lg_regioncheck_init(lg_regioncheck_t *c);
 void lg_regioncheck_destroy(lg_regioncheck_t *c);
 
-/* Fills c from lor's regions and elf's linked file. Returns LG_OK or LG_ENOMEM. */
-lg_err_t lg_regioncheck_run(const lg_lor_t *lor, const lg_elfsyms_t *elf, lg_regioncheck_t *c,
-                            lg_diag_t *d);
+/* Fills c from lor's regions, elf's linked file and linked, the program bound from elf (its
+ * linked file and any objects). Returns LG_OK or LG_ENOMEM. */
+lg_err_t lg_regioncheck_run(const lg_lor_t *lor, const lg_program_t *linked,
+                            const lg_elfsyms_t *elf, lg_regioncheck_t *c, lg_diag_t *d);
 
 #endif
