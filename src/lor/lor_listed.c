@@ -3,12 +3,11 @@
  *
  * Two lines name the same function unless object= or source= tells them apart: both give an
  * object= and the two differ, or both give a source= and the two differ. That is no equality, so
- * a plain map from the symbol cannot answer it. Each line is instead put under four keys, each of
- * its name and one pattern per file (its value, "none" when the line gives none, or "any"), and
- * looks up the at most four keys whose pattern an earlier line that does not tell it apart had to
- * be put under:
- *   its object=:  none given, any object; given O, no object or O itself
- *   its source=:  likewise
+ * a plain map from the symbol cannot answer it. Each line is instead put under four keys: its
+ * symbol with, for the object and for the source file, either the file it gives (or "none") or
+ * "any". A later line looks up the keys an earlier line it cannot be told from was put under:
+ * for a file it gives, "none" and that file; for one it does not give, "any". That is at most
+ * four lookups.
  * A line is looked up and put in O(1) expected, whatever the file holds. */
 #include "lor_internal.h"
 
@@ -16,8 +15,8 @@
 
 #include <stdlib.h>
 
-/* One file key of a listing: a value, or one of the two patterns below (no value is a single
- * character: a value is written with its length first). */
+/* A file's place in a key when the line gives none, and when any file will do; a file given is
+ * written "=LENGTH:NAME", which neither pattern can be. */
 #define PATTERN_NONE "-"
 #define PATTERN_ANY "*"
 
