@@ -938,6 +938,61 @@ static void test_regions_round_trip(void **state)
     lg_diag_destroy(&d);
 }
 
+/* A function is listed once in the whole file: two cliques, a clique and a region, two regions
+ * or one region twice are refused at the second line, which names the first (and its region);
+ * same-named statics that object= or source= tell apart are not the same function. */
+static void test_function_listed_once_anywhere(void **state)
+{
+    (void)state;
+#define REGION "region .itcm size=1024 budget=1024\n"
+    static const struct {
+        const char *text, *message;
+    } twice[] = {
+        {"lorgen-lor 1\n" REGION "  fn f\n  fn f\n",
+         "t.lor:4: function 'f' is listed twice (first on line 3, in region '.itcm'); give "
+         "object= or source= to tell same-named statics apart"},
+        {"lorgen-lor 1\n" REGION "  fn f object=a.o\nclique 1\n  fn f\n",
+         "t.lor:5: function 'f' is listed twice (first on line 3, in region '.itcm')"},
+        {"lorgen-lor 1\nclique 1\n  fn f\n" REGION "  fn f object=a.o\n",
+         "t.lor:5: function 'f' is listed twice (first on line 3);"},
+        {"lorgen-lor 1\n" REGION "  fn g\n  fn f\nregion .sram size=64 budget=64\n  fn f\n",
+         "t.lor:6: function 'f' is listed twice (first on line 4, in region '.itcm')"},
+        /* Told apart from the first line, not from the second. */
+        {"lorgen-lor 1\n" REGION "  fn f object=a.o\n  fn f object=b.o\n  fn f object=b.o\n",
+         "t.lor:5: function 'f' is listed twice (first on line 4, in region '.itcm')"},
+        {"lorgen-lor 1\nclique 1\n  fn f source=a.c\n  fn f source=b.c\n  fn f object=x.o\n",
+         "t.lor:5: function 'f' is listed twice (first on line 3);"},
+    };
+    for (size_t i = 0; i < sizeof twice / sizeof *twice; i++) {
+        lg_lor_t lor;
+        lg_diag_t d;
+        lg_diag_init(&d);
+        lg_lor_init(&lor);
+        lg_err_t err = lg_lor_parse(twice[i].text, strlen(twice[i].text), "t.lor", &lor, &d);
+        lg_test_assert_one_error_has(err, &d, LG_EFORMAT, twice[i].message);
+        assert_int_equal(lor.nregions, 0);
+        assert_int_equal(lor.nfns, 0);
+        lg_lor_destroy(&lor);
+        lg_diag_destroy(&d);
+    }
+    static const char statics[] = "lorgen-lor 1\n" REGION "  fn f object=a.o\n  fn f object=b.o\n"
+                                  "  fn f source=x.c object=c.o\n"
+                                  "clique 1\n  fn f source=y.c object=c.o\n  fn f object=d.o\n"
+                                  "  fn g source=a.c\n  fn g source=b.c\n";
+#undef REGION
+    lg_lor_t lor;
+    lg_diag_t d;
+    lg_diag_init(&d);
+    lg_lor_init(&lor);
+    assert_int_equal(lg_lor_parse(statics, strlen(statics), "t.lor", &lor, &d), LG_OK);
+    assert_int_equal(d.count, 0);
+    assert_int_equal(lor.regions[0].nfns, 3);
+    assert_string_equal(lor.regions[0].fns[1].object, "b.o");
+    assert_int_equal(lor.nfns, 4);
+    lg_lor_destroy(&lor);
+    lg_diag_destroy(&d);
+}
+
 /* What the link keeps in a region besides its members (held=, pinned) is read and written back;
  * pinned outside a region is an error. */
 static void test_region_held_and_pinned(void **state)
@@ -992,8 +1047,9 @@ int main(void)
         cmocka_unit_test(test_phase_against_section_alignment),
         cmocka_unit_test(test_phase_on_a_function_that_cannot_move),
         cmocka_unit_test(test_kept_input_order_says_why),
-        cmocka_unit_test(test_regions_round_trip),
         cmocka_unit_test(test_region_held_and_pinned),
+        cmocka_unit_test(test_regions_round_trip),
+        cmocka_unit_test(test_function_listed_once_anywhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

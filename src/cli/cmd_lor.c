@@ -116,7 +116,7 @@ static int check_nothing(const lor_program_t *lp)
 static int check_regions(const lor_program_t *lp, lg_diag_t *d)
 {
     lg_regioncheck_t rc;
-    if (lg_regioncheck_run(&lp->lor, &lp->in.elf, &rc, d) != LG_OK) {
+    if (lg_regioncheck_run(&lp->lor, &lp->prog, &lp->in.elf, &rc, d) != LG_OK) {
         lg_cli_flush_diag(d);
         lg_regioncheck_destroy(&rc);
         return LG_EXIT_BAD_INPUT;
@@ -133,6 +133,8 @@ static int check_regions(const lor_program_t *lp, lg_diag_t *d)
                                             : "intruder";
         printf("%-10s %-18s %-14s %s", verdict, addr, row->section ? row->section : "-",
                row->symbol);
+        if (row->source != NULL) /* which of the statics of that name */
+            printf(" (%s)", row->source);
         if (row->pinned)
             printf(": kept in %s by the link's own lines, as the .LOR says", region);
         else if (!row->member)

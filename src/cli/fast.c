@@ -250,37 +250,16 @@ static void lend_end(lg_lor_region_t *r, lg_lor_t *one)
 lg_err_t lg_cli_check_regions(lg_lor_t *lor, const lg_program_t *prog, const char *path,
                               lg_diag_t *d)
 {
+    /* A function listed in a region and anywhere else is the reader's error (lg_lor_parse). */
     lg_err_t err = LG_OK;
-    lg_strmap_t listed; /* symbol -> where: a function in two places is one too many */
-    lg_strmap_init(&listed);
-    for (size_t i = 0; i < lor->nfns && err == LG_OK; i++) {
-        uint32_t first;
-        if (!lg_strmap_put(&listed, lor->fns[i].symbol, UINT32_MAX, &first))
-            err = LG_ENOMEM;
-    }
     for (size_t r = 0; r < lor->nregions && err == LG_OK; r++) {
         lg_lor_region_t *rg = &lor->regions[r];
-        for (size_t i = 0; i < rg->nfns && err == LG_OK; i++) {
-            uint32_t first;
-            if (!lg_strmap_put(&listed, rg->fns[i].symbol, (uint32_t)r, &first))
-                err = LG_ENOMEM;
-            else if (first != (uint32_t)r)
-                err = lg_diag_fail(d, LG_EFORMAT, path,
-                                   "function '%s' of region '%s' is also listed %s%s%s",
-                                   rg->fns[i].symbol, rg->name,
-                                   first == UINT32_MAX ? "in a clique" : "in region '",
-                                   first == UINT32_MAX ? "" : lor->regions[first].name,
-                                   first == UINT32_MAX ? "" : "'");
-        }
-        if (err != LG_OK)
-            break;
         lg_lor_clique_t clique;
         lg_lor_t one;
         lend(lor, rg, &clique, &one);
         err = lg_lor_check(&one, prog, path, d);
         lend_end(rg, &one);
     }
-    lg_strmap_destroy(&listed);
     return err;
 }
 

@@ -48,8 +48,8 @@ void lg_cli_regions_release(lg_program_t *units, const lg_cli_region_t *regions,
 
 void lg_cli_regions_destroy(lg_cli_region_t *regions, size_t n);
 
-/* Checks the regions of a .LOR read back against prog as lg_lor_check checks cliques, and that
- * no function is listed in two places (a region and a clique, or two regions). */
+/* Checks the regions of a .LOR read back against prog as lg_lor_check checks cliques. (That no
+ * function is listed in two places, a region and a clique or two regions, the reader checks.) */
 lg_err_t lg_cli_check_regions(lg_lor_t *lor, const lg_program_t *prog, const char *path,
                               lg_diag_t *d);
 

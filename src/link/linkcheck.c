@@ -1,8 +1,9 @@
 /* linkcheck.c - reading a relinked ELF back against its .LOR; see linkcheck.h.
  *
  * Steps:
- *   - find each listed function in the linked program (same-named statics by object path, the
- *     closest match, or source file; a renamed clone by its name without clone suffixes)
+ *   - find each listed function in the linked program (linkfind.h: same-named statics by object
+ *     path, the closest match, or source file; a renamed clone by its name without clone
+ *     suffixes)
  *   - take the longest run of found functions whose addresses rise in .LOR order: those are in
  *     sequence, the rest are out of place and get a reason
  *   - between two neighbours of that run, any other function is a gap
@@ -10,13 +11,11 @@
  */
 #include "linkcheck.h"
 
-#include "bind.h"
+#include "linkfind.h"
 #include "linkname.h"
 #include "mem.h"
-#include "objpath.h"
 #include "strmap.h"
 
-#include <elf.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,75 +46,6 @@ void lg_linkcheck_destroy(lg_linkcheck_t *c)
     }
     free(c->rows);
     memset(c, 0, sizeof *c);
-}
-
-/* How well the program function matches f's object and source file: lg_objpath_match
- * (LG_OBJPATH_SAME the same path ... 1 the same base name only), 0 when f names neither; -1 when
- * either names another file. Same-named statics of a/util.o, b/util.o and c/util.o share a base
- * name, so only the best match tells them apart. */
-static int64_t file_score(const lg_lor_fn_t *f, const lg_fn_t *fn)
-{
-    int64_t score = 0;
-    if (f->object != NULL && fn->object != NULL &&
-        (score = lg_objpath_match(f->object, fn->object)) == 0)
-        return -1;
-    if (f->source != NULL && fn->source_file != NULL && strcmp(f->source, fn->source_file) != 0)
-        return -1;
-    return score;
-}
-
-/* The program function f names, or -1: by symbol (of same-named statics, the one whose object
- * path matches best), then by another name of it (lg_program_t.aliases: the link may name the
- * function otherwise than the one the .LOR was made from, as lld does an IFUNC it moved to its
- * PLT entry), then by name without clone suffixes when exactly one function answers. */
-static int64_t find_linked(const lg_program_t *p, const lg_strmap_t *by_symbol,
-                           const uint32_t *next, const lg_strmap_t *by_alias,
-                           const uint32_t *next_alias, const lg_lor_fn_t *f)
-{
-    uint32_t first;
-    int64_t pick = -1, best = -1;
-    if (lg_strmap_get(by_symbol, f->symbol, &first))
-        for (uint32_t i = first; i != UINT32_MAX; i = next[i]) {
-            int64_t score = file_score(f, &p->fns[i]);
-            if (score > best) {
-                best = score;
-                pick = i;
-            }
-        }
-    if (pick < 0 && lg_strmap_get(by_alias, f->symbol, &first))
-        for (uint32_t i = first; i != UINT32_MAX; i = next_alias[i]) {
-            int64_t score = file_score(f, &p->fns[p->aliases[i].fn]);
-            if (score > best) {
-                best = score;
-                pick = p->aliases[i].fn;
-            }
-        }
-    if (pick >= 0)
-        return pick;
-    size_t base = lg_clone_base_len(f->symbol), found = 0;
-    for (size_t i = 0; i < p->nfns; i++) {
-        const lg_fn_t *fn = &p->fns[i];
-        if (lg_clone_base_len(fn->symbol) == base && strncmp(fn->symbol, f->symbol, base) == 0 &&
-            file_score(f, fn) >= 0) {
-            pick = (int64_t)i;
-            found++;
-        }
-    }
-    return found == 1 ? pick : -1;
-}
-
-/* The output section the linked ELF puts a function at address in. */
-static const char *output_section_of(const lg_elfsyms_t *elf, const lg_fn_t *fn)
-{
-    for (uint32_t i = lg_elfsyms_first(elf, fn->symbol); i != UINT32_MAX;
-         i = elf->next_same_name[i]) {
-        const lg_elfsym_t *s = &elf->syms[i];
-        const lg_elf_file_t *file = &elf->files[s->file];
-        uint64_t value = file->machine == EM_ARM ? s->value & ~(uint64_t)1 : s->value;
-        if (file->kind == LG_ELF_LINKED && value == fn->address)
-            return s->section;
-    }
-    return NULL;
 }
 
 static lg_err_t set_row(lg_landed_t *row, lg_landing_t status, const char *fmt, ...)
@@ -316,18 +246,8 @@ static const char *run_output_section(const checker_t *c)
 static lg_err_t find_rows(checker_t *c, size_t *nfound, size_t *found)
 {
     const lg_program_t *p = c->prog;
-    lg_strmap_t by_symbol, by_alias;
-    lg_strmap_init(&by_symbol);
-    lg_strmap_init(&by_alias);
-    uint32_t *next = malloc((p->nfns ? p->nfns : 1) * sizeof *next);
-    uint32_t *next_alias = malloc((p->naliases ? p->naliases : 1) * sizeof *next_alias);
-    lg_err_t err = next && next_alias ? LG_OK : LG_ENOMEM;
-    for (size_t i = 0; i < p->nfns && err == LG_OK; i++)
-        if (!lg_strmap_put_chained(&by_symbol, next, p->fns[i].symbol, (uint32_t)i))
-            err = LG_ENOMEM;
-    for (size_t i = 0; i < p->naliases && err == LG_OK; i++)
-        if (!lg_strmap_put_chained(&by_alias, next_alias, p->aliases[i].name, (uint32_t)i))
-            err = LG_ENOMEM;
+    lg_linkfind_t find;
+    lg_err_t err = lg_linkfind_init(&find, p);
     for (size_t r = 0; r < c->lor->nfns && err == LG_OK; r++) {
         const lg_lor_fn_t *f = &c->lor->fns[r];
         lg_landed_t *row = &c->out->rows[r];
@@ -341,7 +261,7 @@ static lg_err_t find_rows(checker_t *c, size_t *nfound, size_t *found)
                               : "not in .text: stays where the linker script puts it");
             continue;
         }
-        int64_t k = find_linked(p, &by_symbol, next, &by_alias, next_alias, f);
+        int64_t k = lg_linkfind(&find, f, NULL, NULL);
         if (k < 0 || p->fns[k].address == UINT64_MAX) {
             err = set_row(row, LG_LANDED_NOT_FOUND,
                           "name not found: no function '%s' in the linked ELF (renamed, inlined, "
@@ -352,7 +272,7 @@ static lg_err_t find_rows(checker_t *c, size_t *nfound, size_t *found)
         const lg_fn_t *fn = &p->fns[k];
         row->address = fn->address;
         bool ok = true;
-        row->output_section = lg_strdup_opt(output_section_of(c->elf, fn), &ok);
+        row->output_section = lg_strdup_opt(lg_linkfind_output_section(c->elf, fn), &ok);
         if (!ok) {
             err = LG_ENOMEM;
             break;
@@ -372,10 +292,7 @@ static lg_err_t find_rows(checker_t *c, size_t *nfound, size_t *found)
         found[(*nfound)++] = r;
         err = err == LG_OK ? set_row(row, LG_LANDED_IN_ORDER, "%s", "") : err;
     }
-    lg_strmap_destroy(&by_symbol);
-    lg_strmap_destroy(&by_alias);
-    free(next);
-    free(next_alias);
+    lg_linkfind_destroy(&find);
     return err;
 }
 

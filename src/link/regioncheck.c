@@ -1,7 +1,9 @@
 /* regioncheck.c - the fast regions of a .LOR against the relinked ELF (regioncheck.h). */
 #include "regioncheck.h"
 
-#include "strmap.h"
+#include "intmap.h"
+#include "linkerstub.h"
+#include "linkfind.h"
 
 #include <elf.h>
 #include <stdlib.h>
@@ -50,58 +52,73 @@ static int by_address(const void *pa, const void *pb)
     return strcmp(a->symbol, b->symbol);
 }
 
-/* A stub the linker made for a call out of range (GNU ld: __callee_veneer; lld:
- * __ARMv7ABSLongThunk_callee and its kin). It lies beside the calls it serves, in the region
- * when they leave it: the region's own code, taken by no wildcard. */
-static bool linker_stub(const char *name)
+/* The source file to print beside a static of the linked file whose name another linked
+ * function has (same-named statics: the name alone does not say which); NULL otherwise. */
+static const char *namesake_source(const lg_elfsyms_t *elf, const lg_elfsym_t *sym)
 {
-    static const char veneer[] = "_veneer";
-    size_t n = strlen(name), tail = sizeof veneer - 1;
-    if (strncmp(name, "__", 2) != 0)
-        return false;
-    return (n > 2 + tail && strcmp(name + n - tail, veneer) == 0) || strstr(name, "Thunk_") != NULL;
+    if (!sym->is_local || sym->source_file == NULL)
+        return NULL;
+    size_t n = 0;
+    for (uint32_t s = lg_elfsyms_first(elf, sym->name); s != UINT32_MAX && n < 2;
+         s = elf->next_same_name[s])
+        n += linked_function(elf, &elf->syms[s]);
+    return n > 1 ? sym->source_file : NULL;
 }
 
-/* Another name of a member (snprintf beside _snprintf_r): it lies at a member's address. */
-static bool alias_of_member(const lg_region_row_t *members, size_t n, uint64_t address)
+/* Of same-named statics that a member's line does not tell apart, the one that lies in the
+ * region: the fragment's pattern may have taken either. */
+typedef struct region_of {
+    const lg_elfsyms_t *elf;
+    const char *name;
+} region_of_t;
+
+static bool lies_in_region(const lg_fn_t *fn, void *arg)
 {
-    for (size_t i = 0; i < n; i++)
-        if (members[i].ok && members[i].address == address)
-            return true;
-    return false;
+    const region_of_t *r = arg;
+    const char *section = lg_linkfind_output_section(r->elf, fn);
+    return section != NULL && strcmp(section, r->name) == 0;
 }
 
-lg_err_t lg_regioncheck_run(const lg_lor_t *lor, const lg_elfsyms_t *elf, lg_regioncheck_t *c,
-                            lg_diag_t *d)
+/* The member row of line: the linked function it names (linkfind.h, same-named statics told
+ * apart by its object= and source=), where that lies, and whether that is the region. */
+static lg_region_row_t member_row(const lg_linkfind_t *find, const lg_elfsyms_t *elf, size_t r,
+                                  const char *region, const lg_lor_fn_t *line)
+{
+    lg_region_row_t row = {r, line->symbol, NULL, UINT64_MAX, true, false, false, NULL};
+    region_of_t want = {elf, region};
+    int64_t k = lg_linkfind(find, line, lies_in_region, &want);
+    if (k < 0 || find->prog->fns[k].address == UINT64_MAX)
+        return row;
+    const lg_fn_t *fn = &find->prog->fns[k];
+    row.section = lg_linkfind_output_section(elf, fn);
+    row.address = fn->address;
+    row.ok = row.section != NULL && strcmp(row.section, region) == 0;
+    row.source = (fn->flags & LG_FN_AMBIGUOUS_NAME) ? fn->source_file : NULL;
+    return row;
+}
+
+lg_err_t lg_regioncheck_run(const lg_lor_t *lor, const lg_program_t *linked,
+                            const lg_elfsyms_t *elf, lg_regioncheck_t *c, lg_diag_t *d)
 {
     lg_regioncheck_init(c);
     size_t cap = 0;
-    for (size_t r = 0; r < lor->nregions; r++) {
+    lg_linkfind_t find;
+    bool ok = lg_linkfind_init(&find, linked) == LG_OK;
+    for (size_t r = 0; r < lor->nregions && ok; r++) {
         const lg_lor_region_t *rg = &lor->regions[r];
-        lg_strmap_t members, pinned_names;
-        lg_strmap_init(&members);
+        lg_strmap_t pinned_names;
         lg_strmap_init(&pinned_names);
-        bool ok = true;
         for (size_t i = 0; i < rg->npinned && ok; i++) {
             uint32_t first;
             ok = lg_strmap_put(&pinned_names, rg->pinned[i], (uint32_t)i, &first);
         }
-        size_t first_member = c->nrows;
+        /* The addresses of the members inside: another name there (snprintf beside
+         * _snprintf_r) is that member, and any other function is not one. */
+        lg_intmap_t inside;
+        lg_intmap_init(&inside);
         for (size_t i = 0; i < rg->nfns && ok; i++) {
-            uint32_t first;
-            ok = lg_strmap_put(&members, rg->fns[i].symbol, (uint32_t)i, &first);
-            lg_region_row_t row = {r, rg->fns[i].symbol, NULL, UINT64_MAX, true, false, false};
-            for (uint32_t s = lg_elfsyms_first(elf, row.symbol); s != UINT32_MAX && !row.ok;
-                 s = elf->next_same_name[s]) {
-                const lg_elfsym_t *sym = &elf->syms[s];
-                if (!linked_function(elf, sym))
-                    continue;
-                row.section = sym->section;
-                row.address = address_of(elf, sym);
-                row.ok = strcmp(sym->section, rg->name) == 0;
-            }
-            if (ok)
-                ok = push(c, &cap, row);
+            lg_region_row_t row = member_row(&find, elf, r, rg->name, &rg->fns[i]);
+            ok = push(c, &cap, row) && (!row.ok || lg_intmap_set(&inside, row.address, i));
             if (row.ok)
                 c->inside++;
             else
@@ -110,25 +127,25 @@ lg_err_t lg_regioncheck_run(const lg_lor_t *lor, const lg_elfsyms_t *elf, lg_reg
         size_t first_intruder = c->nrows;
         for (size_t s = 0; s < elf->nsyms && ok; s++) {
             const lg_elfsym_t *sym = &elf->syms[s];
-            uint32_t unused;
             if (!linked_function(elf, sym) || strcmp(sym->section, rg->name) != 0 ||
-                lg_strmap_get(&members, sym->name, &unused) || linker_stub(sym->name) ||
-                alias_of_member(c->rows + first_member, first_intruder - first_member,
-                                address_of(elf, sym)))
+                lg_linker_stub_name(sym->name) || lg_intmap_get(&inside, address_of(elf, sym), NULL))
                 continue;
+            uint32_t unused;
             bool pinned = lg_strmap_get(&pinned_names, sym->name, &unused);
             ok = push(c, &cap,
                       (lg_region_row_t){r, sym->name, sym->section, address_of(elf, sym), false,
-                                        pinned, pinned});
+                                        pinned, pinned, namesake_source(elf, sym)});
             c->intruders += !pinned;
         }
-        lg_strmap_destroy(&members);
+        lg_intmap_destroy(&inside);
         lg_strmap_destroy(&pinned_names);
-        if (!ok) {
-            lg_diag_add(d, LG_ERROR, "", "out of memory checking the fast regions");
-            return LG_ENOMEM;
-        }
-        qsort(c->rows + first_intruder, c->nrows - first_intruder, sizeof *c->rows, by_address);
+        if (ok)
+            qsort(c->rows + first_intruder, c->nrows - first_intruder, sizeof *c->rows, by_address);
+    }
+    lg_linkfind_destroy(&find);
+    if (!ok) {
+        lg_diag_add(d, LG_ERROR, "", "out of memory checking the fast regions");
+        return LG_ENOMEM;
     }
     return LG_OK;
 }

@@ -6,8 +6,10 @@
  * region's pinned functions, which the link keeps there by the board's own lines, are expected
  * there): a wildcard
  * earlier in the script (or a section attribute) that takes a member elsewhere, or another function
- * into the region, is what this finds. Members are found by symbol name in the linked program (a
- * same-named static counts when one of them lies inside).
+ * into the region, is what this finds. Members are found in the linked program as the clique
+ * check finds its functions (linkfind.h): of same-named statics, the one of the object= or
+ * source= the member's line gives, so another static of that name is no member, and an intruder
+ * when it lies in the region. Of statics the line does not tell apart, one inside counts.
  */
 #ifndef LG_REGIONCHECK_H
 #define LG_REGIONCHECK_H
@@ -15,6 +17,7 @@
 #include "diag.h"
 #include "elfsym.h"
 #include "lor.h"
+#include "program.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,6 +32,8 @@ typedef struct lg_region_row {
     bool ok;             /* a member inside the region, or a function the .LOR says the link
                             keeps there (pinned) */
     bool pinned;         /* no member, but one of the region's pinned functions */
+    const char *source;  /* a static's source file (borrowed) when other functions of the linked
+                            program share its name; else NULL */
 } lg_region_row_t;
 
 typedef struct lg_regioncheck {
@@ -42,8 +47,9 @@ typedef struct lg_regioncheck {
 void lg_regioncheck_init(lg_regioncheck_t *c);
 void lg_regioncheck_destroy(lg_regioncheck_t *c);
 
-/* Fills c from lor's regions and elf's linked file. Returns LG_OK or LG_ENOMEM. */
-lg_err_t lg_regioncheck_run(const lg_lor_t *lor, const lg_elfsyms_t *elf, lg_regioncheck_t *c,
-                            lg_diag_t *d);
+/* Fills c from lor's regions, elf's linked file and linked, the program bound from elf (its
+ * linked file and any objects). Returns LG_OK or LG_ENOMEM. */
+lg_err_t lg_regioncheck_run(const lg_lor_t *lor, const lg_program_t *linked,
+                            const lg_elfsyms_t *elf, lg_regioncheck_t *c, lg_diag_t *d);
 
 #endif

@@ -159,10 +159,10 @@ lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out);
  * lone CR each end a line, and a leading UTF-8 byte-order mark is skipped. Unknown keys and
  * flags are warnings (forward compatibility); an unknown statement (`fnn`: a typo would drop a
  * function), a word after lorgen-lor V, algorithm NAME or cold N, an input line with a bare word,
- * two inputs or none, a missing or newer version line, a fn outside a clique, a repeated
- * function, a malformed number, an empty section=, object= or source=, or a phase= not below the
- * line size of the cache statement is an error (LG_EFORMAT); a pad= above LG_LOR_MAX_PAD is
- * LG_ELIMIT. On error lor is left empty. */
+ * two inputs or none, a missing or newer version line, a fn outside a clique, a function
+ * listed twice (cliques and regions alike, lor_internal.h), a malformed number, an empty section=,
+ * object= or source=, or a phase= not below the line size of the cache statement is an error
+ * (LG_EFORMAT); a pad= above LG_LOR_MAX_PAD is LG_ELIMIT. On error lor is left empty. */
 lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *lor,
                       lg_diag_t *d);
 

@@ -3,7 +3,6 @@
 
 #include "lor_internal.h"
 #include "mem.h"
-#include "strmap.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -210,18 +209,13 @@ static lg_err_t parse_clique(lg_lor_t *lor, size_t *cliques_cap, char **tok, int
     return LG_OK;
 }
 
-static lg_err_t parse_fn(lg_lor_t *lor, size_t *fns_cap, lg_strmap_t *seen, char **tok, int n,
-                         line_ctx_t *ctx)
+/* Reads a fn line's symbol, keys and flags into *out (freed by the caller on success). */
+static lg_err_t read_fn(char **tok, int n, line_ctx_t *ctx, lg_lor_fn_t *out)
 {
-    if (lor->ncliques == 0)
-        return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
-                            "expected a 'clique' line before the first 'fn' line");
     if (n < 2)
         return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
                             "expected 'fn SYMBOL key=value...', found no symbol");
-    if (!lg_grow((void **)&lor->fns, fns_cap, lor->nfns + 1, sizeof *lor->fns))
-        return LG_ENOMEM;
-    lg_lor_fn_t f = {.align = 1, .clique = (uint32_t)(lor->ncliques - 1), .line = ctx->line};
+    lg_lor_fn_t f = {.align = 1, .line = ctx->line};
     bool ok = true;
     f.symbol = lg_strdup_opt(tok[1], &ok);
     for (int i = 2; i < n && ok; i++) {
@@ -281,30 +275,45 @@ static lg_err_t parse_fn(lg_lor_t *lor, size_t *fns_cap, lg_strmap_t *seen, char
         lg_lor_fn_free(&f);
         return LG_ENOMEM;
     }
-    /* The same symbol twice is a mistake unless the two are told apart by their object or
-     * source file (same-named statics). */
-    uint32_t first;
-    lor->fns[lor->nfns] = f;
-    if (!lg_strmap_put(seen, lor->fns[lor->nfns].symbol, (uint32_t)lor->nfns, &first)) {
-        lg_lor_fn_free(&f);
+    *out = f;
+    return LG_OK;
+}
+
+/* The same function twice, in cliques or regions, is a mistake (a linker takes a section once:
+ * the second place would be silently lost) unless object= or source= tells the two apart
+ * (same-named statics). region: where f is listed, LG_LOR_IN_CLIQUE for a clique. */
+static lg_err_t list_once(lg_lor_listed_t *listed, const lg_lor_t *lor, const lg_lor_fn_t *f,
+                          size_t region, line_ctx_t *ctx)
+{
+    const lg_lor_listing_t *first;
+    LG_CHECK(lg_lor_listed_add(listed, f, region, &first));
+    if (first == NULL)
+        return LG_OK;
+    bool in_region = first->region != LG_LOR_IN_CLIQUE;
+    return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                        "function '%s' is listed twice (first on line %zu%s%s%s); give object= "
+                        "or source= to tell same-named statics apart",
+                        f->symbol, first->line, in_region ? ", in region '" : "",
+                        in_region ? lor->regions[first->region].name : "", in_region ? "'" : "");
+}
+
+static lg_err_t parse_fn(lg_lor_t *lor, size_t *fns_cap, lg_lor_listed_t *listed, char **tok, int n,
+                         line_ctx_t *ctx)
+{
+    if (lor->ncliques == 0)
+        return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
+                            "expected a 'clique' line before the first 'fn' line");
+    if (!lg_grow((void **)&lor->fns, fns_cap, lor->nfns + 1, sizeof *lor->fns))
         return LG_ENOMEM;
+    lg_lor_fn_t f;
+    LG_CHECK(read_fn(tok, n, ctx, &f));
+    f.clique = (uint32_t)(lor->ncliques - 1);
+    lg_err_t err = list_once(listed, lor, &f, LG_LOR_IN_CLIQUE, ctx);
+    if (err != LG_OK) {
+        lg_lor_fn_free(&f);
+        return err;
     }
-    if (first != lor->nfns) {
-        const lg_lor_fn_t *prev = &lor->fns[first];
-        bool told_apart = (prev->object != NULL && f.object != NULL &&
-                           strcmp(prev->object, f.object) != 0) ||
-                          (prev->source != NULL && f.source != NULL &&
-                           strcmp(prev->source, f.source) != 0);
-        if (!told_apart) {
-            lg_err_t err = lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
-                                        "function '%s' is listed twice (first on line %zu); give "
-                                        "object= or source= to tell same-named statics apart",
-                                        f.symbol, prev->line);
-            lg_lor_fn_free(&f);
-            return err;
-        }
-    }
-    lor->nfns++;
+    lor->fns[lor->nfns++] = f;
     lor->cliques[lor->ncliques - 1].count++;
     return LG_OK;
 }
@@ -427,40 +436,34 @@ static lg_err_t parse_pinned(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
     return lg_lor_region_add_pinned(&lor->regions[lor->nregions - 1], tok[1]);
 }
 
-/* A fn line of the last region: read as a clique's would be, then moved to the region. */
-static lg_err_t parse_region_fn(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
+/* A fn line of the last region. */
+static lg_err_t parse_region_fn(lg_lor_t *lor, lg_lor_listed_t *listed, char **tok, int n,
+                                line_ctx_t *ctx)
 {
-    lg_lor_t one;
-    lg_lor_init(&one);
-    lg_lor_clique_t clique = {0};
-    one.cliques = &clique;
-    one.ncliques = 1;
-    size_t cap = 0;
-    lg_strmap_t seen;
-    lg_strmap_init(&seen);
-    lg_err_t err = parse_fn(&one, &cap, &seen, tok, n, ctx);
-    lg_strmap_destroy(&seen);
     lg_lor_region_t *r = &lor->regions[lor->nregions - 1];
-    if (err == LG_OK && (one.fns[0].flags & LG_FN_PHASED))
+    lg_lor_fn_t f;
+    LG_CHECK(read_fn(tok, n, ctx, &f));
+    lg_err_t err = LG_OK;
+    if (f.flags & LG_FN_PHASED)
         err = lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
                            "expected no phase= on a member of region '%s': its members are "
                            "packed",
                            r->name);
+    if (err == LG_OK)
+        err = list_once(listed, lor, &f, lor->nregions - 1, ctx);
     size_t rcap = r->nfns;
     if (err == LG_OK && !lg_grow((void **)&r->fns, &rcap, r->nfns + 1, sizeof *r->fns))
         err = LG_ENOMEM;
-    if (err == LG_OK) {
-        r->fns[r->nfns++] = one.fns[0];
-        one.nfns = 0;
+    if (err != LG_OK) {
+        lg_lor_fn_free(&f);
+        return err;
     }
-    for (size_t i = 0; i < one.nfns; i++)
-        lg_lor_fn_free(&one.fns[i]);
-    free(one.fns);
-    return err;
+    r->fns[r->nfns++] = f;
+    return LG_OK;
 }
 
 static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, size_t *caps,
-                           lg_strmap_t *seen, bool *have_version)
+                           lg_lor_listed_t *listed, bool *have_version)
 {
     const char *kw = tok[0];
     if (!*have_version) {
@@ -482,8 +485,8 @@ static lg_err_t parse_line(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx, si
         return LG_OK;
     }
     if (strcmp(kw, "fn") == 0)
-        return ctx->in_region ? parse_region_fn(lor, tok, n, ctx)
-                              : parse_fn(lor, &caps[1], seen, tok, n, ctx);
+        return ctx->in_region ? parse_region_fn(lor, listed, tok, n, ctx)
+                              : parse_fn(lor, &caps[1], listed, tok, n, ctx);
     if (strcmp(kw, "region") == 0)
         return parse_region(lor, tok, n, ctx);
     if (strcmp(kw, "pinned") == 0)
@@ -641,8 +644,8 @@ lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *
     lor->geometry = (lg_geometry_t){LG_CACHE_SIZE_DEFAULT, LG_LINE_SIZE_DEFAULT, LG_WAYS_DEFAULT};
     char *buf = NULL;
     size_t cap = 0;
-    lg_strmap_t seen;
-    lg_strmap_init(&seen);
+    lg_lor_listed_t listed;
+    lg_lor_listed_init(&listed);
     size_t caps[2] = {0, 0}; /* cliques, fns */
     bool have_version = false;
     lg_err_t err = LG_OK;
@@ -663,7 +666,7 @@ lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *
         if (ntok < 0)
             err = LG_EFORMAT;
         else if (ntok > 0)
-            err = parse_line(lor, tok, ntok, &ctx, caps, &seen, &have_version);
+            err = parse_line(lor, tok, ntok, &ctx, caps, &listed, &have_version);
         ctx.line = last;
     }
     if (err == LG_OK && !have_version)
@@ -672,7 +675,7 @@ lg_err_t lg_lor_parse(const char *text, size_t len, const char *path, lg_lor_t *
     if (err == LG_OK)
         err = check_phases(lor, &ctx);
     free(buf);
-    lg_strmap_destroy(&seen);
+    lg_lor_listed_destroy(&listed);
     if (err != LG_OK) {
         lg_lor_destroy(lor);
         lg_lor_init(lor);

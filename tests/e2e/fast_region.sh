@@ -150,10 +150,12 @@ grep -q '^region \.itcm_text size=1024 budget=942 bytes=[0-9]* functions=[0-9]*$
   -o script.lor 2>script.txt || { cat script.txt >&2; fail "lorgen script failed"; }
 cmp itcm.ld script.ld || fail "lorgen script wrote another fragment"
 cmp fw.lor script.lor || fail "lorgen script rewrote the .LOR differently"
-# A function listed in the region and in a clique is refused, naming both places.
+# A function listed in the region and in a clique is refused at the second line, naming the first.
 member=$(awk '$1 == "region" { r = 1; next } r && $1 == "fn" { print $2; exit }' fw.lor)
 awk -v m="$member" '{ print } $1 == "clique" && !done { print "  fn " m; done = 1 }' fw.lor >twice.lor
-expect 1 "lorgen: twice.lor: error: function '$member' of region '.itcm_text' is also listed in a clique" \
+first=$(awk '$1 == "region" { r = 1; next } r && $1 == "fn" { print NR; exit }' twice.lor)
+again=$(awk '$1 == "clique" { print NR + 1; exit }' twice.lor)
+expect 1 "lorgen: twice.lor:$again: error: function '$member' is listed twice (first on line $first, in region '.itcm_text'); give object= or source= to tell same-named statics apart" \
   "$lorgen" script twice.lor fw.elf arm/*.o "$libc" "$libgcc" --fast-include twice.ld
 
 step "a region too small for any executed code is told, with bytes"
