@@ -143,10 +143,23 @@ static int check_regions(const lor_program_t *lp, lg_diag_t *d)
             printf(": a member of %s%s", region, row->section ? "" : ", not found in the ELF");
         putchar('\n');
     }
+    /* Each region's output section against its size: a link into a larger memory region than
+     * the .LOR's size= passes the linker and still overflows what the region was given. */
+    for (size_t r = 0; r < lp->lor.nregions; r++) {
+        const lg_lor_region_t *rg = &lp->lor.regions[r];
+        if (rc.bytes[r] > rg->size)
+            printf("%-10s %s: %" PRIu64 " bytes in the link, size=%" PRIu64 ": %" PRIu64
+                   " bytes over\n",
+                   "overflow", rg->name, rc.bytes[r], rg->size, rc.bytes[r] - rg->size);
+        else
+            printf("%-10s %s: %" PRIu64 " of its %" PRIu64 " bytes in the link\n", "fits",
+                   rg->name, rc.bytes[r], rg->size);
+    }
     printf("lorgen check: %zu of %zu region members lie in their region, %zu other functions lie "
            "in one\n",
            rc.inside, rc.inside + rc.outside, rc.intruders);
-    int status = rc.outside > 0 || rc.intruders > 0 ? LG_EXIT_NOT_IN_ORDER : 0;
+    int status =
+        rc.outside > 0 || rc.intruders > 0 || rc.overflowing > 0 ? LG_EXIT_NOT_IN_ORDER : 0;
     lg_regioncheck_destroy(&rc);
     return status;
 }

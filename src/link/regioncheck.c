@@ -17,6 +17,7 @@ void lg_regioncheck_init(lg_regioncheck_t *c)
 void lg_regioncheck_destroy(lg_regioncheck_t *c)
 {
     free(c->rows);
+    free(c->bytes);
     lg_regioncheck_init(c);
 }
 
@@ -104,6 +105,8 @@ lg_err_t lg_regioncheck_run(const lg_lor_t *lor, const lg_program_t *linked,
     size_t cap = 0;
     lg_linkfind_t find;
     bool ok = lg_linkfind_init(&find, linked) == LG_OK;
+    c->bytes = calloc(lor->nregions ? lor->nregions : 1, sizeof *c->bytes);
+    ok = ok && c->bytes != NULL;
     for (size_t r = 0; r < lor->nregions && ok; r++) {
         const lg_lor_region_t *rg = &lor->regions[r];
         lg_strmap_t pinned_names;
@@ -127,8 +130,12 @@ lg_err_t lg_regioncheck_run(const lg_lor_t *lor, const lg_program_t *linked,
         size_t first_intruder = c->nrows;
         for (size_t s = 0; s < elf->nsyms && ok; s++) {
             const lg_elfsym_t *sym = &elf->syms[s];
-            if (!linked_function(elf, sym) || strcmp(sym->section, rg->name) != 0 ||
-                lg_linker_stub_name(sym->name) || lg_intmap_get(&inside, address_of(elf, sym), NULL))
+            if (!linked_function(elf, sym) || strcmp(sym->section, rg->name) != 0)
+                continue;
+            if (sym->section_size > c->bytes[r])
+                c->bytes[r] = sym->section_size;
+            if (lg_linker_stub_name(sym->name) ||
+                lg_intmap_get(&inside, address_of(elf, sym), NULL))
                 continue;
             uint32_t unused;
             bool pinned = lg_strmap_get(&pinned_names, sym->name, &unused);
@@ -137,6 +144,7 @@ lg_err_t lg_regioncheck_run(const lg_lor_t *lor, const lg_program_t *linked,
                                         pinned, pinned, namesake_source(elf, sym)});
             c->intruders += !pinned;
         }
+        c->overflowing += c->bytes[r] > rg->size;
         lg_intmap_destroy(&inside);
         lg_strmap_destroy(&pinned_names);
         if (ok)

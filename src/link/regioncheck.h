@@ -42,6 +42,9 @@ typedef struct lg_regioncheck {
     size_t inside;    /* members inside their region */
     size_t outside;   /* members elsewhere or not found */
     size_t intruders; /* functions in a region that are none of its members */
+    uint64_t *bytes;  /* per region: the size of its output section in the link; 0 when no
+                         function lies there */
+    size_t overflowing; /* regions whose output section is larger than their size= */
 } lg_regioncheck_t;
 
 void lg_regioncheck_init(lg_regioncheck_t *c);

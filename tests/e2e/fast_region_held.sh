@@ -74,6 +74,17 @@ grep -q "^lorgen check: $n of $n region members lie in their region, 0 other fun
 grep -q '^pinned  .* \.fast_text  *pinned_step' check.txt ||
   { cat check.txt >&2; fail "lorgen check does not show the pinned function"; }
 
+grep -q "^fits       \.fast_text: $size of its 560 bytes in the link$" check.txt ||
+  { cat check.txt >&2; fail "lorgen check does not say the region fits"; }
+# The same link against a .LOR that gave the region less room (a memory region in the script
+# larger than the size lorgen was given): check says by how much it overflows, and exits 3.
+sed 's/^region \.fast_text size=560 /region .fast_text size=500 /' app.lor >small-size.lor
+status=0
+"$lorgen" check small-size.lor fast.elf obj/*.o >check-over.txt 2>&1 || status=$?
+[ "$status" -eq 3 ] || { cat check-over.txt >&2; fail "check exited $status on an overflowing region, expected 3"; }
+grep -q "^overflow   \.fast_text: $size bytes in the link, size=500: $((size - 500)) bytes over$" check-over.txt ||
+  { cat check-over.txt >&2; fail "lorgen check did not say the region overflows"; }
+
 step "the relinked program read again gives the same choice (lorgen's own code is not held)"
 "$lorgen" app.prf fast.elf obj/*.o --fast-region .fast_text=560 --fast-include again.ld \
   -o again.lor 2>again.txt || { cat again.txt >&2; fail "lorgen failed on the relinked program"; }
