@@ -148,7 +148,10 @@ static void write_phase(const lg_lor_t *lor, const lg_lor_fn_t *f, const char *i
                 line, f->lead, line - 1);
 }
 
-static lg_err_t write_body(const lg_lor_t *lor, const char *indent, FILE *out, lg_diag_t *d)
+/* The input-section lines of lor's cliques, each clique under a comment with its size when
+ * clique_comments (a region's members, lent as one clique, are no clique to people). */
+static lg_err_t write_body(const lg_lor_t *lor, const char *indent, bool clique_comments,
+                           FILE *out, lg_diag_t *d)
 {
     bool *qualify = calloc(lor->nfns ? lor->nfns : 1, sizeof *qualify);
     if (qualify == NULL)
@@ -162,9 +165,10 @@ static lg_err_t write_body(const lg_lor_t *lor, const char *indent, FILE *out, l
         fprintf(out, "%s. = ALIGN(%" PRIu64 ");\n", indent, lor->section_align);
     for (size_t c = 0; c < lor->ncliques && err == LG_OK; c++) {
         const lg_lor_clique_t *cl = &lor->cliques[c];
-        fprintf(out, "%s/* clique %zu: %" PRIu64 " bytes, %" PRIu64 " hits%s */\n", indent, c + 1,
-                cl->bytes, cl->hits,
-                (cl->flags & LG_CLIQUE_FILLER) ? ", never-executed code placed as filler" : "");
+        if (clique_comments)
+            fprintf(out, "%s/* clique %zu: %" PRIu64 " bytes, %" PRIu64 " hits%s */\n", indent,
+                    c + 1, cl->bytes, cl->hits,
+                    (cl->flags & LG_CLIQUE_FILLER) ? ", never-executed code placed as filler" : "");
         if (cl->pad_before > 0)
             fprintf(out, "%s. = . + %" PRIu64 ";\n", indent, cl->pad_before);
         for (size_t i = cl->first; i < cl->first + cl->count && err == LG_OK; i++) {
@@ -196,7 +200,7 @@ lg_err_t lg_emit_ld_script(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
           " * The ordered functions go to their own output section, inserted before .text. */\n"
           "SECTIONS\n{\n  " LG_LD_OUTPUT_SECTION " :\n  {\n",
           out);
-    LG_CHECK(write_body(lor, "    ", out, d));
+    LG_CHECK(write_body(lor, "    ", true, out, d));
     fputs("  }\n}\nINSERT BEFORE .text;\n", out);
     return ferror(out) ? LG_EIO : LG_OK;
 }
@@ -207,7 +211,7 @@ lg_err_t lg_emit_ld_include(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
           " * your linker script, after the code that must come first (vectors, entry) and\n"
           " * before the catch-all *(.text .text.*). */\n",
           out);
-    LG_CHECK(write_body(lor, "", out, d));
+    LG_CHECK(write_body(lor, "", true, out, d));
     return ferror(out) ? LG_EIO : LG_OK;
 }
 
@@ -217,9 +221,11 @@ lg_err_t lg_emit_ld_region(const lg_lor_t *lor, const char *region, FILE *out, l
           out);
     for (const char *c = region; *c; c++) /* no comment end inside the comment */
         fputc(*c == '*' && c[1] == '/' ? '?' : *c, out);
-    fputs("\n * of your linker script, before any wildcard that could take these sections. */\n",
-          out);
-    LG_CHECK(write_body(lor, "", out, d));
+    fprintf(out,
+            "\n * of your linker script, before any wildcard that could take these sections.\n"
+            " * %zu functions, %" PRIu64 " bytes with alignment padding. */\n",
+            lor->nfns, lor->ncliques ? lor->cliques[0].bytes : 0);
+    LG_CHECK(write_body(lor, "", false, out, d));
     return ferror(out) ? LG_EIO : LG_OK;
 }
 
@@ -232,7 +238,7 @@ lg_err_t lg_emit_ld_ordering(const lg_lor_t *lor, FILE *out, lg_diag_t *d)
           " * with a board script whose .text starts with the reset vector or entry code, use\n"
           " * lorgen's --ld-include form instead. */\n" LG_LD_ORDERING_SECTION " :\n{\n",
           out);
-    LG_CHECK(write_body(lor, "  ", out, d));
+    LG_CHECK(write_body(lor, "  ", true, out, d));
     fputs("}\n", out);
     return ferror(out) ? LG_EIO : LG_OK;
 }

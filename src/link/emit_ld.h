@@ -46,7 +46,8 @@ lg_err_t lg_emit_ld_script(const lg_lor_t *lor, FILE *out, lg_diag_t *d);
 lg_err_t lg_emit_ld_include(const lg_lor_t *lor, FILE *out, lg_diag_t *d);
 lg_err_t lg_emit_ld_ordering(const lg_lor_t *lor, FILE *out, lg_diag_t *d);
 /* The include form for a fast region's members (--fast-include): the same lines, under a comment
- * naming the output section region they are for. */
+ * naming the output section region they are for and the members' count and bytes (lor lends
+ * them as its one clique, whose bytes are the members'). */
 lg_err_t lg_emit_ld_region(const lg_lor_t *lor, const char *region, FILE *out, lg_diag_t *d);
 
 /* Writes the input-section description of one function (no indentation, no newline);

@@ -51,7 +51,12 @@ grep -q '^  held         400 bytes the link keeps there besides' app.txt &&
   grep -q '^  pinned       pinned_step: kept there by the link' app.txt ||
   { cat app.txt >&2; fail "the report does not show what the link keeps in the region"; }
 bytes=$(awk '$1 == "region" { print substr($5, 7) }' app.lor)
+n=$(awk '$1 == "region" { print substr($6, 11) }' app.lor)
 [ "$bytes" -le 160 ] || fail "the region's members take $bytes bytes, more than the 160 left"
+# The fragment says what it holds, as a region and not as a clique.
+grep -q "^ \* $n functions, $bytes bytes with alignment padding\. \*/$" fast.ld ||
+  { cat fast.ld >&2; fail "the fragment does not say what the region's members take"; }
+if grep -q 'clique' fast.ld; then fail "the region's fragment speaks of a clique"; fi
 # The pinned function is in no clique and in no fragment line of lorgen's.
 if grep -q 'pinned_step\|ramfunc' order.ld fast.ld; then fail "a fragment names the pinned function"; fi
 if awk '$1 == "clique" { c = 1 } c && $1 == "fn" { print $2 }' app.lor | grep -qx pinned_step; then
@@ -68,7 +73,6 @@ size=$(size -A fast.elf | awk '$1 == ".fast_text" { print $2 }')
 [ "$size" -gt 400 ] || fail ".fast_text holds $size bytes: lorgen's choice did not land there"
 "$lorgen" check app.lor fast.elf obj/*.o >check.txt 2>&1 ||
   { cat check.txt >&2; fail "lorgen check failed on the relinked program"; }
-n=$(awk '$1 == "region" { print substr($6, 11) }' app.lor)
 grep -q "^lorgen check: $n of $n region members lie in their region, 0 other functions lie in one$" check.txt ||
   { cat check.txt >&2; fail "lorgen check did not pass the region with its pinned function"; }
 grep -q '^pinned  .* \.fast_text  *pinned_step' check.txt ||
