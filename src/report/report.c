@@ -122,8 +122,7 @@ static void write_summary(const lg_report_input_t *in, const lg_report_model_t *
                 "filler", m->all_bytes - m->hot_bytes, m->filler_fns, plural(m->filler_fns), "");
     fprintf(out, "  %-32s %" PRIu64 "\n", "total hits of bound functions", m->total_hits);
     fprintf(out, "  %-32s %s%s\n", "placement weight", m->weight_unit,
-            m->weight_is_cost ? ", the profiles' self cost (counter 1), as placement uses it"
-                              : " (the profiles give no self cost)");
+            lg_report_weight_clause(in, m));
     fprintf(out, "  %-32s %" PRIu64 " %s\n", "total weight of the cliques", m->total_weight,
             m->weight_unit);
     if (in->estimated) {

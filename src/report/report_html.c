@@ -492,9 +492,7 @@ static void write_summary(const lg_report_input_t *in, const lg_report_model_t *
                "clique to its cache sets (not hot code)",
                m->all_bytes - m->hot_bytes, m->filler_fns, m->filler_fns == 1 ? "" : "s");
     kv_row(out, "total hits of bound functions", "%" PRIu64, m->total_hits);
-    kv_row(out, "placement weight", "%s%s", m->weight_unit,
-           m->weight_is_cost ? ", the profiles' self cost (counter 1), as placement uses it"
-                             : " (the profiles give no self cost)");
+    kv_row(out, "placement weight", "%s%s", m->weight_unit, lg_report_weight_clause(in, m));
     kv_row(out, "total weight of the cliques", "%" PRIu64 " %s", m->total_weight, m->weight_unit);
     if (in->estimated) {
         kv_row(out, "estimated misses, ELF &rarr; new",

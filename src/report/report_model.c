@@ -357,6 +357,15 @@ static void weigh(const lg_report_input_t *in, lg_report_model_t *m)
     m->profile_weight = prog->profile_cost;
 }
 
+const char *lg_report_weight_clause(const lg_report_input_t *in, const lg_report_model_t *m)
+{
+    if (m->weight_is_cost)
+        return ", the profiles' self cost (counter 1), as placement uses it";
+    if (in->prog->profile_cost > 0)
+        return " (no function of the cliques has a self cost: the fast regions took them)";
+    return " (the profiles give no self cost)";
+}
+
 lg_err_t lg_report_model_build(const lg_report_input_t *in, lg_report_model_t *m)
 {
     const lg_program_t *prog = in->prog;

@@ -116,6 +116,11 @@ typedef struct lg_report_model {
 
 /* Fills m (no prior initialisation needed) from in->prog and in->layout. Returns LG_OK or
  * LG_ENOMEM (m is then left empty). O(functions + arcs). */
+/* What the placement weight is, as a clause after its unit: the profiles' self cost, or why it
+ * is hits (the profiles give none, or the cliques hold none of it: fast regions took every
+ * function that has some). */
+const char *lg_report_weight_clause(const lg_report_input_t *in, const lg_report_model_t *m);
+
 lg_err_t lg_report_model_build(const lg_report_input_t *in, lg_report_model_t *m);
 
 /* Where each function starts (nfns entries each, caller frees): *before from the linked ELF,

@@ -183,6 +183,9 @@ if grep -q '^  left out  .*\(too big for the region\|no room\)' fw-16k.txt; then
   cat fw-16k.txt >&2
   fail "the report leaves code out of the 16 KiB region for its size"
 fi
+# The cache order holds no self cost then; the report must not say the profile has none.
+grep -q '^  placement weight  *hits (no function of the cliques has a self cost: the fast regions took them)$' fw-16k.txt ||
+  { grep 'placement weight' fw-16k.txt >&2; fail "the report misstates why placement weighs hits"; }
 # qsort, too big for the 1 KiB region, fits in this one.
 grep -q '"\*lib\[cg\]_nano\.a:lib_a-qsort\.o"(\.text)' 16k/itcm.ld ||
   { cat 16k/itcm.ld >&2; fail "qsort is not in the 16 KiB region"; }
