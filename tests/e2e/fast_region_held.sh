@@ -41,7 +41,7 @@ held=$(size -A plain.elf | awk '$1 == ".fast_text" { print $2 }')
 
 step "lorgen takes the pinned bytes off a 560-byte region's budget"
 "$lorgen" app.prf plain.elf obj/*.o --fast-region .fast_text=560 --fast-include fast.ld \
-  --ld-include order.ld -o app.lor --report app.txt 2>err.txt || { cat err.txt >&2; fail "lorgen failed"; }
+  --ld-include order.ld -o app.lor --report app.txt --report-html app.html --report-json app.json 2>err.txt || { cat err.txt >&2; fail "lorgen failed"; }
 grep -q "^lorgen: note: --fast-region \.fast_text: the linked program's \.fast_text already holds 400 bytes lorgen does not place there (1 function(s) its script or a section attribute put there; the largest pinned_step, 400 bytes, and padding or data): 160 of its 560 bytes are left for lorgen's choice$" err.txt ||
   { cat err.txt >&2; fail "lorgen did not tell the bytes the link keeps in the region"; }
 grep -q '^region \.fast_text size=560 budget=160 bytes=[0-9]* functions=[1-9][0-9]* held=400$' app.lor ||
@@ -50,6 +50,13 @@ grep -q '^  pinned pinned_step$' app.lor || fail "app.lor does not name the pinn
 grep -q '^  held         400 bytes the link keeps there besides' app.txt &&
   grep -q '^  pinned       pinned_step: kept there by the link' app.txt ||
   { cat app.txt >&2; fail "the report does not show what the link keeps in the region"; }
+grep -q '<td>pinned_step</td>\|pinned_step (pinned)' app.html ||
+  fail "the HTML report does not name the pinned function"
+python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["fast_regions"]["regions"][0]
+sys.exit(0 if r["held"] == 400 and r["pinned"] == ["pinned_step"] else 1)' app.json ||
+  fail "the JSON report does not give held and pinned"
 bytes=$(awk '$1 == "region" { print substr($5, 7) }' app.lor)
 n=$(awk '$1 == "region" { print substr($6, 11) }' app.lor)
 [ "$bytes" -le 160 ] || fail "the region's members take $bytes bytes, more than the 160 left"
