@@ -173,9 +173,10 @@ lg_err_t lg_addresses_from_layout(const lg_program_t *prog, const lg_layout_t *l
                 return past_address_space(d, base, prog->fns[i].symbol);
         }
     }
-    /* The rest in input order, as the linker script leaves them. prog->fns is in input order. */
+    /* The rest in input order, as the linker script leaves them. prog->fns is in input order.
+     * A fast region's code lies elsewhere, outside the cache. */
     for (size_t i = 0; i < prog->nfns; i++) {
-        if (addr_out[i] != LG_ADDRESS_NONE)
+        if (addr_out[i] != LG_ADDRESS_NONE || (prog->fns[i].flags & LG_FN_UNCACHED))
             continue;
         if (!place(&prog->fns[i], base, &end, &addr_out[i]))
             return past_address_space(d, base, prog->fns[i].symbol);
@@ -190,7 +191,8 @@ lg_err_t lg_addresses_from_elf(const lg_program_t *prog, uint64_t *addr_out, lg_
             return lg_diag_fail(d, LG_EUNSUPPORTED, "", "function %s has no linked address: %s",
                                 prog->fns[i].symbol,
                                 "the current order needs a linked ELF, not only object files");
-        addr_out[i] = prog->fns[i].address;
+        addr_out[i] = (prog->fns[i].flags & LG_FN_UNCACHED) ? LG_ADDRESS_NONE
+                                                             : prog->fns[i].address;
     }
     return LG_OK;
 }

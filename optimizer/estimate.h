@@ -86,7 +86,8 @@ void lg_estimate_destroy(lg_estimate_t *e);
  * phased function at the first address lead bytes past a multiple of the line size,
  * lg_start_after on the address); then
  * every function no clique holds (cold, excluded, and any other) in input order, the same way.
- * Filler cliques (LG_CLIQUE_FILLER) are placed like the others. Every function gets an address.
+ * Filler cliques (LG_CLIQUE_FILLER) are placed like the others. Every function gets an address
+ * but those of a fast region that no clique holds (LG_FN_UNCACHED): LG_ADDRESS_NONE.
  * base is where the ordered code would start (lg_addresses_text_base gives a natural one).
  * Returns LG_OK, or LG_EINVAL when a clique names a function out of range or twice, or the
  * addresses would pass UINT64_MAX, with a diagnostic; then addr_out is unspecified.
@@ -95,7 +96,7 @@ lg_err_t lg_addresses_from_layout(const lg_program_t *prog, const lg_layout_t *l
                                   uint64_t base, uint64_t *addr_out, lg_diag_t *d);
 
 /* Fills addr_out (nfns entries, caller-owned) with the functions' linked addresses
- * (lg_fn_t.address). Returns LG_OK, or LG_EUNSUPPORTED when some function has no address (only
+ * (lg_fn_t.address; LG_ADDRESS_NONE for a fast region's code, LG_FN_UNCACHED). Returns LG_OK, or LG_EUNSUPPORTED when some function has no address (only
  * object files were read), with a diagnostic. O(nfns). */
 lg_err_t lg_addresses_from_elf(const lg_program_t *prog, uint64_t *addr_out, lg_diag_t *d);
 

@@ -178,7 +178,7 @@ static lg_err_t measure_held(lg_cli_region_t *r, const lg_program_t *prog,
     return LG_OK;
 }
 
-int lg_cli_choose_regions(const lg_cli_options_t *o, const lg_program_t *prog,
+int lg_cli_choose_regions(const lg_cli_options_t *o, lg_program_t *prog,
                           const lg_elfsyms_t *elf, lg_program_t *units, const lg_groups_t *g,
                           lg_cli_region_t **regions, lg_diag_t *d)
 {
@@ -217,7 +217,15 @@ int lg_cli_choose_regions(const lg_cli_options_t *o, const lg_program_t *prog,
     }
     for (size_t u = 0; u < units->nfns; u++)
         if (taken[u])
-            units->fns[u].flags |= LG_FN_EXCLUDED;
+            units->fns[u].flags |= LG_FN_EXCLUDED | LG_FN_UNCACHED;
+    /* The program's functions too, for the estimates made on it after the order. */
+    for (size_t i = 0; i < o->nfast && status == 0; i++) {
+        const lg_cli_region_t *r = &(*regions)[i];
+        for (size_t k = 0; k < r->nfns; k++)
+            prog->fns[r->fns[k]].flags |= LG_FN_UNCACHED;
+        for (size_t k = 0; k < r->npinned; k++)
+            prog->fns[r->pinned[k]].flags |= LG_FN_UNCACHED;
+    }
     free(taken);
     return status;
 }

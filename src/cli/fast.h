@@ -35,11 +35,12 @@ typedef struct lg_cli_region {
  * LG_FN_EXCLUDED so that the cache order leaves them out. With elf (the ELF inputs prog was
  * bound to; NULL: none), what the linked program's section of that name already holds besides
  * lorgen's code comes off the region's budget first (regionheld.h), and its pinned functions
- * are no candidates and leave the cache order too. Tells what each region took, and warns of a
- * region that overflows before anything is chosen, with the bytes over. *regions (o->nfast of
- * them) is freed with lg_cli_regions_destroy, also after an error. Returns 0 or
- * LG_EXIT_BAD_INPUT. */
-int lg_cli_choose_regions(const lg_cli_options_t *o, const lg_program_t *prog,
+ * are no candidates and leave the cache order too. The chosen and pinned code is flagged
+ * LG_FN_UNCACHED in units and prog: the estimates leave its fetches out. Tells what each region
+ * took, and warns of a region that overflows before anything is chosen, with the bytes over.
+ * *regions (o->nfast of them) is freed with lg_cli_regions_destroy, also after an error.
+ * Returns 0 or LG_EXIT_BAD_INPUT. */
+int lg_cli_choose_regions(const lg_cli_options_t *o, lg_program_t *prog,
                           const lg_elfsyms_t *elf, lg_program_t *units, const lg_groups_t *g,
                           lg_cli_region_t **regions, lg_diag_t *d);
 

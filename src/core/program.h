@@ -43,6 +43,9 @@
                                        the functions of one input section */
 #define LG_FN_EXCLUDED 0x800u     /* taken out by --exclude or --include (select.h): it keeps
                                        its input order */
+#define LG_FN_UNCACHED 0x1000u    /* runs from a fast region (--fast-region: TCM, scratchpad),
+                                       which the instruction cache does not serve: the estimates
+                                       leave its fetches out, before and after alike */
 #define LG_FN_PHASED 0x80u        /* its start was chosen inside the cache line (lg_fn_t.lead,
                                        optimizer/phase.h): the linker script pads to the first
                                        address lead bytes past a line (lg_start_after) */

@@ -138,6 +138,11 @@ static void write_summary(const lg_report_input_t *in, const lg_report_model_t *
                 "    %-30s of by how much; misses measured with cachegrind are in\n"
                 "    %-30s docs/benchmarks.md\n",
                 "limits", "", "");
+        if (in->lor != NULL && in->lor->nregions > 0)
+            fprintf(out,
+                    "    %-30s the fast regions' code, fetched outside the instruction\n"
+                    "    %-30s cache (a TCM), is counted in neither\n",
+                    "fast regions", "");
     } else
         fprintf(out,
                 "  %-32s not estimated: the ELF inputs give no addresses (give the linked "

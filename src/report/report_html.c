@@ -498,6 +498,10 @@ static void write_summary(const lg_report_input_t *in, const lg_report_model_t *
         kv_row(out, "estimated misses, ELF &rarr; new",
                "%" PRIu64 " &rarr; %" PRIu64 " (lorgen eval's replay of the profile)",
                in->misses_before, in->misses_after);
+        if (in->lor != NULL && in->lor->nregions > 0)
+            kv_row(out, "fast regions", "%s",
+                   "their code, fetched outside the instruction cache (a TCM), is counted in "
+                   "neither");
         kv_row(out, "not replayed by the estimate",
                "%.1f%% of the profiles' %s, in unbound functions; and code outside the "
                "profiles (PLT, libc, start-up code), which lorgen does not move",

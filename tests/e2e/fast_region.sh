@@ -186,6 +186,10 @@ fi
 # The cache order holds no self cost then; the report must not say the profile has none.
 grep -q '^  placement weight  *hits (no function of the cliques has a self cost: the fast regions took them)$' fw-16k.txt ||
   { grep 'placement weight' fw-16k.txt >&2; fail "the report misstates why placement weighs hits"; }
+# All the executed code runs from ITCM, which the cache does not serve: no estimated miss is left.
+grep -q '^  estimated misses, ELF -> new  *[0-9]* -> 0 ' fw-16k.txt &&
+  grep -q '^    fast regions  *the fast regions. code, fetched outside the instruction$' fw-16k.txt ||
+  { grep -A12 'estimated misses' fw-16k.txt >&2; fail "the estimate counts the region's fetches as the cache's"; }
 # qsort, too big for the 1 KiB region, fits in this one.
 grep -q '"\*lib\[cg\]_nano\.a:lib_a-qsort\.o"(\.text)' 16k/itcm.ld ||
   { cat 16k/itcm.ld >&2; fail "qsort is not in the 16 KiB region"; }
