@@ -585,6 +585,20 @@ static void test_addresses_from_layout(void **state)
     p.fns[4].flags &= ~LG_FN_PHASED;
     p.fns[4].lead = 0;
 
+    /* A fast region's code (a, out of the cliques) is fetched elsewhere: no address, and the
+     * rest closes up (cold1 at 82 -> 88 before; now after d's end at 71 -> 72). From the ELF it
+     * has none either. */
+    p.fns[0].flags |= LG_FN_UNCACHED;
+    assert_int_equal(lg_addresses_from_layout(&p, &l, 0x1000, addr, &d), LG_OK);
+    assert_int_equal(addr[0], LG_ADDRESS_NONE);
+    assert_int_equal(addr[3], 0x1000 + 72);
+    for (size_t i = 0; i < p.nfns; i++)
+        p.fns[i].address = 0x4000 + 0x100 * i;
+    assert_int_equal(lg_addresses_from_elf(&p, addr, &d), LG_OK);
+    assert_int_equal(addr[0], LG_ADDRESS_NONE);
+    assert_int_equal(addr[1], 0x4100);
+    p.fns[0].flags &= ~LG_FN_UNCACHED;
+
     /* A function in two cliques, or out of range. */
     uint32_t dup[] = {1};
     lg_clique_t twice[] = {{.fns = c1, .nfns = 2}, {.fns = dup, .nfns = 1}};
