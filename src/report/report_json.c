@@ -225,8 +225,8 @@ static void write_summary(json_t *j, const lg_report_input_t *in, const lg_repor
         put_uint(j, "replayed_weight", m->bound_weight);
         put_uint(j, "profile_weight",
                  m->profile_weight > m->bound_weight ? m->profile_weight : m->bound_weight);
-        put_str(j, "limits", LG_REPORT_ESTIMATE_LIMITS);
         put_bool(j, "fast_regions_uncached", in->lor != NULL && in->lor->nregions > 0);
+        put_str(j, "limits", LG_REPORT_ESTIMATE_LIMITS);
         json_close(j, '}');
     } else {
         put_null(j, "estimated_misses");

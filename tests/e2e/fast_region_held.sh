@@ -27,11 +27,8 @@ gcc prof/app.o obj/pinned.o $tracer -o app-prof
 LGTRACE_OUT=app.prf ./app-prof >prof.out
 
 step "plain link: .fast_text holds the pinned function and an empty fragment"
-gcc -Wl,--verbose obj/*.o -o verbose >verbose.txt
-awk '/^=====/ { n++; next } n == 1' verbose.txt >default.ld
-grep -q '^  \.text  *:' default.ld || fail "the toolchain's script has no .text line"
-awk '/^  \.text  *:/ && !done { print "  .fast_text : { *(.ramfunc) INCLUDE fast.ld }"; done = 1 } { print }' \
-  default.ld >board.ld
+toolchain_script gcc default.ld obj/*.o
+before_text default.ld board.ld "  .fast_text : { *(.ramfunc) INCLUDE fast.ld }"
 mkdir -p plain && : >plain/fast.ld
 (cd plain && gcc -T ../board.ld ../obj/*.o -o ../plain.elf)
 ./plain.elf >plain.out

@@ -52,11 +52,8 @@ if grep -q '^  Arm: ' fw.txt; then fail "the riscv64 report speaks of Arm veneer
 
 step "relink with .fast_text before .text, INCLUDEing the fragment"
 # The toolchain's own script for -static, with the region's output section added.
-riscv64-linux-gnu-gcc -static -Wl,--verbose rv/*.o -o verbose.elf >verbose.txt
-awk '/^=====/ { n++; next } n == 1' verbose.txt >default.ld
-grep -q '^  \.text  *:' default.ld || fail "the toolchain's script has no .text line"
-awk '/^  \.text  *:/ && !done { print "  .fast_text : { INCLUDE fast.ld }"; done = 1 } { print }' \
-  default.ld >fast_text.ld
+toolchain_script riscv64-linux-gnu-gcc default.ld -static rv/*.o
+before_text default.ld fast_text.ld "  .fast_text : { INCLUDE fast.ld }"
 riscv64-linux-gnu-gcc -static -T fast_text.ld rv/*.o -o fast.elf
 size=$(riscv64-linux-gnu-size -A fast.elf | awk '$1 == ".fast_text" { print $2 }')
 [ -n "$size" ] && [ "$size" -gt 0 ] && [ "$size" -le 512 ] ||
@@ -154,8 +151,8 @@ sed -n 's/.*{"caller": "\([^"]*\)", "caller_side": "\([^"]*\)", "callee": "\([^"
   fail "the text and JSON reports name other crossing calls: $(diff crossing-text.txt crossing-json.txt)"
 
 step "relink with .fast_text and .warm_text before .text; lorgen check; the program runs"
-awk '/^  \.text  *:/ && !done { print "  .fast_text : { INCLUDE fast2.ld }";
-  print "  .warm_text : { INCLUDE warm2.ld }"; done = 1 } { print }' default.ld >two_text.ld
+before_text default.ld two_text.ld "  .fast_text : { INCLUDE fast2.ld }" \
+  "  .warm_text : { INCLUDE warm2.ld }"
 riscv64-linux-gnu-gcc -static -T two_text.ld rv/*.o -o two.elf
 for r in fast:256 warm:1024; do
   size=$(riscv64-linux-gnu-size -A two.elf | awk -v s=".${r%:*}_text" '$1 == s { print $2 }')

@@ -29,14 +29,11 @@ grep -Eq '^ *:?\*a\.o\(\.text\.helper\)$' fast.ld || { cat fast.ld >&2; fail "fa
 
 # link_with FRAGMENT ELF: the toolchain's script with .fast_text before .text, INCLUDEing
 # FRAGMENT, and the cache order (order.ld) first in .text.
-gcc -Wl,--verbose obj/*.o -o verbose >verbose.txt
-awk '/^=====/ { n++; next } n == 1' verbose.txt >default.ld
-grep -q '^  \.text  *:' default.ld || fail "the toolchain's script has no .text line"
+toolchain_script gcc default.ld obj/*.o
 link_with() {
-  awk -v f="$1" '
-    /^  \.text  *:/ && !done { print "  .fast_text : { INCLUDE " f " }"; text = 1; done = 1 }
-    { print }
-    text && /^  \{/ { print "    INCLUDE order.ld"; text = 0 }' default.ld >"$2-script.ld"
+  before_text default.ld "$2-region.ld" "  .fast_text : { INCLUDE $1 }"
+  awk '/^  \.text  *:/ { text = 1 } { print } text && /^  \{/ { print "    INCLUDE order.ld"; text = 0 }' \
+    "$2-region.ld" >"$2-script.ld"
   gcc -T "$2-script.ld" obj/*.o -o "$2"
   "./$2" >"$2.out" || fail "$2 exited $?"
   cmp -s base.out "$2.out" || fail "$2 printed '$(cat "$2.out")', the plain build '$(cat base.out)'"
@@ -50,22 +47,24 @@ grep -q '^in region  0x[0-9a-f]*  *\.fast_text  *helper (a\.c)$' check.txt ||
 grep -q '^lorgen check: 1 of 1 region members lie in their region, 0 other functions lie in one$' check.txt ||
   { cat check.txt >&2; fail "check's summary is not 1 of 1 and no intruder"; }
 
+# check_exits_3 NAME LINE: relinks with LINE as the whole fragment (ELF NAME) and expects lorgen
+# check to fail with exit 3, its output in check-NAME.txt.
+check_exits_3() {
+  echo "$2" >"$1.ld"
+  link_with "$1.ld" "$1"
+  local status=0
+  "$lorgen" check prog.lor "$1" obj/*.o >"check-$1.txt" 2>&1 || status=$?
+  [ "$status" -eq 3 ] || { cat "check-$1.txt" >&2; fail "check exited $status on $1, expected 3"; }
+}
+
 step "a fragment that takes both helpers: b.c's is an intruder"
-echo '*(.text.helper)' >both.ld
-link_with both.ld both
-status=0
-"$lorgen" check prog.lor both obj/*.o >check-both.txt 2>&1 || status=$?
-[ "$status" -eq 3 ] || { cat check-both.txt >&2; fail "check exited $status with both helpers in the region, expected 3"; }
+check_exits_3 both '*(.text.helper)'
 grep -q '^in region  .* \.fast_text  *helper (a\.c)$' check-both.txt &&
   grep -q '^intruder  .* \.fast_text  *helper (b\.c): in \.fast_text but not its member' check-both.txt ||
   { cat check-both.txt >&2; fail "check did not tell a.c's helper (member) from b.c's (intruder)"; }
 
 step "a fragment that takes b.c's helper: a.c's is outside, b.c's an intruder"
-echo '*b.o(.text.helper)' >wrong.ld
-link_with wrong.ld wrong
-status=0
-"$lorgen" check prog.lor wrong obj/*.o >check-wrong.txt 2>&1 || status=$?
-[ "$status" -eq 3 ] || { cat check-wrong.txt >&2; fail "check exited $status with b.c's helper in the region, expected 3"; }
+check_exits_3 wrong '*b.o(.text.helper)'
 grep -q '^outside .* \.text  *helper (a\.c): a member of \.fast_text$' check-wrong.txt &&
   grep -q '^intruder  .* \.fast_text  *helper (b\.c): in \.fast_text but not its member' check-wrong.txt ||
   { cat check-wrong.txt >&2; fail "check took b.c's helper for the member"; }

@@ -95,3 +95,23 @@ build_and_trace() {
   gcc prof/*.o $tracer -o "$program-prof"
   LGTRACE_OUT=$profile "./$program-prof" >prof.out
 }
+
+# toolchain_script CC OUT ARGS...: the linker script CC's linker takes by default for a link of
+# ARGS (printed by --verbose), into OUT. Fails when it has no .text statement to add before.
+toolchain_script() {
+  local cc=$1 out=$2
+  shift 2
+  "$cc" -Wl,--verbose "$@" -o "$out.probe" >"$out.verbose"
+  awk '/^=====/ { n++; next } n == 1' "$out.verbose" >"$out"
+  grep -q '^  \.text  *:' "$out" || fail "the toolchain's script has no .text statement"
+}
+
+# before_text SCRIPT OUT STATEMENT...: SCRIPT with the output-section statements, one a line,
+# put before its .text statement (where a fast region's section goes), into OUT.
+before_text() {
+  local script=$1 out=$2
+  shift 2
+  STATEMENTS=$(printf '%s\n' "$@") awk '
+    /^  \.text  *:/ && !done { print ENVIRON["STATEMENTS"]; done = 1 } { print }' \
+    "$script" >"$out"
+}
