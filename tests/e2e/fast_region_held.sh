@@ -19,8 +19,10 @@ CFLAGS="-O2 -ffunction-sections -fno-inline"
 step "profile"
 tracer=$(build_tracer gcc tracer "$src")
 mkdir -p obj prof
+# shellcheck disable=SC2086 # CFLAGS is words on purpose
 gcc $CFLAGS -c "$app/app.c" -o obj/app.o
 gcc -c "$app/pinned.S" -o obj/pinned.o
+# shellcheck disable=SC2086
 gcc $CFLAGS -finstrument-functions -c "$app/app.c" -o prof/app.o
 # shellcheck disable=SC2086 # $tracer is two objects
 gcc prof/app.o obj/pinned.o $tracer -o app-prof
