@@ -35,9 +35,12 @@ uint64_t lg_fast_region_budget(uint64_t size, double headroom_percent)
 
 uint64_t lg_fast_region_weight(const lg_fn_t *f)
 {
+    /* Moved away from its callees, code the linker relaxed (shortened) in the program as
+     * linked now may not shrink again: its input section's bytes are what it can take. */
+    uint64_t bytes = f->section_bytes > f->size ? f->section_bytes : f->size;
     uint64_t a = f->align > 1 ? f->align : 1;
-    uint64_t rest = f->size % a;
-    return rest == 0 ? f->size : lg_sat_add(f->size, a - rest);
+    uint64_t rest = bytes % a;
+    return rest == 0 ? bytes : lg_sat_add(bytes, a - rest);
 }
 
 bool lg_fast_region_counters(const lg_program_t *prog)

@@ -7,7 +7,9 @@
  *              no earlier region took
  *   value      the fetch cost it carries: its counter1_self when some unit of the program has a
  *              self cost, else its hits (the weight placement gives heat, placement.c)
- *   weight     its bytes rounded up to its alignment. Laid out by alignment descending from an
+ *   weight     its bytes (the larger of its linked size and its input section's size, which
+ *              is larger where the linker relaxed its calls: moved away, they may not shrink)
+ *              rounded up to its alignment. Laid out by alignment descending from an
  *              address aligned for the first, every unit then starts aligned with no padding in
  *              between, so the weights' sum is the span the members take (lg_fast_region_t
  *              .members lists them in that order)

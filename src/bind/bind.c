@@ -325,6 +325,7 @@ static lg_err_t add_function(binder_t *b, uint32_t sym_index, bool have_objects)
         fn.section = lg_strdup_opt(obj->section, &ok);
         fn.object = lg_strdup_opt(elf->files[obj->file].path, &ok);
         fn.align = obj->section_align > 1 ? obj->section_align : 1;
+        fn.section_bytes = obj->section_size;
         if (obj->section_funcs > 1)
             fn.flags |= LG_FN_SHARED_SECTION;
         if (fn.size == 0)

@@ -239,7 +239,7 @@ static void lend(const lg_lor_t *lor, lg_lor_region_t *r, lg_lor_clique_t *cliqu
     /* Flagged oversized: a region is no clique, and may be larger than the cache. */
     *clique = (lg_lor_clique_t){.count = r->nfns,
                                 .bytes = r->bytes,
-                                .flags = LG_CLIQUE_OVERSIZED,
+                                .flags = LG_CLIQUE_OVERSIZED | LG_CLIQUE_REGION,
                                 .stated_count = LG_LOR_NOT_STATED};
     one->cliques = clique;
     one->ncliques = 1;

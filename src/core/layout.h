@@ -67,6 +67,9 @@ lg_err_t lg_geometry_check(const lg_geometry_t *g, lg_diag_t *d);
                                     packed by hotness only */
 #define LG_CLIQUE_FILLER 0x4u    /* never-executed functions placed to move the next clique to
                                     the cache offset chosen for it (cache-aware placement) */
+#define LG_CLIQUE_REGION 0x8u    /* a fast region's members lent as a clique (src/cli/fast.c):
+                                    laid out with their input sections' bytes where those are
+                                    larger (lg_fast_region_weight) */
 
 typedef struct lg_clique {
     uint32_t *fns; /* indexes into lg_program_t.fns, in link order */

@@ -57,6 +57,9 @@ typedef struct lg_fn {
     char *source_file;  /* STT_FILE name for statics; NULL if unknown */
     uint64_t address;   /* address in the linked ELF; UINT64_MAX if only objects were read */
     uint64_t size;      /* bytes */
+    uint64_t section_bytes; /* bytes of its input section in its object file (sh_size): what the
+                               linker copies before any relaxation shortens it (RISC-V calls
+                               within reach); 0 when no object file tells */
     uint64_t align;     /* section alignment in bytes; 1 if unknown. LG_FN_PHASED: the line size */
     uint64_t lead;      /* LG_FN_PHASED: its phase, the bytes from a line's start to its code
                            (lg_start_after places it); 0 otherwise */

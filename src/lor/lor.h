@@ -52,6 +52,8 @@ typedef struct lg_lor_fn {
     char *object;  /* object file; NULL when unknown */
     char *source;  /* source file of a static (the ELF's STT_FILE); NULL when unknown */
     uint64_t size; /* bytes; 0 when the file does not say */
+    uint64_t section_bytes; /* its input section's bytes (lg_fn_t.section_bytes); not written to
+                               the file, set from the program by lg_lor_check */
     uint64_t hits;
     uint64_t align; /* bytes, 1 when unknown; not written to the file. LG_FN_PHASED: the line
                        size, or the section's alignment when larger (set by lg_lor_check) */

@@ -519,6 +519,7 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
                         "function '%s' was %" PRIu64 " bytes, the ELF now says %" PRIu64,
                         f->symbol, f->size, fn->size);
         f->size = fn->size;
+        f->section_bytes = fn->section_bytes;
         f->align = fn->align;
         if ((f->flags & LG_FN_PHASED) && !phase_reachable(f, fn, where, d))
             bad_phases++;
@@ -553,8 +554,11 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
         uint64_t bytes = 0, hits = 0;
         for (size_t i = cl->first; i < cl->first + cl->count; i++) {
             /* A phased function starts at its phase, as the optimizer laid it out. */
-            bytes = lg_sat_add(lg_start_after(bytes, lor->fns[i].align, lor->fns[i].lead),
-                               lor->fns[i].size);
+            const lg_lor_fn_t *f = &lor->fns[i];
+            uint64_t size = (cl->flags & LG_CLIQUE_REGION) && f->section_bytes > f->size
+                                ? f->section_bytes
+                                : f->size;
+            bytes = lg_sat_add(lg_start_after(bytes, f->align, f->lead), size);
             hits = lg_sat_add(hits, lor->fns[i].hits);
         }
         snprintf(where, sizeof where, "%s:%zu", path, cl->line);
