@@ -79,7 +79,7 @@ static lg_err_t lor_fn_of(const lg_fn_t *fn, uint32_t clique, lg_lor_fn_t *out)
         .object = lg_strdup_opt(fn->object, &ok),
         .source = (fn->flags & LG_FN_LOCAL) ? lg_strdup_opt(fn->source_file, &ok) : NULL,
         .size = fn->size,
-        .section_bytes = fn->section_bytes,
+        .section_bytes = (fn->flags & LG_FN_SHARED_SECTION) ? 0 : fn->section_bytes,
         .hits = fn->hits,
         .align = fn->align,
         .lead = (fn->flags & LG_FN_PHASED) ? fn->lead : 0,

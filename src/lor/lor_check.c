@@ -519,7 +519,8 @@ lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path,
                         "function '%s' was %" PRIu64 " bytes, the ELF now says %" PRIu64,
                         f->symbol, f->size, fn->size);
         f->size = fn->size;
-        f->section_bytes = fn->section_bytes;
+        /* A group's members share their section: its bytes are the group's, not each one's. */
+        f->section_bytes = (fn->flags & LG_FN_SHARED_SECTION) ? 0 : fn->section_bytes;
         f->align = fn->align;
         if ((f->flags & LG_FN_PHASED) && !phase_reachable(f, fn, where, d))
             bad_phases++;
