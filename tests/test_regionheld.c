@@ -1,6 +1,7 @@
 /* test_regionheld.c - what a fast region's output section holds in the linked program besides
- * lorgen's code (src/link/regionheld.h), and the .LOR's check that a region still fits
- * (lg_lor_check_region_fit), on programs and symbol tables built by hand. */
+ * lorgen's code (src/link/regionheld.h), the stubs its far calls need (regionstubs.h), and the
+ * .LOR's check that a region still fits (lg_lor_check_region_fit), on programs and symbol
+ * tables built by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,9 @@
 #include "lor.h"
 #include "program.h"
 #include "regionheld.h"
+#include "regionstubs.h"
+
+#include <elf.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +117,65 @@ static void test_veneer_is_lorgens(void **state)
     lg_program_destroy(&p);
 }
 
+/* On Arm, a region 512 MiB from .text needs a veneer per function called out of it; one 1 MiB
+ * away, none; where the region lies is unknown, counted as far. Other machines need none. */
+static void test_stubs_by_distance(void **state)
+{
+    (void)state;
+    static const fn_spec_t fns[] = {{"hot", 0x40, 4, 10, 0}, {"rest", 0x40, 4, 1, 0}};
+    lg_program_t p;
+    MAKE_NO_ARCS(&p, fns);
+    p.machine = EM_ARM;
+    place(&p, "hot", 0x1000, ".text.hot");
+    place(&p, "rest", 0x2000, ".text.rest");
+    linked_t l;
+    link_at(&l, &p);
+    lg_region_held_t h;
+    assert_int_equal(lg_region_held_measure(&l.elf, &p, ".fast", &h, NULL), LG_OK);
+    lg_region_stubs_t s = lg_region_stubs_for(&p, &l.elf, &h);
+    assert_true(s.where_known);
+    assert_int_equal(s.bytes_per_callee, 0); /* .fast at 0x1000, .text at 0x2000 */
+    for (size_t i = 0; i < l.elf.nsyms; i++)
+        if (strcmp(l.syms[i].section, ".text") == 0)
+            l.syms[i].section_addr = 0x20000000;
+    s = lg_region_stubs_for(&p, &l.elf, &h);
+    assert_int_equal(s.bytes_per_callee, LG_ARM_VENEER_BYTES);
+    assert_int_equal(lg_region_held_measure(&l.elf, &p, ".itcm", &h, NULL), LG_OK);
+    s = lg_region_stubs_for(&p, &l.elf, &h);
+    assert_false(s.where_known);
+    assert_int_equal(s.bytes_per_callee, LG_ARM_VENEER_BYTES);
+    p.machine = EM_RISCV;
+    assert_int_equal(lg_region_stubs_for(&p, &l.elf, &h).bytes_per_callee, 0);
+    lg_program_destroy(&p);
+}
+
+/* Each function outside the region that its members call counts once, however many members
+ * call it; calls inside the region, and calls from outside, count nothing. */
+static void test_far_callees_counted_once(void **state)
+{
+    (void)state;
+    static const fn_spec_t fns[] = {{"a", 8, 2, 1, 0}, {"b", 8, 2, 1, 0}, {"c", 8, 2, 1, 0},
+                                    {"x", 8, 2, 1, 0}, {"y", 8, 2, 1, 0}};
+    lg_program_t p;
+    MAKE_NO_ARCS(&p, fns);
+    for (size_t i = 0; i < p.nfns; i++)
+        p.fns[i].family = (uint32_t)i;
+    /* a -> b (inside), a -> x, b -> x, c -> y, x -> a (into the region). */
+    lg_arc_t refs[] = {{0, 1, 0}, {0, 3, 0}, {1, 3, 0}, {2, 4, 0}, {3, 0, 0}};
+    p.refs = refs;
+    p.nrefs = 5;
+    bool in[5] = {true, true, false, false, false};
+    size_t n = 99;
+    assert_int_equal(lg_region_far_callees(&p, in, &n), LG_OK);
+    assert_int_equal(n, 1); /* x */
+    in[2] = true;
+    assert_int_equal(lg_region_far_callees(&p, in, &n), LG_OK);
+    assert_int_equal(n, 2); /* x and y */
+    p.refs = NULL;
+    p.nrefs = 0;
+    lg_program_destroy(&p);
+}
+
 static lg_err_t fit(uint64_t size, uint64_t budget, uint64_t bytes, uint64_t held, lg_diag_t *d)
 {
     lg_lor_region_t r = {.name = ".itcm_text", .size = size, .budget = budget, .bytes = bytes,
@@ -135,7 +198,7 @@ static void test_region_fit(void **state)
     assert_int_equal(d.count, 1);
     assert_string_equal(d.entries[0].where, "app.lor:7");
     assert_non_null(strstr(d.entries[0].message, "region '.itcm_text' overflows"));
-    assert_non_null(strstr(d.entries[0].message, "6 bytes over its size=1024"));
+    assert_non_null(strstr(d.entries[0].message, "(held=330 stubs=0), 6 bytes over its size=1024"));
     lg_diag_destroy(&d);
     lg_diag_init(&d);
     assert_int_equal(fit(1024, 700, 710, 300, &d), LG_OK);
@@ -154,6 +217,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pinned_and_lorgens),
         cmocka_unit_test(test_veneer_is_lorgens),
+        cmocka_unit_test(test_stubs_by_distance),
+        cmocka_unit_test(test_far_callees_counted_once),
         cmocka_unit_test(test_region_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -110,6 +110,7 @@ int lg_cli_cmd_optimize(const lg_cli_options_t *o)
                                     p.regions[i].nfns);
         for (size_t i = 0; i < p.nregions && err == LG_OK; i++) {
             p.lor.regions[i].held = p.regions[i].reserved;
+            p.lor.regions[i].stubs = p.regions[i].stub_bytes;
             for (size_t k = 0; k < p.regions[i].npinned && err == LG_OK; k++)
                 err = lg_lor_region_add_pinned(&p.lor.regions[i],
                                                p.prog.fns[p.regions[i].pinned[k]].symbol);

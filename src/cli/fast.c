@@ -90,6 +90,21 @@ static void tell_held(const lg_cli_region_t *r, const lg_program_t *prog, uint64
                        r->spec->name, what, budget - r->reserved, budget);
 }
 
+/* The bytes kept for the linker's stubs, when the region's members need some. */
+static void tell_stubs(const lg_cli_region_t *r)
+{
+    if (r->stub_bytes == 0)
+        return;
+    lg_cli_message(LG_NOTE, "",
+                   "--fast-region %s: %" PRIu64 " bytes kept for the linker's veneers to the %zu "
+                   "function(s) its members call outside it, %s",
+                   r->spec->name, r->stub_bytes, r->far_callees,
+                   r->stubs.where_known
+                       ? "beyond a BL's reach"
+                       : "which a BL may not reach (the linked program has no such section "
+                         "yet to tell how far it lies)");
+}
+
 /* What a region took, or why it took nothing. */
 static void tell(const lg_cli_region_t *r, const lg_program_t *units, const bool *taken)
 {
@@ -178,6 +193,52 @@ static lg_err_t measure_held(lg_cli_region_t *r, const lg_program_t *prog,
     return LG_OK;
 }
 
+/* The stubs r's members need for their calls out of it (regionstubs.h), into r. */
+static lg_err_t count_stubs(lg_cli_region_t *r, const lg_program_t *prog)
+{
+    r->far_callees = 0;
+    r->stub_bytes = 0;
+    if (r->stubs.bytes_per_callee == 0 || r->nfns == 0)
+        return LG_OK;
+    bool *in = calloc(prog->nfns ? prog->nfns : 1, sizeof *in);
+    if (in == NULL)
+        return LG_ENOMEM;
+    for (size_t k = 0; k < r->nfns; k++)
+        in[r->fns[k]] = true;
+    lg_err_t err = lg_region_far_callees(prog, in, &r->far_callees);
+    free(in);
+    r->stub_bytes = (uint64_t)r->far_callees * r->stubs.bytes_per_callee;
+    return err;
+}
+
+/* Chooses r's members for room bytes, their stubs included: a choice whose members and stubs
+ * do not fit is made again on a budget smaller by the bytes over, until they fit (each round's
+ * budget is smaller, and an empty choice needs no stub). */
+static lg_err_t choose_with_stubs(lg_cli_region_t *r, const lg_program_t *prog,
+                                  const lg_program_t *units, const lg_groups_t *g,
+                                  const bool *taken, uint64_t room, lg_diag_t *d)
+{
+    uint64_t budget = room;
+    for (;;) {
+        LG_CHECK(lg_fast_region_choose(units, taken, budget, LG_FAST_REGION_EXACT_CELLS,
+                                       &r->choice, d));
+        LG_CHECK(expand_members(r, g));
+        LG_CHECK(count_stubs(r, prog));
+        uint64_t need = lg_sat_add(r->choice.used, r->stub_bytes);
+        if (need <= room || budget == 0)
+            break;
+        uint64_t over = need - room;
+        budget = over < budget ? budget - over : 0;
+        lg_fast_region_destroy(&r->choice);
+        free(r->fns);
+        r->fns = NULL;
+        r->nfns = 0;
+    }
+    /* The region's budget as the .LOR states it: what its members could take. */
+    r->choice.budget = room - r->stub_bytes;
+    return LG_OK;
+}
+
 int lg_cli_choose_regions(const lg_cli_options_t *o, lg_program_t *prog,
                           const lg_elfsyms_t *elf, lg_program_t *units, const lg_groups_t *g,
                           lg_cli_region_t **regions, lg_diag_t *d)
@@ -202,16 +263,17 @@ int lg_cli_choose_regions(const lg_cli_options_t *o, lg_program_t *prog,
             /* What the link keeps there is no candidate, here or in a later region. */
             for (size_t k = 0; k < r->npinned_units; k++)
                 taken[r->pinned_units[k]] = true;
-            err = lg_fast_region_choose(units, taken, budget, LG_FAST_REGION_EXACT_CELLS,
-                                        &r->choice, d);
+            r->stubs = lg_region_stubs_for(prog, elf, &r->held);
+            err = choose_with_stubs(r, prog, units, g, taken, budget, d);
         }
-        if (err != LG_OK || expand_members(r, g) != LG_OK) {
+        if (err != LG_OK) {
             lg_cli_flush_diag(d);
             lg_cli_message(LG_ERROR, "", "out of memory choosing --fast-region %s", r->spec->name);
             status = LG_EXIT_BAD_INPUT;
             break;
         }
         tell(r, units, taken);
+        tell_stubs(r);
         for (size_t k = 0; k < r->choice.nmembers; k++)
             taken[r->choice.members[k]] = true;
     }

@@ -12,6 +12,7 @@
 #include "outfile.h"
 #include "program.h"
 #include "regionheld.h"
+#include "regionstubs.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,6 +29,9 @@ typedef struct lg_cli_region {
     size_t npinned;
     uint32_t *pinned_units; /* their units: no candidates, and out of the cache order */
     size_t npinned_units;
+    lg_region_stubs_t stubs; /* what a call out of it costs in the linker's stubs */
+    size_t far_callees;      /* functions outside it that its members call */
+    uint64_t stub_bytes;     /* the stubs those take in it: off the budget */
 } lg_cli_region_t;
 
 /* Chooses every region of o in turn on units (g's program of units, whose functions are
@@ -36,8 +40,10 @@ typedef struct lg_cli_region {
  * bound to; NULL: none), what the linked program's section of that name already holds besides
  * lorgen's code comes off the region's budget first (regionheld.h), and its pinned functions
  * are no candidates and leave the cache order too. The chosen and pinned code is flagged
- * LG_FN_UNCACHED in units and prog: the estimates leave its fetches out. Tells what each region
- * took, and warns of a region that overflows before anything is chosen, with the bytes over.
+ * LG_FN_UNCACHED in units and prog: the estimates leave its fetches out. On Arm, the veneers
+ * the linker adds in a far region for its members' calls out of it take its bytes too
+ * (regionstubs.h): the choice is made again on a smaller budget until members and veneers fit.
+ * Tells what each region took, and warns of a region that overflows before anything is chosen, with the bytes over.
  * *regions (o->nfast of them) is freed with lg_cli_regions_destroy, also after an error.
  * Returns 0 or LG_EXIT_BAD_INPUT. */
 int lg_cli_choose_regions(const lg_cli_options_t *o, lg_program_t *prog,

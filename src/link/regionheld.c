@@ -54,6 +54,7 @@ lg_err_t lg_region_held_measure(const lg_elfsyms_t *elf, const lg_program_t *pro
     if (!find_section(elf, name, &addr, &size))
         return LG_OK;
     out->present = true;
+    out->section_addr = addr;
     out->section_bytes = size;
     size_t n = 0;
     placed_t *inside = malloc((prog->nfns ? prog->nfns : 1) * sizeof *inside);

@@ -28,6 +28,7 @@
 
 typedef struct lg_region_held {
     bool present;           /* the linked program has the section */
+    uint64_t section_addr;  /* its address */
     uint64_t section_bytes; /* its size */
     uint64_t held;          /* bytes of it lorgen does not place */
     size_t npinned;         /* pinned functions */

@@ -96,7 +96,7 @@ typedef enum lg_lor_kept {
 
 /* A fast memory region (--fast-region): the output section the user's script gives it, and its
  * members, which no clique lists. In the file:
- *   region .itcm_text size=16384 budget=15564 bytes=15480 functions=2 [held=120]
+ *   region .itcm_text size=16384 budget=15564 bytes=15480 functions=2 [held=120] [stubs=40]
  *     pinned isr_fast
  *     fn filter_median size=212 hits=600 section=.text.filter_median object=filter.o
  * Its pinned and fn lines follow it up to the next region or clique. */
@@ -107,6 +107,8 @@ typedef struct lg_lor_region {
     uint64_t bytes;  /* bytes the members take, alignment included */
     uint64_t held;   /* bytes the link puts in it besides the members (regionheld.h): not
                         lorgen's to move, and part of its size all the same */
+    uint64_t stubs;  /* bytes of the stubs the linker adds in it for the members' far calls
+                        (regionstubs.h, Arm veneers) */
     lg_lor_fn_t *fns; /* its members, in the fragment's order */
     size_t nfns;
     char **pinned; /* the functions the link keeps in it besides (regionheld.h), by name: no
@@ -188,8 +190,8 @@ lg_err_t lg_lor_region_add_pinned(lg_lor_region_t *r, const char *name);
  * placement chose (section align=, pad=, bytes=) gets a note. */
 lg_err_t lg_lor_check(lg_lor_t *lor, const lg_program_t *prog, const char *path, lg_diag_t *d);
 
-/* Whether each region of lor still fits: its members' bytes (as lg_lor_check recomputed them)
- * and what the link holds there besides (held=) against its size. One that does not is an
+/* Whether each region of lor still fits: its members' bytes (as lg_lor_check recomputed them),
+ * what the link holds there besides (held=) and its stubs (stubs=) against its size. One that does not is an
  * error, before anything is linked, with the bytes over; one that fits its size but not its
  * budget (the headroom taken) is a warning. */
 lg_err_t lg_lor_check_region_fit(const lg_lor_t *lor, const char *path, lg_diag_t *d);

@@ -659,12 +659,14 @@ lg_err_t lg_lor_check_region_fit(const lg_lor_t *lor, const char *path, lg_diag_
     lg_err_t err = LG_OK;
     for (size_t r = 0; r < lor->nregions; r++) {
         const lg_lor_region_t *rg = &lor->regions[r];
-        uint64_t total = lg_sat_add(rg->bytes, rg->held);
-        char where[4096], held[96] = "";
+        uint64_t total = lg_sat_add(lg_sat_add(rg->bytes, rg->held), rg->stubs);
+        char where[4096], held[160] = "";
         snprintf(where, sizeof where, "%s:%zu", path, rg->line);
-        if (rg->held > 0)
-            snprintf(held, sizeof held, ", and the link keeps %" PRIu64 " bytes more there (held=)",
-                     rg->held);
+        if (rg->held > 0 || rg->stubs > 0)
+            snprintf(held, sizeof held,
+                     ", and the link keeps %" PRIu64 " bytes more there (held=%" PRIu64
+                     " stubs=%" PRIu64 ")",
+                     lg_sat_add(rg->held, rg->stubs), rg->held, rg->stubs);
         if (total > rg->size)
             err = lg_diag_fail(d, LG_EFORMAT, rg->line ? where : path,
                                "region '%s' overflows: its %zu members take %" PRIu64

@@ -374,7 +374,7 @@ static lg_err_t parse_select(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
     return lg_lor_add_input(lor, tok[1], value, NULL);
 }
 
-/* 'region NAME size=S budget=B [bytes=N functions=N held=H]': a fast region; its fn lines
+/* 'region NAME size=S budget=B [bytes=N functions=N held=H stubs=S]': a fast region; its fn lines
  * follow. */
 static lg_err_t parse_region(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
 {
@@ -387,7 +387,7 @@ static lg_err_t parse_region(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
             return lg_diag_fail(ctx->d, LG_EFORMAT, where_of(ctx),
                                 "region '%s' is given twice (first on line %zu)", tok[1],
                                 lor->regions[r].line);
-    uint64_t size = 0, budget = 0, bytes = 0, held = 0, unused;
+    uint64_t size = 0, budget = 0, bytes = 0, held = 0, stubs = 0, unused;
     bool have_size = false, have_budget = false;
     for (int i = 2; i < n; i++) {
         char *value = split_key(tok[i]);
@@ -396,6 +396,7 @@ static lg_err_t parse_region(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
                          : strcmp(tok[i], "budget") == 0 ? &budget
                          : strcmp(tok[i], "bytes") == 0  ? &bytes
                          : strcmp(tok[i], "held") == 0   ? &held
+                         : strcmp(tok[i], "stubs") == 0  ? &stubs
                          : strcmp(tok[i], "functions") == 0 ? &unused
                                                              : NULL;
         if (slot == NULL) {
@@ -419,6 +420,7 @@ static lg_err_t parse_region(lg_lor_t *lor, char **tok, int n, line_ctx_t *ctx)
     LG_CHECK(lg_lor_add_region(lor, NULL, tok[1], size, budget, bytes, NULL, 0));
     lor->regions[lor->nregions - 1].line = ctx->line;
     lor->regions[lor->nregions - 1].held = held;
+    lor->regions[lor->nregions - 1].stubs = stubs;
     ctx->in_region = true;
     return LG_OK;
 }

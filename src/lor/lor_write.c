@@ -139,6 +139,8 @@ lg_err_t lg_lor_write(const lg_lor_t *lor, FILE *out)
          * it was. */
         if (rg->held > 0)
             fprintf(out, " held=%" PRIu64, rg->held);
+        if (rg->stubs > 0)
+            fprintf(out, " stubs=%" PRIu64, rg->stubs);
         fputc('\n', out);
         for (size_t i = 0; i < rg->npinned; i++) {
             fputs("  pinned ", out);

@@ -493,6 +493,11 @@ static lg_err_t write_regions(const lg_report_input_t *in, FILE *out)
                     "  held         %" PRIu64 " bytes the link keeps there besides (its own "
                     "lines, padding, data), off the budget\n",
                     rg->held);
+        if (rg->stubs > 0)
+            fprintf(out,
+                    "  stubs        %" PRIu64 " bytes kept for the linker's veneers to the "
+                    "functions it calls out of a BL's reach, off the budget\n",
+                    rg->stubs);
         for (size_t k = 0; k < rg->npinned; k++) {
             fputs("  pinned       ", out);
             put_name(out, rg->pinned[k], 0);

@@ -930,7 +930,8 @@ static lg_err_t write_regions(const lg_report_input_t *in, FILE *out)
     size_t rows = in->max_rows ? in->max_rows : SIZE_MAX;
     fputs("<section id=\"fast-regions\">\n<h2>Fast regions</h2>\n"
           "<table class=\"calls\"><thead><tr><th>region</th><th>functions</th>"
-          "<th>bytes used</th><th>bytes left</th><th>budget</th><th>held</th><th>size</th>",
+          "<th>bytes used</th><th>bytes left</th><th>budget</th><th>held</th><th>stubs</th>"
+          "<th>size</th>",
           out);
     fprintf(out, "<th>%% of the profile's %s</th><th>members</th></tr></thead><tbody>\n",
             rs.counters ? "self cost" : "hits");
@@ -944,6 +945,7 @@ static lg_err_t write_regions(const lg_report_input_t *in, FILE *out)
         num_cell(out, rg->budget - rg->bytes);
         num_cell(out, rg->budget);
         num_cell(out, rg->held);
+        num_cell(out, rg->stubs);
         num_cell(out, rg->size);
         pct_cell(out, lg_report_pct(rs.value[r], rs.total_value));
         fputs("<td>", out);

@@ -418,6 +418,7 @@ static lg_err_t write_regions(json_t *j, const lg_report_input_t *in)
         put_uint(j, "bytes_used", rg->bytes);
         put_uint(j, "bytes_left", rg->budget - rg->bytes);
         put_uint(j, "held", rg->held);
+        put_uint(j, "stubs", rg->stubs);
         json_open(j, "pinned", '[', true);
         for (size_t k = 0; k < rg->npinned; k++)
             put_str(j, NULL, rg->pinned[k]);
