@@ -22,6 +22,7 @@
  */
 #include "elfsym.h"
 
+#include "arm_attributes.h"
 #include "mem.h"
 
 #include <errno.h>
@@ -1083,6 +1084,23 @@ static bool linked_by_lld_or_gold(elf_reader_t *f)
     return false;
 }
 
+/* SHT_ARM_ATTRIBUTES, the Arm ABI's build attributes section type. */
+#define LG_SHT_ARM_ATTRIBUTES 0x70000003u
+
+/* Tag_CPU_arch of an Arm file's build attributes, or 0 (arm_attributes.h). */
+static uint8_t arm_cpu_arch(elf_reader_t *f, bool big_endian)
+{
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(f->elf, scn)) != NULL;) {
+        GElf_Shdr sh;
+        Elf_Data *data;
+        if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != LG_SHT_ARM_ATTRIBUTES ||
+            (data = elf_rawdata(scn, NULL)) == NULL || data->d_buf == NULL)
+            continue;
+        return (uint8_t)lg_arm_cpu_arch(data->d_buf, data->d_size, big_endian);
+    }
+    return 0;
+}
+
 /* True when the file's dynamic section names a library it needs (DT_NEEDED). */
 static bool needs_shared_libraries(elf_reader_t *f)
 {
@@ -1146,6 +1164,8 @@ static lg_err_t read_elf(reader_t *r, Elf *elf, const char *where, const char *m
     r->out->files[file].sources_partial = kind == LG_ELF_LINKED && linked_by_lld_or_gold(&f);
     r->out->files[file].needs_shared_libraries =
         kind == LG_ELF_LINKED && needs_shared_libraries(&f);
+    if (ehdr.e_machine == EM_ARM)
+        r->out->files[file].arm_cpu_arch = arm_cpu_arch(&f, big_endian);
     if (symtab == NULL && member != NULL) {
         if (r->members_without_symtab++ == 0)
             snprintf(r->first_without_symtab, sizeof r->first_without_symtab, "%s", member);

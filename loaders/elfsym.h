@@ -64,6 +64,8 @@ typedef struct lg_elf_file {
                            GNU ld gives such an object an STT_FILE named after it */
     bool needs_shared_libraries; /* linked: its dynamic section names a DT_NEEDED library, whose
                                     code runs beside it where the loader puts it */
+    uint8_t arm_cpu_arch; /* EM_ARM: Tag_CPU_arch of its build attributes (arm_attributes.h);
+                             0 when it has none or is of another machine */
 } lg_elf_file_t;
 
 /* A reference found in an object's relocations: code or data in one section of the file that

@@ -39,6 +39,7 @@ static int build_fixtures(void **state)
                       "gcc -O2 -ffunction-sections -c " FIXTURES "/refs.c -o refs.o; "
                       "gcc -O2 -ffunction-sections -c " FIXTURES "/refs_other.c -o refs_other.o; "
                       "gcc -O2 -ffunction-sections -c " FIXTURES "/refs_split.c -o refs_split.o; "
+                      "gcc -O2 -c " FIXTURES "/refs_other.c -o refs_other-shared.o; "
                       "sh4-linux-gnu-gcc -O2 -ffunction-sections -c " FIXTURES
                       "/refs.c -o refs-sh.o; "
                       "sh4-linux-gnu-gcc -O2 -ffunction-sections -c " FIXTURES
@@ -396,6 +397,33 @@ static void test_a_reference_never_called_keeps_calls_real(void **state)
         }
         lg_elfsyms_destroy(&elf);
     }
+}
+
+/* Code that shares its section (refs_other.c built without -ffunction-sections: extern_fn and
+ * other_caller in one .text) calls leaf: the call is the group's, recorded from the section's
+ * first function, and neither function claims to know its references. */
+static void test_calls_of_a_shared_section_are_the_groups(void **state)
+{
+    (void)state;
+    lg_elfsyms_t elf;
+    read_elf(&elf, (const char *const[]){"refs.o", "refs_other-shared.o", NULL});
+    lg_program_t prog;
+    lg_program_init(&prog);
+    assert_int_equal(lg_bind(NULL, 0, &elf, &prog, NULL), LG_OK);
+    const lg_fn_t *ext = find(&prog, "extern_fn", NULL), *other = find(&prog, "other_caller", NULL);
+    assert_true(ext->flags & LG_FN_SHARED_SECTION);
+    assert_false((ext->flags | other->flags) & LG_FN_REFS_KNOWN);
+    uint32_t first = (uint32_t)(ext < other ? ext - prog.fns : other - prog.fns);
+    size_t to_leaf = 0;
+    for (size_t i = 0; i < prog.nrefs; i++)
+        if (strcmp(prog.fns[prog.refs[i].callee].symbol, "leaf") == 0) {
+            assert_int_equal(prog.refs[i].caller, prog.fns[first].family);
+            assert_int_equal(prog.refs[i].weight, 0);
+            to_leaf++;
+        }
+    assert_int_equal(to_leaf, 1);
+    lg_program_destroy(&prog);
+    lg_elfsyms_destroy(&elf);
 }
 
 /* A call to a function GCC split (ipa-split) goes to its clone split_me.part.0: the profile of
@@ -777,6 +805,7 @@ int main(void)
         cmocka_unit_test(test_calls_this_build_inlined_are_no_arcs),
         cmocka_unit_test(test_a_reference_never_called_keeps_calls_real),
         cmocka_unit_test(test_calls_to_a_clone_are_calls_of_its_family),
+        cmocka_unit_test(test_calls_of_a_shared_section_are_the_groups),
         cmocka_unit_test(test_normalize_scales_to_the_largest_volume),
         cmocka_unit_test(test_clone_base_names),
         cmocka_unit_test(test_hidden_globals_bind_to_their_objects),

@@ -589,6 +589,13 @@ static lg_err_t collect_functions(binder_t *b)
         p->shared_libraries |= elf->files[i].needs_shared_libraries;
     if (elf->nfiles > 0)
         p->machine = elf->files[0].machine;
+    for (size_t i = 0; i < elf->nfiles; i++)
+        if (elf->files[i].arm_cpu_arch != 0 &&
+            (p->arm_cpu_arch == 0 || elf->files[i].kind == LG_ELF_LINKED)) {
+            p->arm_cpu_arch = elf->files[i].arm_cpu_arch;
+            if (elf->files[i].kind == LG_ELF_LINKED)
+                break;
+        }
     if (err == LG_OK)
         err = list_aliases(b, have_linked);
     return err == LG_OK ? list_objects(p, elf) : err;
@@ -701,6 +708,31 @@ static uint32_t section_function(const section_fn_t *index, size_t n, uint32_t f
     section_fn_t key = {((uint64_t)file << 32) | section, 0};
     const section_fn_t *hit = n ? bsearch(&key, index, n, sizeof *index, cmp_section_fn) : NULL;
     return hit != NULL ? hit->fn : UINT32_MAX;
+}
+
+/* Orders by section, then function: the first of a section's entries is its first function. */
+static int cmp_section_then_fn(const void *a, const void *b)
+{
+    const section_fn_t *x = a, *y = b;
+    int by_section = cmp_section_fn(a, b);
+    return by_section != 0 ? by_section : (x->fn > y->fn) - (x->fn < y->fn);
+}
+
+/* The first function (the lowest index) of a section in an index sorted by
+ * cmp_section_then_fn; UINT32_MAX when none. */
+static uint32_t first_of_section(const section_fn_t *index, size_t n, uint32_t file,
+                                 uint32_t section)
+{
+    uint64_t key = ((uint64_t)file << 32) | section;
+    size_t lo = 0, hi = n; /* the first entry whose section is not below key */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (index[mid].key < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && index[lo].key == key ? index[lo].fn : UINT32_MAX;
 }
 
 /* Records one reference of the given kind (elfsym.h) between the families of `from` (a
@@ -862,12 +894,24 @@ static lg_err_t build_references(binder_t *b)
         free(unknown);
         return LG_ENOMEM;
     }
-    size_t n = 0;
+    /* shared: a shared section's first function, which its calls are recorded from. */
+    section_fn_t *shared = malloc((p->nfns ? p->nfns : 1) * sizeof *shared);
+    if (shared == NULL) {
+        free(index);
+        free(unknown);
+        return LG_ENOMEM;
+    }
+    size_t n = 0, nshared = 0;
     for (size_t i = 0; i < p->nfns; i++) {
         uint32_t o = b->fn_obj[i];
         if (o == UINT32_MAX || elf->syms[o].section_funcs != 1 ||
             !elf->files[elf->syms[o].file].refs_read) {
             unknown[p->fns[i].family] = true;
+            if (o != UINT32_MAX && elf->syms[o].section_funcs > 1 &&
+                elf->files[elf->syms[o].file].refs_read)
+                shared[nshared++] = (section_fn_t){
+                    ((uint64_t)elf->syms[o].file << 32) | elf->syms[o].section_index,
+                    (uint32_t)i};
             if (o == UINT32_MAX || elf->syms[o].section_funcs != 1)
                 continue;
         }
@@ -879,6 +923,7 @@ static lg_err_t build_references(binder_t *b)
             p->fns[i].flags |= LG_FN_REFS_KNOWN;
     free(unknown);
     qsort(index, n, sizeof *index, cmp_section_fn);
+    qsort(shared, nshared, sizeof *shared, cmp_section_then_fn);
     size_t cap = 0;
     version_index_t versions;
     lg_err_t err = build_version_index(b, &versions);
@@ -887,8 +932,13 @@ static lg_err_t build_references(binder_t *b)
         uint32_t from = UINT32_MAX;
         if (r->from_section != LG_ELFREF_DATA) {
             from = section_function(index, n, r->file, r->from_section);
+            /* Code of a shared section: its calls are the whole group's, recorded from the
+             * section's first function (what a fast region pays veneers for, regionstubs.h).
+             * Its other references stay unknown, as its functions' are (no LG_FN_REFS_KNOWN). */
+            if (from == UINT32_MAX && r->kind == LG_ELFREF_CALL)
+                from = first_of_section(shared, nshared, r->file, r->from_section);
             if (from == UINT32_MAX)
-                continue; /* code of a shared section, or of no kept function */
+                continue; /* of no kept function, or no call of a shared section */
         }
         if (r->to_section != LG_ELFREF_BY_NAME) {
             err = add_reference(p, &cap, from, section_function(index, n, r->file, r->to_section),
@@ -899,6 +949,7 @@ static lg_err_t build_references(binder_t *b)
         err = add_named_references(b, &versions, &cap, from, r->to_name, r->kind);
     }
     free(index);
+    free(shared);
     version_index_destroy(&versions, b->nnames);
     if (err == LG_OK) {
         lg_arcs_merge(p->refs, &p->nrefs);

@@ -110,8 +110,10 @@ typedef struct lg_program {
     /* Calls in the objects' code, between clone families (lg_fn_t.family): caller -> callee
      * when a section of the caller's family has a relocation calling or jumping to a function
      * of the callee's; weight 0, or > 0 when some of them could be taken addresses (a machine
-     * whose branches lorgen cannot tell apart). Sorted by (caller, callee), unique; empty
-     * without objects. Taken addresses are LG_FN_ADDRESS_TAKEN instead. */
+     * whose branches lorgen cannot tell apart). The calls of a section several functions
+     * share are the whole section's, from its first function's family (weight 0; that
+     * family is no LG_FN_REFS_KNOWN one). Sorted by (caller, callee), unique; empty without
+     * objects. Taken addresses are LG_FN_ADDRESS_TAKEN instead. */
     lg_arc_t *refs;
     size_t nrefs;
     lg_hotspot_t *hotspots; /* sorted by (fn, offset), unique; empty without positions */
@@ -147,6 +149,9 @@ typedef struct lg_program {
     /* e_machine of the ELF inputs (EM_ARM, EM_RISCV, ...); 0 without ELF inputs. The reports
      * say what a call between far apart regions needs on it (a veneer on Arm). */
     uint16_t machine;
+    /* EM_ARM: Tag_CPU_arch of the ELF inputs' build attributes (the linked file's, else the
+     * first object's that has one); 0 unknown. Thumb-1-only cores get longer veneers. */
+    uint8_t arm_cpu_arch;
 } lg_program_t;
 
 /* True when the linker can place the function on its own: it has bytes and a known input

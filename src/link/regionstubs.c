@@ -1,6 +1,7 @@
 /* regionstubs.c - the linker's stubs for a fast region's far calls (regionstubs.h). */
 #include "regionstubs.h"
 
+#include "arm_attributes.h"
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,8 @@ lg_region_stubs_t lg_region_stubs_for(const lg_program_t *prog, const lg_elfsyms
     if (prog->machine != EM_ARM)
         return s;
     uint64_t text;
-    s.bytes_per_callee = LG_ARM_VENEER_BYTES;
+    s.bytes_per_callee = lg_arm_arch_thumb1_only(prog->arm_cpu_arch) ? LG_ARM_THUMB1_VENEER_BYTES
+                                                                      : LG_ARM_VENEER_BYTES;
     if (elf == NULL || !held->present || !section_address(elf, ".text", &text))
         return s;
     s.where_known = true;

@@ -32,12 +32,20 @@ step "profile on the host"
 build_and_trace "$fw" fw-host fw.prf "$CFLAGS" $APP host_board host_libc
 cmp -s base.out prof.out || fail "the instrumented and plain host builds print different results"
 
-# link_fw DIR ELF: links the arm objects from DIR, where fast_region.ld finds the itcm.ld and
-# order.ld it INCLUDEs (GNU ld looks in the current directory first).
+# link_fw DIR ELF: links the arm objects (OBJ_DIR, default arm/, built for LINK_ARCH, default
+# ARCH) from DIR, where fast_region.ld finds the itcm.ld and order.ld it INCLUDEs (GNU ld looks
+# in the current directory first).
 link_fw() {
   # shellcheck disable=SC2086
-  (cd "$1" && arm-none-eabi-gcc $ARCH --specs=nano.specs -nostartfiles -T "$board/fast_region.ld" \
-    -L. -Wl,--gc-sections -Wl,--build-id=none ../arm/*.o -o "../$2")
+  (cd "$1" && arm-none-eabi-gcc ${LINK_ARCH:-$ARCH} --specs=nano.specs -nostartfiles \
+    -T "$board/fast_region.ld" -L. -Wl,--gc-sections -Wl,--build-id=none ../"${OBJ_DIR:-arm}"/*.o \
+    -o "../$2")
+}
+
+# itcm_veneers ELF: how many of the linker's veneers lie in ITCM.
+itcm_veneers() {
+  arm-none-eabi-nm -t d "$1" | awk -v lo=$((ITCM_START)) -v hi=$((ITCM_END)) '
+    $3 ~ /_veneer$/ && $1 + 0 >= lo && $1 + 0 < hi { n++ } END { print n + 0 }'
 }
 
 # itcm_functions ELF: the function symbols whose address lies in ITCM, one a line.
@@ -72,7 +80,7 @@ step "lorgen chooses the code for a 1 KiB .itcm_text"
 stubs=$(sed -n 's/^lorgen: note: --fast-region \.itcm_text: \([0-9]*\) bytes kept for the linker.s veneers to the \([0-9]*\) function(s) its members call outside it, which a BL may not reach .*/\1 \2/p' err.txt)
 [ -n "$stubs" ] && [ "${stubs% *}" -eq $((8 * ${stubs#* })) ] ||
   { cat err.txt >&2; fail "lorgen did not keep 8 bytes a veneer for the region's far calls"; }
-stubs=${stubs% *}
+callees=${stubs#* } stubs=${stubs% *}
 grep -q "^lorgen: note: --fast-region .itcm_text: [0-9]* functions, [0-9]* of $((942 - stubs)) bytes" err.txt ||
   { cat err.txt >&2; fail "lorgen did not tell what the region took"; }
 grep -q '^/\* Fast region members chosen by lorgen.*\.itcm_text$' itcm.ld ||
@@ -120,6 +128,9 @@ size=$(arm-none-eabi-size -A fw-fast.elf | awk '$1 == ".itcm_text" { print $2 }'
 
 # The direct calls out of the region the report names got the linker's veneers: __CALLEE_veneer.
 # (qsort -> cmp_sample is a call through a pointer: no veneer.)
+# lorgen counted at least the veneers the linker put in ITCM (one a called function).
+[ "$(itcm_veneers fw-fast.elf)" -le "$callees" ] ||
+  fail "$(itcm_veneers fw-fast.elf) veneers in ITCM, lorgen counted $callees"
 arm-none-eabi-nm fw-fast.elf | awk '$3 ~ /^__.*_veneer$/ { print $3 }' >veneers.txt
 for callee in strlen qsort; do
   grep -q "^  crossing     [^ ]* \[\.itcm_text\] -> $callee \[the rest\]" crossing.txt ||
@@ -220,6 +231,37 @@ n=$(awk '$1 == "region" { print substr($6, 11) }' fw-16k.lor)
   { cat check-16k.txt >&2; fail "lorgen check failed on the 16 KiB link"; }
 grep -q "^lorgen check: $n of $n region members lie in their region, 0 other functions lie in one$" check-16k.txt ||
   { cat check-16k.txt >&2; fail "lorgen check did not find the $n members in the 16 KiB .itcm_text"; }
+
+step "a Cortex-M0+ build: its veneers are 16 bytes, and counted so"
+# Armv6-M has no 32-bit branch to a register's reach: GNU ld's veneer goes through a register
+# and takes 16 bytes; lorgen reads the core from the build attributes.
+M0="-mcpu=cortex-m0plus -mthumb -mfloat-abi=soft"
+# shellcheck disable=SC2086
+libc_m0=$(arm-none-eabi-gcc $M0 -print-file-name=libc_nano.a)
+# shellcheck disable=SC2086
+libgcc_m0=$(arm-none-eabi-gcc $M0 -print-libgcc-file-name)
+mkdir -p m0 m0-plain m0-fast
+for f in $APP startup semihost syscalls; do
+  # shellcheck disable=SC2086
+  arm-none-eabi-gcc $CFLAGS $M0 -DFW_ITCM -fdata-sections -c "$fw/$f.c" -o "m0/$f.o"
+done
+: >m0-plain/itcm.ld
+: >m0-plain/order.ld
+LINK_ARCH=$M0 OBJ_DIR=m0 link_fw m0-plain fw-m0.elf
+"$lorgen" fw.prf fw-m0.elf m0/*.o "$libc_m0" "$libgcc_m0" --fast-region .itcm_text=1K,headroom=8% \
+  --fast-include m0-fast/itcm.ld --ld-include m0-fast/order.ld -o fw-m0.lor 2>m0.txt ||
+  { cat m0.txt >&2; fail "lorgen failed on the Cortex-M0+ build"; }
+m0_stubs=$(sed -n 's/^lorgen: note: --fast-region \.itcm_text: \([0-9]*\) bytes kept for the linker.s veneers to the \([0-9]*\) function(s).*/\1 \2/p' m0.txt)
+[ -n "$m0_stubs" ] && [ "${m0_stubs% *}" -eq $((16 * ${m0_stubs#* })) ] ||
+  { cat m0.txt >&2; fail "lorgen did not keep 16 bytes a veneer on the Cortex-M0+"; }
+LINK_ARCH=$M0 OBJ_DIR=m0 link_fw m0-fast fw-m0-fast.elf
+[ "$(itcm_veneers fw-m0-fast.elf)" -le "${m0_stubs#* }" ] ||
+  fail "$(itcm_veneers fw-m0-fast.elf) veneers in the Cortex-M0+ ITCM, lorgen counted ${m0_stubs#* }"
+arm-none-eabi-nm -S fw-m0-fast.elf | awk '$4 ~ /_veneer$/ && $2 != "00000010" { bad = 1 } END { exit bad }' ||
+  fail "a Cortex-M0+ veneer is not 16 bytes"
+size=$(arm-none-eabi-size -A fw-m0-fast.elf | awk '$1 == ".itcm_text" { print $2 }')
+[ -n "$size" ] && [ "$size" -le 944 ] ||
+  fail "the Cortex-M0+ .itcm_text holds ${size:-no} bytes with its veneers, more than the 942 budgeted"
 
 step "run the plain and the fast images on qemu's MPS2 AN500 (Cortex-M7)"
 if ! have qemu-system-arm || ! qemu-system-arm -M help | grep -q '^mps2-an500 '; then

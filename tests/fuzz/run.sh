@@ -71,6 +71,19 @@ if [ -d "$seeds/elf" ]; then
   ar rcs "$seeds/elf/lib.a" "$seeds/elf/b.o" "$seeds/elf/c.o"
   gcc -O2 -nostdlib -static -Wl,-e,main "$seeds"/elf/{a,b,c}.o -o "$seeds/elf/linked" 2>/dev/null ||
     true
+  # An Arm object, whose build attributes the reader parses (arm_attributes.c).
+  if command -v arm-none-eabi-gcc >/dev/null; then
+    arm-none-eabi-gcc -mcpu=cortex-m0plus -mthumb -O2 -ffunction-sections -c "$fx/elf/a.c" \
+      -o "$seeds/elf/a-cortex-m0plus.o"
+  fi
+fi
+if [ -d "$seeds/arm_attributes" ] && command -v arm-none-eabi-gcc >/dev/null; then
+  for cpu in cortex-m0plus cortex-m7; do
+    arm-none-eabi-gcc -mcpu=$cpu -mthumb -O2 -c "$fx/elf/a.c" -o "$seeds/arm_attributes/$cpu.o"
+    arm-none-eabi-objcopy -O binary --only-section=.ARM.attributes \
+      "$seeds/arm_attributes/$cpu.o" "$seeds/arm_attributes/$cpu.bin"
+    rm "$seeds/arm_attributes/$cpu.o"
+  done
 fi
 if [ -d "$seeds/probe" ]; then
   # The probes see the first bytes of every kind of file.
