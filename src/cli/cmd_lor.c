@@ -74,6 +74,8 @@ int lg_cli_cmd_script(const lg_cli_options_t *o)
     int status = lor_program_load(o, false, &lp, &d);
     if (status == 0 && (lg_lor_check(&lp.lor, &lp.prog, lp.lor_path, &d) != LG_OK ||
                         lg_cli_check_regions(&lp.lor, &lp.prog, lp.lor_path, &d) != LG_OK ||
+                        lg_cli_recount_stubs(&lp.lor, &lp.prog, &lp.in.elf, lp.lor_path, &d) !=
+                            LG_OK ||
                         lg_lor_check_region_fit(&lp.lor, lp.lor_path, &d) != LG_OK))
         status = LG_EXIT_BAD_INPUT;
     lg_cli_flush_diag(&d);

@@ -2,6 +2,7 @@
 #include "fast.h"
 
 #include "emit_ld.h"
+#include "linkfind.h"
 #include "linkname.h"
 #include "mem.h"
 #include "messages.h"
@@ -330,6 +331,43 @@ lg_err_t lg_cli_check_regions(lg_lor_t *lor, const lg_program_t *prog, const cha
         err = lg_lor_check(&one, prog, path, d);
         lend_end(rg, &one);
     }
+    return err;
+}
+
+lg_err_t lg_cli_recount_stubs(lg_lor_t *lor, const lg_program_t *prog, const lg_elfsyms_t *elf,
+                              const char *path, lg_diag_t *d)
+{
+    lg_linkfind_t find;
+    bool *in = calloc(prog->nfns ? prog->nfns : 1, sizeof *in);
+    lg_err_t err = in != NULL ? lg_linkfind_init(&find, prog) : LG_ENOMEM;
+    for (size_t r = 0; r < lor->nregions && err == LG_OK; r++) {
+        lg_lor_region_t *rg = &lor->regions[r];
+        lg_region_held_t held;
+        err = lg_region_held_measure(elf, prog, rg->name, &held, NULL);
+        lg_region_stubs_t stubs = lg_region_stubs_for(prog, elf, &held);
+        size_t callees = 0;
+        memset(in, 0, prog->nfns * sizeof *in);
+        for (size_t i = 0; i < rg->nfns && err == LG_OK && stubs.bytes_per_callee > 0; i++) {
+            int64_t k = lg_linkfind(&find, &rg->fns[i], NULL, NULL);
+            if (k >= 0)
+                in[k] = true;
+        }
+        if (err == LG_OK && stubs.bytes_per_callee > 0)
+            err = lg_region_far_callees(prog, in, &callees);
+        uint64_t now = (uint64_t)callees * stubs.bytes_per_callee;
+        if (err == LG_OK && now != rg->stubs) {
+            char where[4096];
+            snprintf(where, sizeof where, "%s:%zu", path, rg->line);
+            lg_diag_add(d, LG_NOTE, rg->line ? where : path,
+                        "region '%s': its members call %zu function(s) outside it, whose "
+                        "veneers take %" PRIu64 " bytes, not the %" PRIu64 " of stubs=",
+                        rg->name, callees, now, rg->stubs);
+            rg->stubs = now;
+        }
+    }
+    if (in != NULL)
+        lg_linkfind_destroy(&find);
+    free(in);
     return err;
 }
 

@@ -60,6 +60,12 @@ void lg_cli_regions_destroy(lg_cli_region_t *regions, size_t n);
 lg_err_t lg_cli_check_regions(lg_lor_t *lor, const lg_program_t *prog, const char *path,
                               lg_diag_t *d);
 
+/* Counts again, for a .LOR read back, the veneers each region's members need (regionstubs.h),
+ * from prog and elf (the ELF inputs it was bound from), and notes and takes the count where it
+ * is not the region's stubs= (members edited by hand). LG_OK or LG_ENOMEM. */
+lg_err_t lg_cli_recount_stubs(lg_lor_t *lor, const lg_program_t *prog, const lg_elfsyms_t *elf,
+                              const char *path, lg_diag_t *d);
+
 /* Writes each --fast-include of o, the fragment of the region of lor it names (FILE alone with one
  * region, NAME=FILE: lg_cli_fast_include_region), named as the other GNU ld outputs name
  * functions (lg_linkname_resolve), to a temporary file: files[i] for o->fast_includes[i], zeroed

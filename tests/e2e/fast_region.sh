@@ -187,6 +187,16 @@ again=$(awk '$1 == "clique" { print NR + 1; exit }' twice.lor)
 expect 1 "lorgen: twice.lor:$again: error: function '$member' is listed twice (first on line $first, in region '.itcm_text'); give object= or source= to tell same-named statics apart" \
   "$lorgen" script twice.lor fw.elf arm/*.o "$libc" "$libgcc" --fast-include twice.ld
 
+step "a region edited by hand: lorgen script counts its veneers again"
+# Without app_main, which calls most of the functions outside, the region needs fewer veneers.
+grep -v '^  fn app_main ' fw.lor >no-main.lor
+"$lorgen" script no-main.lor fw.elf arm/*.o "$libc" "$libgcc" --fast-include no-main.ld \
+  -o no-main-out.lor 2>no-main.txt || { cat no-main.txt >&2; fail "lorgen script failed"; }
+now=$(sed -n "s/^lorgen: no-main\.lor:[0-9]*: note: region '\.itcm_text': its members call \([0-9]*\) function(s) outside it, whose veneers take \([0-9]*\) bytes, not the $stubs of stubs=$/\2/p" no-main.txt)
+[ -n "$now" ] && [ "$now" -lt "$stubs" ] ||
+  { cat no-main.txt >&2; fail "lorgen script did not count the edited region's veneers again"; }
+grep -q " stubs=$now\$" no-main-out.lor || fail "the rewritten .LOR does not say stubs=$now"
+
 step "a region too small for any executed code is told, with bytes"
 "$lorgen" fw.prf fw.elf arm/*.o "$libc" "$libgcc" --fast-region .itcm_text=2 \
   --fast-include tiny.ld -o tiny.lor 2>tiny.txt || { cat tiny.txt >&2; fail "lorgen failed"; }
