@@ -2,12 +2,14 @@
  * order and of a proposed one. */
 #include "commands.h"
 
+#include "fast.h"
 #include "inputs.h"
 #include "lor.h"
 #include "messages.h"
 #include "order.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -59,7 +61,8 @@ int lg_cli_cmd_eval(const lg_cli_options_t *o)
         if (read)
             geo = judging_geometry(o, &p.lor, &d);
         if (!read || lg_lor_check(&p.lor, &p.prog, o->lor, &d) != LG_OK ||
-            lg_lor_to_layout(&p.lor, &p.prog, &p.layout, &d) != LG_OK)
+            lg_lor_to_layout(&p.lor, &p.prog, &p.layout, &d) != LG_OK ||
+            lg_cli_mark_uncached(&p.lor, &p.prog) != LG_OK)
             status = LG_EXIT_BAD_INPUT;
         free(text);
         proposed = o->lor;
@@ -90,7 +93,12 @@ int lg_cli_cmd_eval(const lg_cli_options_t *o)
         printf("%-32s %14" PRIu64 " %14" PRIu64 " %7.3f\n", "ELF (current)", before.accesses,
                before.misses, 1.0);
         printf("%-32s %14" PRIu64 " %14" PRIu64 " %7.3f\n", proposed, after.accesses, after.misses,
-               before.misses ? (double)after.misses / (double)before.misses : 0.0);
+               /* No miss before or after: the same, not better. */
+               before.misses ? (double)after.misses / (double)before.misses
+                             : after.misses ? (double)INFINITY : 1.0);
+        if (p.lor.nregions > 0 || p.nregions > 0)
+            printf("fast regions: their code, fetched outside the instruction cache (a TCM), is "
+                   "counted in neither\n");
     }
     lg_estimate_destroy(&before);
     lg_estimate_destroy(&after);

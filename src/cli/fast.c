@@ -334,6 +334,24 @@ lg_err_t lg_cli_check_regions(lg_lor_t *lor, const lg_program_t *prog, const cha
     return err;
 }
 
+lg_err_t lg_cli_mark_uncached(const lg_lor_t *lor, lg_program_t *prog)
+{
+    lg_linkfind_t find;
+    lg_err_t err = lg_linkfind_init(&find, prog);
+    for (size_t r = 0; r < lor->nregions && err == LG_OK; r++) {
+        const lg_lor_region_t *rg = &lor->regions[r];
+        for (size_t i = 0; i < rg->nfns + rg->npinned; i++) {
+            /* A pinned function is named by its symbol alone. */
+            lg_lor_fn_t named = {.symbol = i < rg->nfns ? NULL : rg->pinned[i - rg->nfns]};
+            int64_t k = lg_linkfind(&find, i < rg->nfns ? &rg->fns[i] : &named, NULL, NULL);
+            if (k >= 0)
+                prog->fns[k].flags |= LG_FN_UNCACHED;
+        }
+    }
+    lg_linkfind_destroy(&find);
+    return err;
+}
+
 lg_err_t lg_cli_recount_stubs(lg_lor_t *lor, const lg_program_t *prog, const lg_elfsyms_t *elf,
                               const char *path, lg_diag_t *d)
 {

@@ -60,6 +60,10 @@ void lg_cli_regions_destroy(lg_cli_region_t *regions, size_t n);
 lg_err_t lg_cli_check_regions(lg_lor_t *lor, const lg_program_t *prog, const char *path,
                               lg_diag_t *d);
 
+/* Flags LG_FN_UNCACHED the functions of prog that lor's regions list, members and pinned, so
+ * that the estimates leave their fetches out, as for regions just chosen. LG_OK or LG_ENOMEM. */
+lg_err_t lg_cli_mark_uncached(const lg_lor_t *lor, lg_program_t *prog);
+
 /* Counts again, for a .LOR read back, the veneers each region's members need (regionstubs.h),
  * from prog and elf (the ELF inputs it was bound from), and notes and takes the count where it
  * is not the region's stubs= (members edited by hand). LG_OK or LG_ENOMEM. */

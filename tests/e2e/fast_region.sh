@@ -229,6 +229,12 @@ grep -q '^  placement weight  *hits (no function of the cliques has a self cost:
 grep -q '^  estimated misses, ELF -> new  *[0-9]* -> 0 ' fw-16k.txt &&
   grep -q '^    fast regions  *the fast regions. code, fetched outside the instruction$' fw-16k.txt ||
   { grep -A12 'estimated misses' fw-16k.txt >&2; fail "the estimate counts the region's fetches as the cache's"; }
+# lorgen eval of that .LOR: every fetch is the region's, none the cache's.
+"$lorgen" eval fw.prf fw.elf arm/*.o "$libc" "$libgcc" --lor fw-16k.lor >eval-16k.txt 2>&1 ||
+  { cat eval-16k.txt >&2; fail "lorgen eval failed on the 16 KiB order"; }
+grep -q '^fw-16k\.lor  *0  *0  *1\.000$' eval-16k.txt &&
+  grep -q '^fast regions: their code, fetched outside the instruction cache' eval-16k.txt ||
+  { cat eval-16k.txt >&2; fail "lorgen eval counts the region's fetches as the cache's"; }
 # qsort, too big for the 1 KiB region, fits in this one.
 grep -q '"\*lib\[cg\]_nano\.a:lib_a-qsort\.o"(\.text)' 16k/itcm.ld ||
   { cat 16k/itcm.ld >&2; fail "qsort is not in the 16 KiB region"; }
