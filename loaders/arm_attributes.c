@@ -4,12 +4,12 @@
 #include <string.h>
 
 enum {
-    TAG_FILE = 1,          /* a sub-subsection for the whole file */
-    TAG_CPU_RAW_NAME = 4,  /* string */
-    TAG_CPU_NAME = 5,      /* string */
-    TAG_CPU_ARCH = 6,      /* ULEB128: what lorgen wants */
+    TAG_FILE = 1,           /* a sub-subsection for the whole file */
+    TAG_CPU_RAW_NAME = 4,   /* string */
+    TAG_CPU_NAME = 5,       /* string */
+    TAG_CPU_ARCH = 6,       /* ULEB128: what lorgen wants */
     TAG_COMPATIBILITY = 32, /* ULEB128, then a string */
-    TAG_CONFORMANCE = 67,  /* string */
+    TAG_CONFORMANCE = 67,   /* string */
 };
 
 /* A cursor over [p, end): every read checks the bytes are there and fails (ok = false) if not. */

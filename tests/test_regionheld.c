@@ -154,8 +154,11 @@ static void test_stubs_by_distance(void **state)
 static void test_far_callees_counted_once(void **state)
 {
     (void)state;
-    static const fn_spec_t fns[] = {{"a", 8, 2, 1, 0}, {"b", 8, 2, 1, 0}, {"c", 8, 2, 1, 0},
-                                    {"x", 8, 2, 1, 0}, {"y", 8, 2, 1, 0}};
+    static const fn_spec_t fns[] = {{"a", 8, 2, 1, 0},
+                                    {"b", 8, 2, 1, 0},
+                                    {"c", 8, 2, 1, 0},
+                                    {"x", 8, 2, 1, 0},
+                                    {"y", 8, 2, 1, 0}};
     lg_program_t p;
     MAKE_NO_ARCS(&p, fns);
     for (size_t i = 0; i < p.nfns; i++)
@@ -178,8 +181,12 @@ static void test_far_callees_counted_once(void **state)
 
 static lg_err_t fit(uint64_t size, uint64_t budget, uint64_t bytes, uint64_t held, lg_diag_t *d)
 {
-    lg_lor_region_t r = {.name = ".itcm_text", .size = size, .budget = budget, .bytes = bytes,
-                         .held = held, .line = 7};
+    lg_lor_region_t r = {.name = ".itcm_text",
+                         .size = size,
+                         .budget = budget,
+                         .bytes = bytes,
+                         .held = held,
+                         .line = 7};
     lg_lor_t lor;
     lg_lor_init(&lor);
     lor.regions = &r;
@@ -215,10 +222,8 @@ static void test_region_fit(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pinned_and_lorgens),
-        cmocka_unit_test(test_veneer_is_lorgens),
-        cmocka_unit_test(test_stubs_by_distance),
-        cmocka_unit_test(test_far_callees_counted_once),
+        cmocka_unit_test(test_pinned_and_lorgens), cmocka_unit_test(test_veneer_is_lorgens),
+        cmocka_unit_test(test_stubs_by_distance),  cmocka_unit_test(test_far_callees_counted_once),
         cmocka_unit_test(test_region_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,10 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where the linked program puts the output section name: the first linked function symbol that
- * lies in it tells its address and size. */
-static bool find_section(const lg_elfsyms_t *elf, const char *name, uint64_t *addr,
-                         uint64_t *size)
+bool lg_linked_section(const lg_elfsyms_t *elf, const char *name, uint64_t *addr, uint64_t *size)
 {
     for (size_t s = 0; s < elf->nsyms; s++) {
         const lg_elfsym_t *sym = &elf->syms[s];
@@ -46,12 +43,12 @@ static int by_address(const void *pa, const void *pb)
     return a->fn < b->fn ? -1 : a->fn > b->fn;
 }
 
-lg_err_t lg_region_held_measure(const lg_elfsyms_t *elf, const lg_program_t *prog,
-                                const char *name, lg_region_held_t *out, bool *pinned)
+lg_err_t lg_region_held_measure(const lg_elfsyms_t *elf, const lg_program_t *prog, const char *name,
+                                lg_region_held_t *out, bool *pinned)
 {
     *out = (lg_region_held_t){.largest = UINT32_MAX};
     uint64_t addr = 0, size = 0;
-    if (!find_section(elf, name, &addr, &size))
+    if (!lg_linked_section(elf, name, &addr, &size))
         return LG_OK;
     out->present = true;
     out->section_addr = addr;

@@ -35,10 +35,14 @@ typedef struct lg_region_held {
     uint32_t largest;       /* the largest pinned function (index into prog->fns); UINT32_MAX */
 } lg_region_held_t;
 
+/* Where elf's linked file puts its output section name, through the first function symbol that
+ * lies in it: its address and size into *addr and *size; false when no function lies there. */
+bool lg_linked_section(const lg_elfsyms_t *elf, const char *name, uint64_t *addr, uint64_t *size);
+
 /* Measures the section name in elf's linked file against prog (bound to the same ELF files)
  * into *out, and sets pinned[i] (one flag per function of prog; NULL: not wanted) for each
  * pinned function. O(symbols + functions log functions). Returns LG_OK or LG_ENOMEM. */
-lg_err_t lg_region_held_measure(const lg_elfsyms_t *elf, const lg_program_t *prog,
-                                const char *name, lg_region_held_t *out, bool *pinned);
+lg_err_t lg_region_held_measure(const lg_elfsyms_t *elf, const lg_program_t *prog, const char *name,
+                                lg_region_held_t *out, bool *pinned);
 
 #endif

@@ -2,23 +2,9 @@
 #include "regionstubs.h"
 
 #include "arm_attributes.h"
+
 #include <elf.h>
 #include <stdlib.h>
-#include <string.h>
-
-/* Where the linked program's output section name starts, through a function symbol in it. */
-static bool section_address(const lg_elfsyms_t *elf, const char *name, uint64_t *addr)
-{
-    for (size_t s = 0; s < elf->nsyms; s++) {
-        const lg_elfsym_t *sym = &elf->syms[s];
-        if (elf->files[sym->file].kind == LG_ELF_LINKED && sym->section != NULL &&
-            strcmp(sym->section, name) == 0) {
-            *addr = sym->section_addr;
-            return true;
-        }
-    }
-    return false;
-}
 
 lg_region_stubs_t lg_region_stubs_for(const lg_program_t *prog, const lg_elfsyms_t *elf,
                                       const lg_region_held_t *held)
@@ -26,14 +12,14 @@ lg_region_stubs_t lg_region_stubs_for(const lg_program_t *prog, const lg_elfsyms
     lg_region_stubs_t s = {0, false};
     if (prog->machine != EM_ARM)
         return s;
-    uint64_t text;
+    uint64_t text, text_bytes;
     s.bytes_per_callee = lg_arm_arch_thumb1_only(prog->arm_cpu_arch) ? LG_ARM_THUMB1_VENEER_BYTES
-                                                                      : LG_ARM_VENEER_BYTES;
-    if (elf == NULL || !held->present || !section_address(elf, ".text", &text))
+                                                                     : LG_ARM_VENEER_BYTES;
+    if (elf == NULL || !held->present || !lg_linked_section(elf, ".text", &text, &text_bytes))
         return s;
     s.where_known = true;
-    uint64_t apart = held->section_addr > text ? held->section_addr - text
-                                               : text - held->section_addr;
+    uint64_t apart =
+        held->section_addr > text ? held->section_addr - text : text - held->section_addr;
     if (apart <= LG_ARM_BL_REACH)
         s.bytes_per_callee = 0;
     return s;

@@ -6,9 +6,9 @@
  * called function beside the calls, in the region's output section (tests/e2e/fast_region.sh
  * shows them, 8 bytes each for a Cortex-M7, 16 for a Cortex-M0+). A function is counted once
  * however many members call it; a fixed group's calls count from the group (bind.c records
- * them from its section's first function). Other machines lorgen knows need none: RISC-V calls reach 2 GiB with the
- * auipc/jalr pair the compiler emits (what changes there is that the linker cannot shorten it,
- * which lg_fast_region_weight counts), x86-64's 2 GiB.
+ * them from its section's first function). Other machines lorgen knows need none: RISC-V calls
+ * reach 2 GiB with the auipc/jalr pair the compiler emits (what changes there is that the linker
+ * cannot shorten it, which lg_fast_region_weight counts), x86-64's 2 GiB.
  */
 #ifndef LG_REGIONSTUBS_H
 #define LG_REGIONSTUBS_H
