@@ -212,15 +212,40 @@ static lg_err_t count_stubs(lg_cli_region_t *r, const lg_program_t *prog)
     return err;
 }
 
+/* Rounds of choosing on a smaller budget before choose_with_stubs takes the bound that fits
+ * whatever is chosen: each round is a knapsack, and the budget falls by at least a byte a round. */
+#define LG_FAST_REGION_STUB_ROUNDS 8
+
+/* The most stub bytes any choice among the candidates (units that ran, can move and no region
+ * took) can need: a stub for every call out of a candidate, as if none of its callees were in. */
+static uint64_t stub_bound(const lg_cli_region_t *r, const lg_program_t *prog,
+                           const lg_program_t *units, const lg_groups_t *g, const bool *taken)
+{
+    bool *caller = calloc(prog->nfns ? prog->nfns : 1, sizeof *caller); /* per family */
+    if (caller == NULL)
+        return UINT64_MAX;
+    for (size_t i = 0; i < prog->nfns; i++) {
+        uint32_t u = g ? g->unit_of[i] : (uint32_t)i;
+        const lg_fn_t *f = &units->fns[u];
+        if (!taken[u] && lg_fn_movable(f) && (f->hits > 0 || f->counter1_self > 0))
+            caller[prog->fns[i].family] = true;
+    }
+    uint64_t calls = 0;
+    for (size_t k = 0; k < prog->nrefs; k++)
+        calls += caller[prog->refs[k].caller] && prog->refs[k].callee != prog->refs[k].caller;
+    free(caller);
+    return calls * r->stubs.bytes_per_callee;
+}
+
 /* Chooses r's members for room bytes, their stubs included: a choice whose members and stubs
- * do not fit is made again on a budget smaller by the bytes over, until they fit (each round's
- * budget is smaller, and an empty choice needs no stub). */
+ * do not fit is made again on a budget smaller by the bytes over, until they fit; after
+ * LG_FAST_REGION_STUB_ROUNDS rounds, on the room less stub_bound, which fits any choice. */
 static lg_err_t choose_with_stubs(lg_cli_region_t *r, const lg_program_t *prog,
                                   const lg_program_t *units, const lg_groups_t *g,
                                   const bool *taken, uint64_t room, lg_diag_t *d)
 {
     uint64_t budget = room;
-    for (;;) {
+    for (unsigned round = 0;; round++) {
         LG_CHECK(lg_fast_region_choose(units, taken, budget, LG_FAST_REGION_EXACT_CELLS,
                                        &r->choice, d));
         LG_CHECK(expand_members(r, g));
@@ -228,8 +253,13 @@ static lg_err_t choose_with_stubs(lg_cli_region_t *r, const lg_program_t *prog,
         uint64_t need = lg_sat_add(r->choice.used, r->stub_bytes);
         if (need <= room || budget == 0)
             break;
-        uint64_t over = need - room;
-        budget = over < budget ? budget - over : 0;
+        if (round + 1 == LG_FAST_REGION_STUB_ROUNDS) {
+            uint64_t bound = stub_bound(r, prog, units, g, taken);
+            budget = bound < room ? room - bound : 0;
+        } else {
+            uint64_t over = need - room;
+            budget = over < budget ? budget - over : 0;
+        }
         lg_fast_region_destroy(&r->choice);
         free(r->fns);
         r->fns = NULL;
