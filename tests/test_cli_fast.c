@@ -23,7 +23,8 @@ static void hot_callers(lg_program_t *p, size_t n, uint64_t size, size_t calls)
 {
     make_numbered_program(p, n * (1 + calls), size);
     p->machine = EM_ARM;
-    p->refs = malloc((n * calls ? n * calls : 1) * sizeof *p->refs);
+    size_t nrefs = n * calls;
+    p->refs = malloc((nrefs > 0 ? nrefs : 1) * sizeof *p->refs);
     assert_non_null(p->refs);
     for (size_t i = 0; i < p->nfns; i++) {
         p->fns[i].family = (uint32_t)i;
