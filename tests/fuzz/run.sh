@@ -62,6 +62,12 @@ seed winidea_xml "$fx"/winidea/*.xml
 # The .LOR example of docs/lor-format.md (its first code block).
 if [ -d "$seeds/lor" ]; then
   awk '/^```/ { n++; next } n == 1' "$src/docs/lor-format.md" >"$seeds/lor/lor-format.lor"
+  # A fast region with its held bytes, stubs, a pinned function and members, then a clique.
+  printf '%s\n' 'lorgen-lor 1' \
+    'region .itcm_text size=1024 budget=900 bytes=96 functions=2 held=60 stubs=16' \
+    '  pinned "isr entry"' '  fn hot size=64 hits=9 section=.text.hot object=a.o' \
+    '  fn warm size=32 hits=3 source=b.c local' 'clique 1' '  fn main size=32 hits=1' 'cold 0' \
+    >"$seeds/lor/region.lor"
 fi
 if [ -d "$seeds/elf" ]; then
   # The ELF fixtures of test_elfsym, as objects, as an archive and linked.
