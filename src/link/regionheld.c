@@ -21,9 +21,12 @@ bool lg_linked_section(const lg_elfsyms_t *elf, const char *name, uint64_t *addr
 }
 
 /* A function that lies in the region because a fragment line named it: its input section is
- * one a .text line of lorgen's takes, or one lorgen could only guess. */
+ * one a .text line of lorgen's takes, or one lorgen could only guess, and lorgen may move it. */
 static bool placed_by_lorgen(const lg_fn_t *f)
 {
+    /* The user's own lines may take a .text.* section too: one they --exclude is theirs. */
+    if (f->flags & LG_FN_EXCLUDED)
+        return false;
     if (f->flags & (LG_FN_SECTION_INFERRED | LG_FN_SECTION_UNKNOWN))
         return true;
     return strcmp(f->section, ".text") == 0 || strncmp(f->section, ".text.", 6) == 0 ||

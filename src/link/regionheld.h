@@ -8,8 +8,10 @@
  *   section   the linked program's output section named as the region (found through the
  *             function symbols that lie in it: a section holding no function is not seen)
  *   lorgen's  a function in it whose input section is .text or .text.* (or unknown, without the
- *             object files): it is there because a fragment line named it, and it moves with
- *             the next fragment; also the linker's stubs for calls out of range (linkerstub.h)
+ *             object files) and that is not --exclude'd: it is there because a fragment line
+ *             named it, and it moves with the next fragment; also the linker's stubs for calls
+ *             out of range (linkerstub.h). A .text.* function the user's own lines keep there
+ *             is theirs once they --exclude it
  *   pinned    a function in it that is not lorgen's: it stays there whatever lorgen writes
  *   held      the section's bytes less those of lorgen's functions (each up to the next
  *             function, its alignment padding included): pinned code, the padding before the

@@ -101,6 +101,21 @@ step "the relinked program read again gives the same choice (lorgen's own code i
 cmp fast.ld again.ld || fail "read from the relinked program, lorgen chose another fragment"
 grep -q 'held=400$' again.lor || { grep '^region' again.lor >&2; fail "held is not 400 on the relinked program"; }
 
+step "a .text function the board's own lines keep in the region, --exclude'd, is held too"
+# The board also puts fold, from .text.fold, in .fast_text. Excluded, it is the board's: its
+# bytes come off the budget with the pinned function's, and it is pinned in the .LOR.
+before_text default.ld board2.ld "  .fast_text : { *(.ramfunc) *(.text.fold) INCLUDE fast.ld }"
+mkdir -p plain2 && : >plain2/fast.ld
+(cd plain2 && gcc -T ../board2.ld ../obj/*.o -o ../plain2.elf)
+fold=$(nm -S plain2.elf | awk '$4 == "fold" { print $2 }')
+[ -n "$fold" ] || fail "plain2.elf has no fold"
+"$lorgen" app.prf plain2.elf obj/*.o --fast-region .fast_text=560 --exclude fold \
+  --fast-include fast2.ld -o app2.lor 2>err2.txt || { cat err2.txt >&2; fail "lorgen failed"; }
+grep -q "already holds $((400 + 16#$fold)) bytes lorgen does not place there (2 function(s)" err2.txt ||
+  { cat err2.txt >&2; fail "lorgen did not hold the excluded fold with the pinned function"; }
+grep -q '^  pinned fold$' app2.lor || fail "app2.lor does not pin fold"
+if grep -q 'fold' fast2.ld; then fail "the fragment names fold, which the board places"; fi
+
 step "a region the pinned code alone overflows is told with the bytes over"
 "$lorgen" app.prf plain.elf obj/*.o --fast-region .fast_text=384 --fast-include small.ld \
   -o small.lor 2>small.txt || { cat small.txt >&2; fail "lorgen failed"; }
