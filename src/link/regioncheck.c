@@ -4,6 +4,7 @@
 #include "intmap.h"
 #include "linkerstub.h"
 #include "linkfind.h"
+#include "regionheld.h"
 
 #include <elf.h>
 #include <stdlib.h>
@@ -130,11 +131,8 @@ lg_err_t lg_regioncheck_run(const lg_lor_t *lor, const lg_program_t *linked,
         size_t first_intruder = c->nrows;
         for (size_t s = 0; s < elf->nsyms && ok; s++) {
             const lg_elfsym_t *sym = &elf->syms[s];
-            if (!linked_function(elf, sym) || strcmp(sym->section, rg->name) != 0)
-                continue;
-            if (sym->section_size > c->bytes[r])
-                c->bytes[r] = sym->section_size;
-            if (lg_linker_stub_name(sym->name) ||
+            if (!linked_function(elf, sym) || strcmp(sym->section, rg->name) != 0 ||
+                lg_linker_stub_name(sym->name) ||
                 lg_intmap_get(&inside, address_of(elf, sym), NULL))
                 continue;
             uint32_t unused;
@@ -144,7 +142,9 @@ lg_err_t lg_regioncheck_run(const lg_lor_t *lor, const lg_program_t *linked,
                                         pinned, pinned, namesake_source(elf, sym)});
             c->intruders += !pinned;
         }
-        c->overflowing += c->bytes[r] > rg->size;
+        uint64_t addr;
+        if (lg_linked_section(elf, rg->name, &addr, &c->bytes[r]))
+            c->overflowing += c->bytes[r] > rg->size;
         lg_intmap_destroy(&inside);
         lg_strmap_destroy(&pinned_names);
         if (ok)
