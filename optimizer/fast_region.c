@@ -210,9 +210,9 @@ lg_err_t lg_fast_region_choose(const lg_program_t *prog, const bool *taken, uint
     uint64_t granule = 0;
     for (size_t u = 0; u < prog->nfns; u++) {
         const lg_fn_t *f = &prog->fns[u];
-        uint64_t value = r->counters ? f->counter1_self : f->hits;
-        if ((taken != NULL && taken[u]) || !lg_fn_movable(f) || value == 0)
+        if (!lg_fast_region_candidate(f, r->counters, taken != NULL && taken[u]))
             continue;
+        uint64_t value = lg_fast_region_value(f, r->counters);
         r->candidates_value = lg_sat_add(r->candidates_value, value);
         uint64_t weight = lg_fast_region_weight(f);
         if (weight > budget)

@@ -70,6 +70,20 @@ uint64_t lg_fast_region_weight(const lg_fn_t *f);
 /* Whether prog uses counter1_self as value (some function has a self cost). */
 bool lg_fast_region_counters(const lg_program_t *prog);
 
+/* The value of unit f: its counter1_self when counters (lg_fast_region_counters), else its
+ * hits. */
+static inline uint64_t lg_fast_region_value(const lg_fn_t *f, bool counters)
+{
+    return counters ? f->counter1_self : f->hits;
+}
+
+/* Whether unit f is a candidate (see the definitions; taken: an earlier region took it), what
+ * the choice weighs, and what the CLI's bounds on the choice look at. */
+static inline bool lg_fast_region_candidate(const lg_fn_t *f, bool counters, bool taken)
+{
+    return !taken && lg_fn_movable(f) && lg_fast_region_value(f, counters) > 0;
+}
+
 /* Chooses r's members among prog's units for budget bytes. taken (NULL, or one flag per unit)
  * marks the units earlier regions took: they are no candidates. exact_cells is the limit of the
  * exact solution (LG_FAST_REGION_EXACT_CELLS; a test passes 0 to see the greedy pass). r is

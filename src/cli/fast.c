@@ -114,9 +114,9 @@ static void tell(const lg_cli_region_t *r, const lg_program_t *units, const bool
     uint64_t smallest = UINT64_MAX;
     for (size_t u = 0; u < units->nfns; u++) {
         const lg_fn_t *f = &units->fns[u];
-        uint64_t v = c->counters ? f->counter1_self : f->hits;
-        total = lg_sat_add(total, v);
-        if (v > 0 && lg_fn_movable(f) && !taken[u] && lg_fast_region_weight(f) < smallest)
+        total = lg_sat_add(total, lg_fast_region_value(f, c->counters));
+        if (lg_fast_region_candidate(f, c->counters, taken[u]) &&
+            lg_fast_region_weight(f) < smallest)
             smallest = lg_fast_region_weight(f);
     }
     if (c->nmembers == 0) {
@@ -144,13 +144,12 @@ static void tell(const lg_cli_region_t *r, const lg_program_t *units, const bool
 
 /* The largest alignment of the units that could be chosen: the first member may need that
  * much padding after what the link holds before the fragment. */
-static uint64_t largest_alignment(const lg_program_t *units, const bool *taken)
+static uint64_t largest_alignment(const lg_program_t *units, bool counters, const bool *taken)
 {
     uint64_t largest = 1;
     for (size_t u = 0; u < units->nfns; u++) {
         const lg_fn_t *f = &units->fns[u];
-        if (!taken[u] && lg_fn_movable(f) && (f->hits > 0 || f->counter1_self > 0) &&
-            f->align > largest)
+        if (lg_fast_region_candidate(f, counters, taken[u]) && f->align > largest)
             largest = f->align;
     }
     return largest;
@@ -219,7 +218,8 @@ static lg_err_t count_stubs(lg_cli_region_t *r, const lg_program_t *prog)
 /* The most stub bytes any choice among the candidates (units that ran, can move and no region
  * took) can need: a stub for every call out of a candidate, as if none of its callees were in. */
 static uint64_t stub_bound(const lg_cli_region_t *r, const lg_program_t *prog,
-                           const lg_program_t *units, const lg_groups_t *g, const bool *taken)
+                           const lg_program_t *units, const lg_groups_t *g, bool counters,
+                           const bool *taken)
 {
     bool *caller = calloc(prog->nfns ? prog->nfns : 1, sizeof *caller); /* per family */
     if (caller == NULL)
@@ -227,7 +227,7 @@ static uint64_t stub_bound(const lg_cli_region_t *r, const lg_program_t *prog,
     for (size_t i = 0; i < prog->nfns; i++) {
         uint32_t u = g ? g->unit_of[i] : (uint32_t)i;
         const lg_fn_t *f = &units->fns[u];
-        if (!taken[u] && lg_fn_movable(f) && (f->hits > 0 || f->counter1_self > 0))
+        if (lg_fast_region_candidate(f, counters, taken[u]))
             caller[prog->fns[i].family] = true;
     }
     uint64_t calls = 0;
@@ -254,7 +254,7 @@ static lg_err_t choose_with_stubs(lg_cli_region_t *r, const lg_program_t *prog,
         if (need <= room || budget == 0)
             break;
         if (round + 1 == LG_FAST_REGION_STUB_ROUNDS) {
-            uint64_t bound = stub_bound(r, prog, units, g, taken);
+            uint64_t bound = stub_bound(r, prog, units, g, r->choice.counters, taken);
             budget = bound < room ? room - bound : 0;
         } else {
             uint64_t over = need - room;
@@ -282,13 +282,14 @@ int lg_cli_choose_regions(const lg_cli_options_t *o, lg_program_t *prog,
         return LG_EXIT_BAD_INPUT;
     }
     int status = 0;
+    bool counters = lg_fast_region_counters(units); /* what the choice values */
     for (size_t i = 0; i < o->nfast && status == 0; i++) {
         lg_cli_region_t *r = &(*regions)[i];
         r->spec = &o->fast[i];
         uint64_t budget = lg_fast_region_budget(r->spec->size, r->spec->headroom);
         lg_err_t err = elf != NULL ? measure_held(r, prog, elf, g) : LG_OK;
         if (err == LG_OK) {
-            r->reserved = round_up(r->held.held, largest_alignment(units, taken));
+            r->reserved = round_up(r->held.held, largest_alignment(units, counters, taken));
             tell_held(r, prog, budget);
             budget = r->reserved < budget ? budget - r->reserved : 0;
             /* What the link keeps there is no candidate, here or in a later region. */

@@ -11,7 +11,7 @@
 
 uint64_t lg_report_region_value(const lg_report_regions_t *r, const lg_fn_t *fn)
 {
-    return r->counters ? fn->counter1_self : fn->hits;
+    return lg_fast_region_value(fn, r->counters);
 }
 
 /* Marks each function a region of in->lor lists, as a member or pinned, with that region's
