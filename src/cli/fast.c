@@ -367,40 +367,32 @@ lg_err_t lg_cli_check_regions(lg_lor_t *lor, const lg_program_t *prog, const cha
 
 lg_err_t lg_cli_mark_uncached(const lg_lor_t *lor, lg_program_t *prog)
 {
-    lg_linkfind_t find;
-    lg_err_t err = lg_linkfind_init(&find, prog);
-    for (size_t r = 0; r < lor->nregions && err == LG_OK; r++) {
-        const lg_lor_region_t *rg = &lor->regions[r];
-        for (size_t i = 0; i < rg->nfns + rg->npinned; i++) {
-            /* A pinned function is named by its symbol alone. */
-            lg_lor_fn_t named = {.symbol = i < rg->nfns ? NULL : rg->pinned[i - rg->nfns]};
-            int64_t k = lg_linkfind(&find, i < rg->nfns ? &rg->fns[i] : &named, NULL, NULL);
-            if (k >= 0)
-                prog->fns[k].flags |= LG_FN_UNCACHED;
-        }
-    }
-    lg_linkfind_destroy(&find);
+    uint32_t *region_of = malloc((prog->nfns ? prog->nfns : 1) * sizeof *region_of);
+    lg_err_t err = region_of != NULL ? lg_linkfind_regions(lor, prog, region_of, NULL) : LG_ENOMEM;
+    for (size_t i = 0; err == LG_OK && i < prog->nfns; i++)
+        if (region_of[i] != LG_LINKFIND_NO_REGION)
+            prog->fns[i].flags |= LG_FN_UNCACHED;
+    free(region_of);
     return err;
 }
 
 lg_err_t lg_cli_recount_stubs(lg_lor_t *lor, const lg_program_t *prog, const lg_elfsyms_t *elf,
                               const char *path, lg_diag_t *d)
 {
-    lg_linkfind_t find;
-    bool *in = calloc(prog->nfns ? prog->nfns : 1, sizeof *in);
-    lg_err_t err = in != NULL ? lg_linkfind_init(&find, prog) : LG_ENOMEM;
+    size_t n = prog->nfns ? prog->nfns : 1;
+    uint32_t *region_of = malloc(n * sizeof *region_of);
+    bool *pinned = malloc(n * sizeof *pinned), *in = malloc(n * sizeof *in);
+    lg_err_t err = region_of != NULL && pinned != NULL && in != NULL
+                       ? lg_linkfind_regions(lor, prog, region_of, pinned)
+                       : LG_ENOMEM;
     for (size_t r = 0; r < lor->nregions && err == LG_OK; r++) {
         lg_lor_region_t *rg = &lor->regions[r];
         lg_region_held_t held;
         err = lg_region_held_measure(elf, prog, rg->name, &held, NULL);
         lg_region_stubs_t stubs = lg_region_stubs_for(prog, elf, &held);
         size_t callees = 0;
-        memset(in, 0, prog->nfns * sizeof *in);
-        for (size_t i = 0; i < rg->nfns && err == LG_OK && stubs.bytes_per_callee > 0; i++) {
-            int64_t k = lg_linkfind(&find, &rg->fns[i], NULL, NULL);
-            if (k >= 0)
-                in[k] = true;
-        }
+        for (size_t i = 0; i < prog->nfns; i++) /* its members: their calls need the stubs */
+            in[i] = region_of[i] == (uint32_t)r && !pinned[i];
         if (err == LG_OK && stubs.bytes_per_callee > 0)
             err = lg_region_far_callees(prog, in, &callees);
         uint64_t now = (uint64_t)callees * stubs.bytes_per_callee;
@@ -414,8 +406,8 @@ lg_err_t lg_cli_recount_stubs(lg_lor_t *lor, const lg_program_t *prog, const lg_
             rg->stubs = now;
         }
     }
-    if (in != NULL)
-        lg_linkfind_destroy(&find);
+    free(region_of);
+    free(pinned);
     free(in);
     return err;
 }

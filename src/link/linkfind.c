@@ -105,3 +105,30 @@ const char *lg_linkfind_output_section(const lg_elfsyms_t *elf, const lg_fn_t *f
     }
     return NULL;
 }
+
+lg_err_t lg_linkfind_regions(const lg_lor_t *lor, const lg_program_t *prog, uint32_t *region_of,
+                             bool *pinned)
+{
+    for (size_t i = 0; i < prog->nfns; i++) {
+        region_of[i] = LG_LINKFIND_NO_REGION;
+        if (pinned != NULL)
+            pinned[i] = false;
+    }
+    lg_linkfind_t find;
+    lg_err_t err = lg_linkfind_init(&find, prog);
+    for (size_t r = 0; r < lor->nregions && err == LG_OK; r++) {
+        const lg_lor_region_t *rg = &lor->regions[r];
+        for (size_t i = 0; i < rg->nfns + rg->npinned; i++) {
+            bool is_pinned = i >= rg->nfns;
+            lg_lor_fn_t named = {.symbol = is_pinned ? rg->pinned[i - rg->nfns] : NULL};
+            int64_t k = lg_linkfind(&find, is_pinned ? &named : &rg->fns[i], NULL, NULL);
+            if (k < 0)
+                continue;
+            region_of[k] = (uint32_t)r;
+            if (pinned != NULL)
+                pinned[k] = is_pinned;
+        }
+    }
+    lg_linkfind_destroy(&find);
+    return err;
+}

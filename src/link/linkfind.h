@@ -41,6 +41,16 @@ typedef bool lg_linkfind_prefer_fn(const lg_fn_t *fn, void *arg);
 int64_t lg_linkfind(const lg_linkfind_t *f, const lg_lor_fn_t *line, lg_linkfind_prefer_fn *prefer,
                     void *arg);
 
+/* Marks no region in lg_linkfind_regions' region_of. */
+#define LG_LINKFIND_NO_REGION UINT32_MAX
+
+/* For each function of prog, the region of lor that lists it, as a member or pinned, into
+ * region_of (LG_LINKFIND_NO_REGION: none), and whether it is pinned there into pinned (NULL:
+ * not wanted); each found as lg_linkfind finds a line's, a pinned function by its name alone.
+ * LG_OK or LG_ENOMEM. O(listed functions + prog's functions). */
+lg_err_t lg_linkfind_regions(const lg_lor_t *lor, const lg_program_t *prog, uint32_t *region_of,
+                             bool *pinned);
+
 /* The output section elf's linked file puts fn (a function of the program bound from it) in, or
  * NULL. */
 const char *lg_linkfind_output_section(const lg_elfsyms_t *elf, const lg_fn_t *fn);

@@ -2,8 +2,8 @@
 #include "report_regions.h"
 
 #include "fast_region.h"
+#include "linkfind.h"
 #include "mem.h"
-#include "strmap.h"
 
 #include <elf.h>
 #include <stdlib.h>
@@ -12,41 +12,6 @@
 uint64_t lg_report_region_value(const lg_report_regions_t *r, const lg_fn_t *fn)
 {
     return lg_fast_region_value(fn, r->counters);
-}
-
-/* Marks each function a region of in->lor lists, as a member or pinned, with that region's
- * index, and flags the pinned ones. */
-static lg_err_t mark_members(const lg_report_input_t *in, uint32_t *region_of, bool *pinned)
-{
-    const lg_program_t *prog = in->prog;
-    lg_strmap_t index;
-    lg_strmap_init(&index);
-    lg_err_t err = LG_OK;
-    for (size_t i = 0; i < prog->nfns && err == LG_OK; i++) {
-        uint32_t first;
-        region_of[i] = LG_REPORT_NO_REGION;
-        if (!lg_strmap_put(&index, prog->fns[i].symbol, (uint32_t)i, &first))
-            err = LG_ENOMEM;
-    }
-    for (size_t r = 0; r < in->lor->nregions && err == LG_OK; r++) {
-        const lg_lor_region_t *rg = &in->lor->regions[r];
-        for (size_t k = 0; k < rg->nfns; k++) {
-            uint32_t f;
-            if (lg_strmap_get(&index, rg->fns[k].symbol, &f))
-                region_of[f] = (uint32_t)r;
-        }
-        /* Pinned code runs from the region too: no call to it crosses, and it is not left
-         * out; but lorgen did not move it, so it adds nothing to the region's value. */
-        for (size_t k = 0; k < rg->npinned; k++) {
-            uint32_t f;
-            if (lg_strmap_get(&index, rg->pinned[k], &f)) {
-                region_of[f] = (uint32_t)r;
-                pinned[f] = true;
-            }
-        }
-    }
-    lg_strmap_destroy(&index);
-    return err;
 }
 
 lg_err_t lg_report_regions_build(const lg_report_input_t *in, lg_report_regions_t *out)
@@ -65,7 +30,7 @@ lg_err_t lg_report_regions_build(const lg_report_input_t *in, lg_report_regions_
     bool *pinned = calloc(prog->nfns ? prog->nfns : 1, sizeof *pinned);
     if (out->value == NULL || out->region_of == NULL || out->left == NULL ||
         out->crossing == NULL || pinned == NULL ||
-        mark_members(in, out->region_of, pinned) != LG_OK) {
+        lg_linkfind_regions(in->lor, prog, out->region_of, pinned) != LG_OK) {
         free(pinned);
         return LG_ENOMEM;
     }
@@ -77,12 +42,10 @@ lg_err_t lg_report_regions_build(const lg_report_input_t *in, lg_report_regions_
         uint64_t v = lg_report_region_value(out, fn);
         out->total_value = lg_sat_add(out->total_value, v);
         uint32_t r = out->region_of[i];
-        if (r != LG_REPORT_NO_REGION && !pinned[i])
-            out->value[r] = lg_sat_add(out->value[r], v);
-        else if (r != LG_REPORT_NO_REGION)
-            continue;
-        else if (v > 0)
+        if (r == LG_REPORT_NO_REGION && v > 0)
             out->left[out->nleft++] = (lg_report_key_t){v, fn->hits, i};
+        else if (r != LG_REPORT_NO_REGION && !pinned[i]) /* lorgen moved it there */
+            out->value[r] = lg_sat_add(out->value[r], v);
     }
     free(pinned);
     qsort(out->left, out->nleft, sizeof *out->left, lg_report_key_cmp);

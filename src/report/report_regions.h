@@ -13,6 +13,7 @@
 #ifndef LG_REPORT_REGIONS_H
 #define LG_REPORT_REGIONS_H
 
+#include "linkfind.h"
 #include "report_model.h"
 
 #include <stdbool.h>
@@ -20,7 +21,7 @@
 #include <stdint.h>
 
 /* Marks a function in no region (region_of). */
-#define LG_REPORT_NO_REGION UINT32_MAX
+#define LG_REPORT_NO_REGION LG_LINKFIND_NO_REGION
 
 /* Reach of an Arm Thumb-2 BL, the call a Cortex-M compiler emits, either way (bytes): 16 MiB.
  * A call whose ends lie further apart needs a veneer from the linker or a long call. */
