@@ -13,13 +13,10 @@ set -euo pipefail
 lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
 fw=$src/tests/e2e/cortex_m
-have arm-none-eabi-gcc || { echo "SKIP: arm-none-eabi-gcc is not installed" >&2; exit 77; }
 ARCH="-mcpu=cortex-m7 -mthumb -mfloat-abi=soft"
+libc='' libgcc='' # set by newlib_nano
 # shellcheck disable=SC2086 # ARCH is words on purpose
-libc=$(arm-none-eabi-gcc $ARCH -print-file-name=libc_nano.a)
-# shellcheck disable=SC2086
-libgcc=$(arm-none-eabi-gcc $ARCH -print-libgcc-file-name)
-[ -f "$libc" ] || { echo "SKIP: newlib's libc_nano.a is not installed ($libc)" >&2; exit 77; }
+newlib_nano libc libgcc $ARCH
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 # -fno-builtin: every C library call in the source stays a call on both machines, so the host's
 # profile counts the calls the firmware makes.

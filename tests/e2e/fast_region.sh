@@ -15,13 +15,10 @@ lorgen=$1 src=$2 work=$3
 . "$src/tests/e2e/lib.bash"
 fw=$src/tests/e2e/cortex_m       # the firmware, shared with cortex_m.sh (startup.c: -DFW_ITCM)
 board=$src/tests/e2e/fast_region # its board script with ITCM
-have arm-none-eabi-gcc || { echo "SKIP: arm-none-eabi-gcc is not installed" >&2; exit 77; }
 ARCH="-mcpu=cortex-m7 -mthumb -mfloat-abi=soft"
+libc='' libgcc='' # set by newlib_nano
 # shellcheck disable=SC2086 # ARCH is words on purpose
-libc=$(arm-none-eabi-gcc $ARCH -print-file-name=libc_nano.a)
-# shellcheck disable=SC2086
-libgcc=$(arm-none-eabi-gcc $ARCH -print-libgcc-file-name)
-[ -f "$libc" ] || { echo "SKIP: newlib's libc_nano.a is not installed ($libc)" >&2; exit 77; }
+newlib_nano libc libgcc $ARCH
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 CFLAGS="-O2 -ffunction-sections -fno-builtin -fno-tree-loop-distribute-patterns -I$fw"
 APP="app filter frames"
@@ -252,10 +249,9 @@ step "a Cortex-M0+ build: its veneers are 16 bytes, and counted so"
 # Armv6-M has no 32-bit branch to a register's reach: GNU ld's veneer goes through a register
 # and takes 16 bytes; lorgen reads the core from the build attributes.
 M0="-mcpu=cortex-m0plus -mthumb -mfloat-abi=soft"
+libc_m0='' libgcc_m0=''
 # shellcheck disable=SC2086
-libc_m0=$(arm-none-eabi-gcc $M0 -print-file-name=libc_nano.a)
-# shellcheck disable=SC2086
-libgcc_m0=$(arm-none-eabi-gcc $M0 -print-libgcc-file-name)
+newlib_nano libc_m0 libgcc_m0 $M0
 mkdir -p m0 m0-plain m0-fast
 for f in $APP startup semihost syscalls; do
   # shellcheck disable=SC2086

@@ -115,3 +115,16 @@ before_text() {
     /^  \.text  *:/ && !done { print ENVIRON["STATEMENTS"]; done = 1 } { print }' \
     "$script" >"$out"
 }
+
+# newlib_nano LIBC_VAR LIBGCC_VAR ARCH...: sets the variables named LIBC_VAR and LIBGCC_VAR to
+# the libc_nano.a and libgcc.a arm-none-eabi-gcc links for ARCH; skips the test (exit 77) when
+# the compiler or newlib's libc_nano.a is not installed.
+newlib_nano() {
+  local libc_var=$1 libgcc_var=$2 path
+  shift 2
+  have arm-none-eabi-gcc || { echo "SKIP: arm-none-eabi-gcc is not installed" >&2; exit 77; }
+  path=$(arm-none-eabi-gcc "$@" -print-file-name=libc_nano.a)
+  [ -f "$path" ] || { echo "SKIP: newlib's libc_nano.a is not installed ($path)" >&2; exit 77; }
+  printf -v "$libc_var" '%s' "$path"
+  printf -v "$libgcc_var" '%s' "$(arm-none-eabi-gcc "$@" -print-libgcc-file-name)"
+}
