@@ -420,6 +420,25 @@ static void names_program(lg_program_t *prog, const char *const (*fns)[3], size_
                                  .input_order = (uint32_t)i};
 }
 
+/* The --ld-include form of one clique of listed, its objects named among those of a program of
+ * the functions others (lg_linkname_resolve's diagnostics into d), written into m; free
+ * m.text. */
+static const char *include_text(const char *const (*listed)[3], size_t nlisted,
+                                const char *const (*others)[3], size_t nothers, lg_diag_t *d,
+                                memout_t *m)
+{
+    lg_lor_t lor;
+    names_sample(&lor, listed, nlisted);
+    lg_program_t prog;
+    names_program(&prog, others, nothers);
+    lg_linkname_resolve(&lor, &prog, d);
+    assert_int_equal(lg_emit_ld_include(&lor, mem_open(m), d), LG_OK);
+    const char *text = mem_close(m);
+    lg_program_destroy(&prog);
+    lg_lor_destroy(&lor);
+    return text;
+}
+
 /* Fails, showing text, unless each of the n strings of expect is in it. */
 static void assert_all_in(const char *text, const char *const *expect, size_t n)
 {
@@ -517,16 +536,10 @@ static void test_ld_c_library_patterns(void **state)
     static const char *const others[][3] = {
         {"strlen", ".text", "v7e-m/nofp/libc.a(lib_a-strlen.o)"},
     };
-    lg_lor_t lor;
-    names_sample(&lor, listed, NELEMS(listed));
-    lg_program_t prog;
-    names_program(&prog, others, NELEMS(others));
     lg_diag_t d;
     lg_diag_init(&d);
-    lg_linkname_resolve(&lor, &prog, &d);
     memout_t m;
-    assert_int_equal(lg_emit_ld_include(&lor, mem_open(&m), &d), LG_OK);
-    const char *text = mem_close(&m);
+    const char *text = include_text(listed, NELEMS(listed), others, NELEMS(others), &d, &m);
     static const char *const expect[] = {
         "\n\"*lib[cg]_nano.a:lib_a-memcpy.o\"(.text)\n",
         "\n\"*v6-m/nofp/lib[cg].a:lib_a-strlen.o\"(.text)\n",
@@ -541,8 +554,6 @@ static void test_ld_c_library_patterns(void **state)
     assert_string_equal(pattern, "\"*lib[cg]_nano.a:lib_a-qsort.o\"");
     free(pattern);
     lg_diag_destroy(&d);
-    lg_program_destroy(&prog);
-    lg_lor_destroy(&lor);
 }
 
 /* The file pattern names as many directories as tell an object apart from the program's other
@@ -571,16 +582,10 @@ static void test_ld_object_patterns(void **state)
         {"helper", ".text", "elsewhere/libw.a(w.o)"},
         {"helper", ".text", "w/y.o"},
     };
-    lg_lor_t lor;
-    names_sample(&lor, listed, NELEMS(listed));
-    lg_program_t prog;
-    names_program(&prog, others, NELEMS(others));
     lg_diag_t d;
     lg_diag_init(&d);
-    lg_linkname_resolve(&lor, &prog, &d);
     memout_t m;
-    assert_int_equal(lg_emit_ld_include(&lor, mem_open(&m), &d), LG_OK);
-    const char *text = mem_close(&m);
+    const char *text = include_text(listed, NELEMS(listed), others, NELEMS(others), &d, &m);
     static const char *const expect[] = {
         /* b/util.o shares util.o: one directory more. */
         "\n:*a/util.o(.text)\n",
@@ -607,8 +612,6 @@ static void test_ld_object_patterns(void **state)
     assert_true(lg_test_diag_has(&d, LG_WARNING, "its object file 'odd:dir/libw.a(w.o)'"));
     free(m.text);
     lg_diag_destroy(&d);
-    lg_program_destroy(&prog);
-    lg_lor_destroy(&lor);
 }
 
 /* gold reads a line as the name, exactly or as a glob: wildcard bytes become one-byte classes
