@@ -7,7 +7,6 @@
 #include "mem.h"
 #include "messages.h"
 #include "outfile.h"
-#include "strmap.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
